@@ -1,0 +1,81 @@
+//! Findings mapped back to the source: what reports print.
+
+use std::ops::Range;
+
+use crate::extract::Occurrence;
+use crate::iri::Component;
+use crate::rules::{Finding, Severity};
+use crate::source::Source;
+
+/// A point in a document, in every unit a consumer may need.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Location {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column in Unicode scalar values.
+    pub column: usize,
+    /// 1-based column in UTF-16 code units (for editors speaking LSP).
+    pub column_utf16: usize,
+    /// The offset reported in JSON (see [`Source::report_offset`]).
+    pub offset: usize,
+    /// Byte offset in [`Source::text`].
+    pub text_offset: usize,
+}
+
+impl Location {
+    /// The location of `text_offset` in `source`.
+    pub fn of(source: &Source, text_offset: usize) -> Location {
+        let p = source.lines.position(&source.text, text_offset);
+        Location {
+            line: p.line,
+            column: p.column,
+            column_utf16: p.column_utf16,
+            offset: source.report_offset(text_offset),
+            text_offset,
+        }
+    }
+}
+
+/// One reported problem, located in its document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The rule id.
+    pub rule: &'static str,
+    /// Severity after configuration.
+    pub severity: Severity,
+    /// What is wrong.
+    pub message: String,
+    /// What to write instead.
+    pub help: Option<String>,
+    /// Start of the characters at fault in the source.
+    pub start: Location,
+    /// End (exclusive).
+    pub end: Location,
+    /// The prepared IRI.
+    pub iri: String,
+    /// The characters at fault as a byte range of `iri`.
+    pub iri_range: Range<usize>,
+    /// The IRI component they are in.
+    pub component: Option<Component>,
+    /// The RFC 3987 section the rule rests on.
+    pub rfc: &'static str,
+}
+
+impl Diagnostic {
+    /// Maps `finding`, made on `occurrence`, to a located diagnostic.
+    pub fn new(source: &Source, occurrence: &Occurrence, finding: Finding) -> Diagnostic {
+        let span = occurrence.map.to_source(finding.range.clone());
+        Diagnostic {
+            rule: finding.rule.id,
+            severity: finding.severity,
+            message: finding.message,
+            help: finding.help,
+            start: Location::of(source, span.start),
+            end: Location::of(source, span.end),
+            iri: occurrence.iri.clone(),
+            iri_range: finding.range,
+            component: finding.component,
+            rfc: finding.rule.rfc[0],
+        }
+    }
+}

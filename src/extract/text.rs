@@ -1,0 +1,311 @@
+//! IRIs in plain text.
+//!
+//! An IRI starts at a known scheme followed by `:` ([`SCHEMES`], case-insensitive) or at `www.`,
+//! where the character before it is not an ASCII letter, digit or `+ - . _` (so `xhttp:` and
+//! `user@www.example` do not start one; CJK text directly before `https:` does).
+//!
+//! It continues through every character that is not whitespace (RFC 3987 §7.3: a non-ASCII
+//! letter does not end an IRI, and a hidden U+202E or U+200B must stay inside so that the rules
+//! see it). It ends at:
+//! - whitespace of any kind (Unicode `White_Space`: U+3000, U+00A0 and the other `Zs`, line ends);
+//! - `<`, `>` and `"`;
+//! - the CJK sentence marks `。` and `、`, which never belong to an IRI written in running text;
+//! - a CJK closing bracket (`」 』 ） 】 〉 》`) that closes nothing opened inside the IRI.
+//!
+//! Then trailing punctuation is dropped: `. , : ; ! ? ' ) ] * `` ` `` and the CJK
+//! `。 、 ， ． ： ； ！ ？ 」 』 ） 】 〉 》` — a closing bracket only when it is unbalanced, so
+//! `https://en.wikipedia.org/wiki/Rust_(programming_language)` keeps its `)`.
+
+use std::ops::Range;
+
+use super::{Occurrence, SpanMap};
+
+/// Schemes that start an IRI in plain text (compared case-insensitively).
+pub const SCHEMES: &[&str] = &[
+    "data", "feed", "file", "ftp", "ftps", "geo", "git", "gopher", "http", "https", "imap", "ipfs",
+    "ipns", "irc", "ircs", "ldap", "ldaps", "magnet", "mailto", "news", "nntp", "rtsp", "sftp",
+    "sip", "sips", "ssh", "svn", "tel", "telnet", "urn", "webcal", "ws", "wss", "xmpp",
+];
+
+/// Bracket pairs whose closer is kept at the end of an IRI only when balanced. The first two are
+/// ASCII; the rest are CJK and also end an IRI when unbalanced in the middle of one.
+const PAIRS: [(char, char); 8] = [
+    ('(', ')'),
+    ('[', ']'),
+    ('（', '）'),
+    ('「', '」'),
+    ('『', '』'),
+    ('【', '】'),
+    ('〈', '〉'),
+    ('《', '》'),
+];
+const FIRST_CJK_PAIR: usize = 2;
+
+/// Punctuation dropped from the end of an IRI (closers only when unbalanced).
+fn is_trailing_punctuation(c: char) -> bool {
+    matches!(
+        c,
+        '.' | ','
+            | ':'
+            | ';'
+            | '!'
+            | '?'
+            | '\''
+            | '"'
+            | '*'
+            | '`'
+            | '。'
+            | '、'
+            | '，'
+            | '．'
+            | '：'
+            | '；'
+            | '！'
+            | '？'
+    ) || PAIRS.iter().any(|&(_, close)| close == c)
+}
+
+/// Characters that end an IRI wherever they appear.
+fn ends_iri(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '<' | '>' | '"' | '。' | '、')
+}
+
+fn pair_of_closer(c: char) -> Option<usize> {
+    PAIRS.iter().position(|&(_, close)| close == c)
+}
+
+fn pair_of_opener(c: char) -> Option<usize> {
+    PAIRS.iter().position(|&(open, _)| open == c)
+}
+
+/// Whether the byte before a candidate stops it from starting an IRI.
+fn joins_previous_word(prev: u8) -> bool {
+    prev.is_ascii_alphanumeric() || matches!(prev, b'+' | b'-' | b'.' | b'_')
+}
+
+fn is_scheme_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')
+}
+
+fn is_known_scheme(s: &str) -> bool {
+    SCHEMES.iter().any(|k| k.eq_ignore_ascii_case(s))
+}
+
+/// Byte ranges of the IRIs in `text`, in order.
+pub fn detect(text: &str) -> Vec<Range<usize>> {
+    let b = text.as_bytes();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_alphabetic() {
+            i += 1;
+            continue;
+        }
+        let mut word_end = i;
+        while word_end < b.len() && is_scheme_byte(b[word_end]) {
+            word_end += 1;
+        }
+        let starts_word = i == 0 || !joins_previous_word(b[i - 1]);
+        let prefix_end = if !starts_word {
+            None
+        } else if word_end < b.len() && b[word_end] == b':' && is_known_scheme(&text[i..word_end]) {
+            Some(word_end + 1)
+        } else if b.len() - i >= 4
+            && b[i..i + 4].eq_ignore_ascii_case(b"www.")
+            && (i == 0 || !matches!(b[i - 1], b'@' | b'/' | b':'))
+        {
+            Some(i + 4)
+        } else {
+            None
+        };
+        match prefix_end {
+            Some(prefix_end) => {
+                let end = iri_end(text, i);
+                if end > prefix_end {
+                    found.push(i..end);
+                    i = end;
+                } else {
+                    i = word_end;
+                }
+            }
+            None => i = word_end,
+        }
+    }
+    found
+}
+
+/// Where the IRI starting at `start` ends, trailing punctuation dropped.
+fn iri_end(text: &str, start: usize) -> usize {
+    // opens minus closes, per pair
+    let mut balance = [0isize; PAIRS.len()];
+    let mut end = text.len();
+    for (k, c) in text[start..].char_indices() {
+        if ends_iri(c) {
+            end = start + k;
+            break;
+        }
+        if let Some(p) = pair_of_opener(c) {
+            balance[p] += 1;
+        } else if let Some(p) = pair_of_closer(c) {
+            if p >= FIRST_CJK_PAIR && balance[p] <= 0 {
+                end = start + k;
+                break;
+            }
+            balance[p] -= 1;
+        }
+    }
+    while let Some(c) = text[start..end].chars().next_back() {
+        if !is_trailing_punctuation(c) {
+            break;
+        }
+        if let Some(p) = pair_of_closer(c) {
+            if balance[p] >= 0 {
+                break; // balanced: part of the IRI
+            }
+            balance[p] += 1;
+        }
+        end -= c.len_utf8();
+    }
+    end
+}
+
+/// The IRIs of a plain-text document, each mapped one to one to its source bytes.
+pub fn extract(text: &str) -> Vec<Occurrence> {
+    detect(text)
+        .into_iter()
+        .map(|r| Occurrence {
+            iri: text[r.clone()].to_string(),
+            map: SpanMap::identity(r),
+            origin: "text".into(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn iris(text: &str) -> Vec<&str> {
+        detect(text).into_iter().map(|r| &text[r]).collect()
+    }
+
+    #[test]
+    fn english_prose_and_trailing_punctuation() {
+        assert_eq!(
+            iris(
+                "See https://example.com/docs. Or (https://example.org/a), then mailto:ops@example.net!"
+            ),
+            [
+                "https://example.com/docs",
+                "https://example.org/a",
+                "mailto:ops@example.net"
+            ]
+        );
+        assert_eq!(
+            iris("Read https://en.wikipedia.org/wiki/Rust_(programming_language)."),
+            ["https://en.wikipedia.org/wiki/Rust_(programming_language)"]
+        );
+        assert_eq!(
+            iris("'https://a.example/x', \"https://b.example/y\" and `https://c.example/z`"),
+            [
+                "https://a.example/x",
+                "https://b.example/y",
+                "https://c.example/z"
+            ]
+        );
+        assert_eq!(
+            iris("Visit www.example.com/path?q=1;"),
+            ["www.example.com/path?q=1"]
+        );
+    }
+
+    #[test]
+    fn not_an_iri() {
+        assert!(iris("the http: scheme, xhttp://a, user@www.example.com, www. alone").is_empty());
+        assert!(iris("https:").is_empty());
+        assert!(iris("ratio 3:4 and note: done").is_empty());
+    }
+
+    #[test]
+    fn uppercase_schemes() {
+        assert_eq!(iris("HTTPS://EXAMPLE.COM/"), ["HTTPS://EXAMPLE.COM/"]);
+    }
+
+    #[test]
+    fn japanese_and_chinese() {
+        assert_eq!(
+            iris("詳しくはhttps://例え.テスト/ページ。次の文です"),
+            ["https://例え.テスト/ページ"]
+        );
+        assert_eq!(
+            iris("「https://example.jp/資料」を参照してください、https://example.jp/b？"),
+            ["https://example.jp/資料", "https://example.jp/b"]
+        );
+        assert_eq!(
+            iris("请访问（https://例子.中国/首页）获取更多信息，谢谢"),
+            ["https://例子.中国/首页"]
+        );
+        // An ideographic space ends an IRI.
+        assert_eq!(
+            iris("https://example.cn/a\u{3000}下一个"),
+            ["https://example.cn/a"]
+        );
+        // Balanced CJK brackets stay.
+        assert_eq!(
+            iris("https://example.jp/【重要】"),
+            ["https://example.jp/【重要】"]
+        );
+    }
+
+    #[test]
+    fn arabic_and_hebrew() {
+        assert_eq!(
+            iris("زوروا https://مثال.إختبار/صفحة للمزيد."),
+            ["https://مثال.إختبار/صفحة"]
+        );
+        assert_eq!(
+            iris("ראו https://דוגמה.טעסט/עמוד, תודה"),
+            ["https://דוגמה.טעסט/עמוד"]
+        );
+    }
+
+    #[test]
+    fn russian_and_german() {
+        assert_eq!(
+            iris("Подробнее: https://пример.рф/страница; спасибо"),
+            ["https://пример.рф/страница"]
+        );
+        assert_eq!(
+            iris("Siehe https://beispiel.de/Straße/Übersicht!"),
+            ["https://beispiel.de/Straße/Übersicht"]
+        );
+    }
+
+    #[test]
+    fn hidden_characters_stay_inside() {
+        assert_eq!(
+            iris("get https://example.org/\u{202E}gnp.exe now"),
+            ["https://example.org/\u{202E}gnp.exe"]
+        );
+        assert_eq!(
+            iris("https://exa\u{200B}mple.com/"),
+            ["https://exa\u{200B}mple.com/"]
+        );
+        // A no-break space is whitespace and ends the IRI.
+        assert_eq!(iris("https://a.example/x\u{A0}y"), ["https://a.example/x"]);
+    }
+
+    #[test]
+    fn markup_delimiters_end_an_iri() {
+        assert_eq!(
+            iris("<https://a.example/x> and \"https://b.example/y\""),
+            ["https://a.example/x", "https://b.example/y"]
+        );
+    }
+
+    #[test]
+    fn long_runs_of_closers_are_linear() {
+        let text = format!("http://a/{}", ")".repeat(200_000));
+        assert_eq!(iris(&text), ["http://a/"]);
+    }
+}

@@ -1,0 +1,387 @@
+//! Character classes of RFC 3987 §2.2 and RFC 3986, and the character facts the rules share.
+//!
+//! The ASCII classes are one lookup table so the parser's hot loop is a byte index; everything
+//! non-ASCII goes through [`is_ucschar`] / [`is_iprivate`], which are plain range tests.
+
+const ALPHA: u8 = 1 << 0;
+const DIGIT: u8 = 1 << 1;
+/// `-` `.` `_` `~`: the non-alphanumeric `unreserved` characters.
+const MARK: u8 = 1 << 2;
+const SUB_DELIM: u8 = 1 << 3;
+const HEX: u8 = 1 << 4;
+/// Space `<` `>` `"` `{` `}` `|` `\` `^` `` ` ``: ASCII that RFC 3987 §3.1 lets systems percent-encode.
+const UNWISE: u8 = 1 << 5;
+
+static ASCII: [u8; 128] = build_ascii_table();
+
+const fn build_ascii_table() -> [u8; 128] {
+    let mut t = [0u8; 128];
+    let mut i = 0;
+    while i < 128 {
+        let c = i as u8;
+        let mut f = 0;
+        if c.is_ascii_alphabetic() {
+            f |= ALPHA;
+        }
+        if c.is_ascii_digit() {
+            f |= DIGIT;
+        }
+        if c.is_ascii_hexdigit() {
+            f |= HEX;
+        }
+        if matches!(c, b'-' | b'.' | b'_' | b'~') {
+            f |= MARK;
+        }
+        if matches!(
+            c,
+            b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
+        ) {
+            f |= SUB_DELIM;
+        }
+        if matches!(
+            c,
+            b' ' | b'<' | b'>' | b'"' | b'{' | b'}' | b'|' | b'\\' | b'^' | b'`'
+        ) {
+            f |= UNWISE;
+        }
+        t[i] = f;
+        i += 1;
+    }
+    t
+}
+
+#[inline]
+fn ascii_has(b: u8, flags: u8) -> bool {
+    b < 128 && ASCII[b as usize] & flags != 0
+}
+
+/// `unreserved` (RFC 3986): ALPHA / DIGIT / `-` / `.` / `_` / `~`.
+#[inline]
+pub fn is_unreserved(b: u8) -> bool {
+    ascii_has(b, ALPHA | DIGIT | MARK)
+}
+
+/// `sub-delims`: `!` `$` `&` `'` `(` `)` `*` `+` `,` `;` `=`.
+#[inline]
+pub fn is_sub_delim(b: u8) -> bool {
+    ascii_has(b, SUB_DELIM)
+}
+
+/// `unreserved / sub-delims`: the ASCII core shared by every IRI component.
+#[inline]
+pub fn is_unreserved_or_sub_delim(b: u8) -> bool {
+    ascii_has(b, ALPHA | DIGIT | MARK | SUB_DELIM)
+}
+
+/// `HEXDIG` (either case: ABNF literals are case-insensitive).
+#[inline]
+pub fn is_hexdig(b: u8) -> bool {
+    ascii_has(b, HEX)
+}
+
+/// `ALPHA`.
+#[inline]
+pub fn is_alpha(b: u8) -> bool {
+    ascii_has(b, ALPHA)
+}
+
+/// `DIGIT`.
+#[inline]
+pub fn is_digit(b: u8) -> bool {
+    ascii_has(b, DIGIT)
+}
+
+/// The scheme's tail characters: ALPHA / DIGIT / `+` / `-` / `.`.
+#[inline]
+pub fn is_scheme_char(b: u8) -> bool {
+    ascii_has(b, ALPHA | DIGIT) || matches!(b, b'+' | b'-' | b'.')
+}
+
+/// Space and the ASCII punctuation RFC 3987 §2.2 leaves out (`<` `>` `"` `{` `}` `|` `\` `^` `` ` ``).
+#[inline]
+pub fn is_unwise_ascii(c: char) -> bool {
+    (c as u32) < 128 && ascii_has(c as u8, UNWISE)
+}
+
+/// `ucschar` (RFC 3987 §2.2): the non-ASCII characters allowed in every IRI component.
+#[inline]
+pub fn is_ucschar(c: char) -> bool {
+    let c = c as u32;
+    match c {
+        0xA0..=0xD7FF | 0xF900..=0xFDCF | 0xFDF0..=0xFFEF | 0xE1000..=0xEFFFD => true,
+        // %x10000-1FFFD / ... / %xD0000-DFFFD: planes 1-13 minus each plane's last two code points.
+        0x10000..=0xDFFFD => c & 0xFFFF <= 0xFFFD,
+        _ => false,
+    }
+}
+
+/// `iprivate` (RFC 3987 §2.2): private-use characters, allowed only in the query.
+#[inline]
+pub fn is_iprivate(c: char) -> bool {
+    matches!(c as u32, 0xE000..=0xF8FF | 0xF0000..=0xFFFFD | 0x100000..=0x10FFFD)
+}
+
+/// Unicode noncharacters: U+FDD0–U+FDEF and the last two code points of every plane.
+#[inline]
+pub fn is_noncharacter(c: char) -> bool {
+    let c = c as u32;
+    (0xFDD0..=0xFDEF).contains(&c) || c & 0xFFFE == 0xFFFE
+}
+
+/// C0 controls, DEL and C1 controls (General_Category Cc).
+#[inline]
+pub fn is_control(c: char) -> bool {
+    matches!(c as u32, 0x00..=0x1F | 0x7F..=0x9F)
+}
+
+/// The twelve bidi formatting characters: RFC 3987 §4.1 names LRM, RLM, LRE, RLE, PDF, LRO and
+/// RLO; Unicode later added ALM (U+061C) and the isolates LRI, RLI, FSI, PDI (U+2066–U+2069),
+/// which reorder text the same way (UAX #9 §2).
+#[inline]
+pub fn is_bidi_formatting(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x061C | 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069
+    )
+}
+
+/// Default_Ignorable_Code_Point, from DerivedCoreProperties.txt (Unicode 16.0): characters that
+/// render as nothing. Hand-listed because no chosen crate exposes the property.
+#[inline]
+pub fn is_default_ignorable(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x00AD
+            | 0x034F
+            | 0x061C
+            | 0x115F..=0x1160
+            | 0x17B4..=0x17B5
+            | 0x180B..=0x180F
+            | 0x200B..=0x200F
+            | 0x202A..=0x202E
+            | 0x2060..=0x206F
+            | 0x3164
+            | 0xFE00..=0xFE0F
+            | 0xFEFF
+            | 0xFFA0
+            | 0xFFF0..=0xFFF8
+            | 0x1BCA0..=0x1BCA3
+            | 0x1D173..=0x1D17A
+            | 0xE0000..=0xE0FFF
+    )
+}
+
+/// Characters that must never reach a terminal or a JSON consumer raw: controls, bidi and other
+/// format characters, default-ignorables, line/paragraph separators, non-ASCII spaces, the
+/// interlinear annotation characters, noncharacters and private-use characters. Output shows
+/// them as visible escapes (`⟨U+202E⟩`, `\u202e`).
+pub fn is_unsafe_to_display(c: char) -> bool {
+    let u = c as u32;
+    if u < 0x7F {
+        return u < 0x20;
+    }
+    is_control(c)
+        || is_default_ignorable(c)
+        || is_noncharacter(c)
+        || is_iprivate(c)
+        || matches!(
+            u,
+            // Zs other than U+0020, Zl, Zp.
+            0x00A0 | 0x1680 | 0x2000..=0x200A | 0x2028 | 0x2029 | 0x202F | 0x205F | 0x3000
+            // Other Cf characters (Arabic number signs, interlinear annotation, Egyptian format controls).
+            | 0x0600..=0x0605 | 0x06DD | 0x070F | 0x0890..=0x0891 | 0x08E2 | 0x110BD | 0x110CD
+            | 0xFFF9..=0xFFFB | 0x13430..=0x1343F | 0x1BC9D..=0x1BC9E
+            // Surrogate code points never occur in a Rust `char`; replacement character is visible.
+        )
+}
+
+/// Names of the C0 and C1 controls (NameAliases.txt), which have no Unicode `Name` property.
+fn control_name(c: char) -> Option<&'static str> {
+    const C0: [&str; 32] = [
+        "NULL",
+        "START OF HEADING",
+        "START OF TEXT",
+        "END OF TEXT",
+        "END OF TRANSMISSION",
+        "ENQUIRY",
+        "ACKNOWLEDGE",
+        "ALERT",
+        "BACKSPACE",
+        "CHARACTER TABULATION",
+        "LINE FEED",
+        "LINE TABULATION",
+        "FORM FEED",
+        "CARRIAGE RETURN",
+        "SHIFT OUT",
+        "SHIFT IN",
+        "DATA LINK ESCAPE",
+        "DEVICE CONTROL ONE",
+        "DEVICE CONTROL TWO",
+        "DEVICE CONTROL THREE",
+        "DEVICE CONTROL FOUR",
+        "NEGATIVE ACKNOWLEDGE",
+        "SYNCHRONOUS IDLE",
+        "END OF TRANSMISSION BLOCK",
+        "CANCEL",
+        "END OF MEDIUM",
+        "SUBSTITUTE",
+        "ESCAPE",
+        "INFORMATION SEPARATOR FOUR",
+        "INFORMATION SEPARATOR THREE",
+        "INFORMATION SEPARATOR TWO",
+        "INFORMATION SEPARATOR ONE",
+    ];
+    const C1: [&str; 32] = [
+        "PADDING CHARACTER",
+        "HIGH OCTET PRESET",
+        "BREAK PERMITTED HERE",
+        "NO BREAK HERE",
+        "INDEX",
+        "NEXT LINE",
+        "START OF SELECTED AREA",
+        "END OF SELECTED AREA",
+        "CHARACTER TABULATION SET",
+        "CHARACTER TABULATION WITH JUSTIFICATION",
+        "LINE TABULATION SET",
+        "PARTIAL LINE FORWARD",
+        "PARTIAL LINE BACKWARD",
+        "REVERSE LINE FEED",
+        "SINGLE SHIFT TWO",
+        "SINGLE SHIFT THREE",
+        "DEVICE CONTROL STRING",
+        "PRIVATE USE ONE",
+        "PRIVATE USE TWO",
+        "SET TRANSMIT STATE",
+        "CANCEL CHARACTER",
+        "MESSAGE WAITING",
+        "START OF GUARDED AREA",
+        "END OF GUARDED AREA",
+        "START OF STRING",
+        "SINGLE GRAPHIC CHARACTER INTRODUCER",
+        "SINGLE CHARACTER INTRODUCER",
+        "CONTROL SEQUENCE INTRODUCER",
+        "STRING TERMINATOR",
+        "OPERATING SYSTEM COMMAND",
+        "PRIVACY MESSAGE",
+        "APPLICATION PROGRAM COMMAND",
+    ];
+    match c as u32 {
+        u @ 0..=0x1F => Some(C0[u as usize]),
+        0x7F => Some("DELETE"),
+        u @ 0x80..=0x9F => Some(C1[(u - 0x80) as usize]),
+        _ => None,
+    }
+}
+
+/// The character's Unicode name (or control alias), or a description when it has none.
+pub fn char_name(c: char) -> String {
+    if let Some(name) = control_name(c) {
+        return name.to_string();
+    }
+    if let Some(name) = unicode_names2::name(c) {
+        return name.to_string();
+    }
+    let u = c as u32;
+    if is_noncharacter(c) {
+        "<noncharacter>".to_string()
+    } else if is_iprivate(c) {
+        "<private-use>".to_string()
+    } else if (0xE0000..=0xE0FFF).contains(&u) {
+        "<reserved tag/variation-selector block>".to_string()
+    } else {
+        "<unassigned>".to_string()
+    }
+}
+
+/// `U+202E RIGHT-TO-LEFT OVERRIDE`: how messages name a character (never the raw character).
+pub fn describe(c: char) -> String {
+    format!("U+{:04X} {}", c as u32, char_name(c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ucschar_boundaries() {
+        let inside = [
+            0xA0, 0xD7FF, 0xF900, 0xFDCF, 0xFDF0, 0xFFEF, 0x10000, 0x1FFFD, 0x20000, 0xDFFFD,
+            0xE1000, 0xEFFFD,
+        ];
+        let outside = [
+            0x9F, 0xE000, 0xF8FF, 0xFDD0, 0xFDEF, 0xFFF0, 0xFFFD, 0x1FFFE, 0x1FFFF, 0xE0000,
+            0xE0FFF, 0xEFFFE, 0xF0000, 0x10FFFD,
+        ];
+        for u in inside {
+            assert!(is_ucschar(char::from_u32(u).unwrap()), "U+{u:04X}");
+        }
+        for u in outside {
+            assert!(!is_ucschar(char::from_u32(u).unwrap()), "U+{u:04X}");
+        }
+    }
+
+    #[test]
+    fn iprivate_boundaries() {
+        for u in [0xE000, 0xF8FF, 0xF0000, 0xFFFFD, 0x100000, 0x10FFFD] {
+            assert!(is_iprivate(char::from_u32(u).unwrap()), "U+{u:04X}");
+        }
+        for u in [0xD7FF, 0xF900, 0xFFFFE, 0x10FFFE, 0xEFFFD] {
+            if let Some(c) = char::from_u32(u) {
+                assert!(!is_iprivate(c), "U+{u:04X}");
+            }
+        }
+    }
+
+    #[test]
+    fn noncharacters() {
+        for u in [0xFDD0, 0xFDEF, 0xFFFE, 0xFFFF, 0x1FFFE, 0x10FFFF] {
+            assert!(is_noncharacter(char::from_u32(u).unwrap()));
+        }
+        for u in [0xFDCF, 0xFDF0, 0xFFFD, 0x1FFFD] {
+            assert!(!is_noncharacter(char::from_u32(u).unwrap()));
+        }
+    }
+
+    #[test]
+    fn twelve_bidi_formatting_characters() {
+        let all: Vec<u32> = (0..0x3000)
+            .filter_map(char::from_u32)
+            .filter(|&c| is_bidi_formatting(c))
+            .map(|c| c as u32)
+            .collect();
+        assert_eq!(
+            all,
+            [
+                0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067,
+                0x2068, 0x2069
+            ]
+        );
+    }
+
+    #[test]
+    fn names() {
+        assert_eq!(describe('\u{202E}'), "U+202E RIGHT-TO-LEFT OVERRIDE");
+        assert_eq!(describe('\t'), "U+0009 CHARACTER TABULATION");
+        assert_eq!(describe('\u{9B}'), "U+009B CONTROL SEQUENCE INTRODUCER");
+        assert_eq!(describe('\u{FDD0}'), "U+FDD0 <noncharacter>");
+        assert_eq!(describe('é'), "U+00E9 LATIN SMALL LETTER E WITH ACUTE");
+    }
+
+    #[test]
+    fn display_safety() {
+        for c in [
+            '\u{1B}',
+            '\u{202E}',
+            '\u{200B}',
+            '\u{2028}',
+            '\u{E0041}',
+            '\u{AD}',
+            '\t',
+        ] {
+            assert!(is_unsafe_to_display(c), "{:?}", c);
+        }
+        for c in ['a', ' ', 'é', 'ש', '日', '\u{301}'] {
+            assert!(!is_unsafe_to_display(c), "{:?}", c);
+        }
+    }
+}

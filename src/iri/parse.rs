@@ -1,0 +1,840 @@
+//! The RFC 3987 §2.2 `IRI-reference` parser.
+//!
+//! Parsing happens in two steps that together are exactly the grammar:
+//!
+//! 1. **Decomposition** at the generic delimiters, as RFC 3986 Appendix B does: an optional
+//!    scheme before the first `:` that precedes any `/ ? #`, an authority after `//`, the path up
+//!    to `?` or `#`, the query up to `#`, the fragment. Every valid IRI-reference decomposes this
+//!    way and only this way, because no component may contain the delimiter that ends it.
+//! 2. **Validation** of each component against its production (`iuserinfo`, `ihost`, `port`,
+//!    `isegment`, `iquery`, `ifragment`, ...), including the first-segment rule of
+//!    `ipath-noscheme` and "first match wins" for `IPv4address` versus `ireg-name`.
+//!
+//! Validation does not stop at the first problem: [`analyze`] returns the components together
+//! with every [`Issue`] (the linter reports all of them), and [`parse`] is the strict view that
+//! fails with the first one. Both are linear in the input and allocation-free on valid ASCII
+//! input apart from the component vectors.
+
+use std::fmt;
+use std::ops::Range;
+
+use super::chars::{self, describe};
+use super::ip::{ipv6, ipvfuture, is_ipv4};
+
+/// A top-level part of an IRI, as named in RFC 3987 §2.2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Component {
+    /// `scheme`
+    Scheme,
+    /// `iuserinfo`
+    Userinfo,
+    /// `ihost`
+    Host,
+    /// `port`
+    Port,
+    /// `ipath-*`
+    Path,
+    /// `iquery`
+    Query,
+    /// `ifragment`
+    Fragment,
+}
+
+impl Component {
+    /// The lowercase name used in messages and JSON (`"path"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Component::Scheme => "scheme",
+            Component::Userinfo => "userinfo",
+            Component::Host => "host",
+            Component::Port => "port",
+            Component::Path => "path",
+            Component::Query => "query",
+            Component::Fragment => "fragment",
+        }
+    }
+}
+
+impl fmt::Display for Component {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Whether the reference has a scheme (`IRI`) or not (`irelative-ref`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `IRI`: starts with a scheme.
+    Iri,
+    /// `irelative-ref`: resolved against a base.
+    Relative,
+}
+
+/// Which alternative of `ihost` matched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HostKind {
+    /// `ireg-name` (including the empty host and dotted numbers that are not an `IPv4address`).
+    RegName,
+    /// `IPv4address`.
+    Ipv4,
+    /// `IP-literal` holding an `IPv6address`.
+    Ipv6,
+    /// `IP-literal` holding an `IPvFuture`.
+    IpvFuture,
+}
+
+impl HostKind {
+    /// The name used in `irilint inspect` JSON (`"reg-name"`, `"ipv4"`, `"ipv6"`, `"ipvfuture"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            HostKind::RegName => "reg-name",
+            HostKind::Ipv4 => "ipv4",
+            HostKind::Ipv6 => "ipv6",
+            HostKind::IpvFuture => "ipvfuture",
+        }
+    }
+}
+
+/// The `ihost` of an authority.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Host {
+    /// The whole host, brackets included for an IP literal.
+    pub range: Range<usize>,
+    /// Which production matched; `None` when an IP literal is malformed.
+    pub kind: Option<HostKind>,
+    /// For a reg-name, its dot-separated labels (one empty label for an empty host).
+    pub labels: Vec<Range<usize>>,
+}
+
+/// `iauthority = [ iuserinfo "@" ] ihost [ ":" port ]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Authority {
+    /// Everything between `//` and the path.
+    pub range: Range<usize>,
+    /// The userinfo, without its `@`.
+    pub userinfo: Option<Range<usize>>,
+    /// The host.
+    pub host: Host,
+    /// The port digits, without the `:` (present but empty for `http://a:/`).
+    pub port: Option<Range<usize>>,
+}
+
+/// One `&`- or `;`-separated part of the query, split at its first `=`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueryPart {
+    /// The whole part.
+    pub range: Range<usize>,
+    /// The name (the whole part when there is no `=`).
+    pub name: Range<usize>,
+    /// The value after the first `=`, if there is one.
+    pub value: Option<Range<usize>>,
+}
+
+/// What kind of syntax problem an [`Issue`] is; each kind is reported by its own rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IssueKind {
+    /// Not an IRI-reference for a structural reason or a character outside every class.
+    Invalid,
+    /// A C0 or C1 control character or DEL.
+    Control,
+    /// Space or one of `<` `>` `"` `{` `}` `|` `\` `^` `` ` ``.
+    UnwiseAscii,
+    /// `%` not followed by two hex digits.
+    BadPercent,
+    /// A private-use character outside the query.
+    PrivateUse,
+}
+
+/// One place where the input departs from the grammar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Issue {
+    /// Byte range of the offending characters in the input.
+    pub range: Range<usize>,
+    /// The component in which it was found.
+    pub component: Component,
+    /// What is wrong.
+    pub kind: IssueKind,
+    /// A sentence saying what is wrong, naming the character (never printing it raw).
+    pub message: String,
+}
+
+/// The first syntax error of an input that is not an IRI-reference.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// Byte offset of the first offending character.
+    pub offset: usize,
+    /// The component it belongs to.
+    pub component: Component,
+    /// A sentence saying what is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} (in the {}, at byte {})",
+            self.message, self.component, self.offset
+        )
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
+/// A decomposed IRI-reference: byte ranges of every component into the input it was parsed from.
+///
+/// The ranges tile the input: scheme, `:`, `//`, authority, path, `?`, query, `#`, fragment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Iri {
+    /// IRI or relative reference.
+    pub kind: Kind,
+    /// The scheme, without its `:`.
+    pub scheme: Option<Range<usize>>,
+    /// The authority, when the reference has `//`.
+    pub authority: Option<Authority>,
+    /// The path (always present, possibly empty).
+    pub path: Range<usize>,
+    /// The path's segments: the text after each `/`, and before the first one for a rootless path.
+    pub segments: Vec<Range<usize>>,
+    /// The query, without its `?`.
+    pub query: Option<Range<usize>>,
+    /// The query split at `&` and `;`.
+    pub query_parts: Vec<QueryPart>,
+    /// The fragment, without its `#`.
+    pub fragment: Option<Range<usize>>,
+    /// Every departure from the grammar, in input order; empty for a valid IRI-reference.
+    pub issues: Vec<Issue>,
+}
+
+impl Iri {
+    /// True when the input is a valid IRI-reference.
+    pub fn is_valid(&self) -> bool {
+        self.issues.is_empty()
+    }
+
+    /// The first syntax error, if any.
+    pub fn first_error(&self) -> Option<SyntaxError> {
+        self.issues.first().map(|i| SyntaxError {
+            offset: i.range.start,
+            component: i.component,
+            message: i.message.clone(),
+        })
+    }
+
+    /// The component that contains byte `offset`; a delimiter belongs to the component it opens
+    /// (`?` to the query, `#` to the fragment, `//` to the host, `@` to the userinfo).
+    pub fn component_at(&self, offset: usize) -> Option<Component> {
+        let opened_by = |r: &Range<usize>, delimiter_len: usize| offset + delimiter_len >= r.start;
+        if self.fragment.as_ref().is_some_and(|f| opened_by(f, 1)) {
+            return Some(Component::Fragment);
+        }
+        if self.query.as_ref().is_some_and(|q| opened_by(q, 1)) {
+            return Some(Component::Query);
+        }
+        if offset >= self.path.start {
+            return Some(Component::Path);
+        }
+        if let Some(a) = self.authority.as_ref().filter(|a| opened_by(&a.range, 2)) {
+            if a.port.as_ref().is_some_and(|p| opened_by(p, 1)) {
+                return Some(Component::Port);
+            }
+            if a.userinfo.as_ref().is_some_and(|u| offset <= u.end) {
+                return Some(Component::Userinfo);
+            }
+            return Some(Component::Host);
+        }
+        self.scheme
+            .as_ref()
+            .filter(|s| offset <= s.end)
+            .map(|_| Component::Scheme)
+    }
+}
+
+/// Parses an `IRI-reference` strictly: the components, or the first syntax error.
+pub fn parse(input: &str) -> Result<Iri, SyntaxError> {
+    let iri = analyze(input);
+    match iri.first_error() {
+        Some(e) => Err(e),
+        None => Ok(iri),
+    }
+}
+
+/// Decomposes any string into IRI components and lists every departure from the grammar.
+///
+/// Never fails and never panics: an invalid input still gets the components a reader would see
+/// (so rules can check them), with [`Iri::issues`] saying what is wrong.
+pub fn analyze(input: &str) -> Iri {
+    let mut p = Parser {
+        s: input,
+        b: input.as_bytes(),
+        issues: Vec::new(),
+    };
+    p.run()
+}
+
+struct Parser<'a> {
+    s: &'a str,
+    b: &'a [u8],
+    issues: Vec<Issue>,
+}
+
+/// Which characters beyond `iunreserved / pct-encoded / sub-delims` a component allows.
+#[derive(Clone, Copy)]
+struct Allow {
+    colon: bool,
+    at: bool,
+    slash_question: bool,
+    private: bool,
+}
+
+const USERINFO: Allow = Allow {
+    colon: true,
+    at: false,
+    slash_question: false,
+    private: false,
+};
+const REG_NAME: Allow = Allow {
+    colon: false,
+    at: false,
+    slash_question: false,
+    private: false,
+};
+const SEGMENT: Allow = Allow {
+    colon: true,
+    at: true,
+    slash_question: false,
+    private: false,
+};
+const SEGMENT_NC: Allow = Allow {
+    colon: false,
+    at: true,
+    slash_question: false,
+    private: false,
+};
+const QUERY: Allow = Allow {
+    colon: true,
+    at: true,
+    slash_question: true,
+    private: true,
+};
+const FRAGMENT: Allow = Allow {
+    colon: true,
+    at: true,
+    slash_question: true,
+    private: false,
+};
+
+fn find_any(b: &[u8], from: usize, set: &[u8]) -> Option<usize> {
+    b[from..]
+        .iter()
+        .position(|c| set.contains(c))
+        .map(|i| i + from)
+}
+
+/// `'<'` for printable ASCII, `space` for U+0020.
+fn ascii_repr(c: u8) -> String {
+    if c == b' ' {
+        "space".to_string()
+    } else {
+        format!("'{}'", c as char)
+    }
+}
+
+impl<'a> Parser<'a> {
+    fn run(&mut self) -> Iri {
+        let b = self.b;
+        let len = b.len();
+
+        let mut pos = 0;
+        let mut scheme = None;
+        if let Some(e) = find_any(b, 0, b":/?#")
+            && b[e] == b':'
+            && e > 0
+        {
+            self.scheme(0..e);
+            scheme = Some(0..e);
+            pos = e + 1;
+        }
+        let kind = if scheme.is_some() {
+            Kind::Iri
+        } else {
+            Kind::Relative
+        };
+
+        let mut authority = None;
+        if b[pos..].starts_with(b"//") {
+            let start = pos + 2;
+            let end = find_any(b, start, b"/?#").unwrap_or(len);
+            authority = Some(self.authority(start..end));
+            pos = end;
+        }
+
+        let path_end = find_any(b, pos, b"?#").unwrap_or(len);
+        let path = pos..path_end;
+        let segments = self.path(path.clone(), kind == Kind::Relative && authority.is_none());
+        pos = path_end;
+
+        let mut query = None;
+        let mut query_parts = Vec::new();
+        if pos < len && b[pos] == b'?' {
+            let end = find_any(b, pos + 1, b"#").unwrap_or(len);
+            let q = pos + 1..end;
+            self.chars(q.clone(), Component::Query, QUERY);
+            query_parts = split_query(b, q.clone());
+            query = Some(q);
+            pos = end;
+        }
+
+        let mut fragment = None;
+        if pos < len && b[pos] == b'#' {
+            let f = pos + 1..len;
+            self.chars(f.clone(), Component::Fragment, FRAGMENT);
+            fragment = Some(f);
+        }
+
+        Iri {
+            kind,
+            scheme,
+            authority,
+            path,
+            segments,
+            query,
+            query_parts,
+            fragment,
+            issues: std::mem::take(&mut self.issues),
+        }
+    }
+
+    fn push(
+        &mut self,
+        range: Range<usize>,
+        component: Component,
+        kind: IssueKind,
+        message: String,
+    ) {
+        self.issues.push(Issue {
+            range,
+            component,
+            kind,
+            message,
+        });
+    }
+
+    fn char_at(&self, i: usize) -> char {
+        self.s[i..]
+            .chars()
+            .next()
+            .expect("index on a char boundary")
+    }
+
+    /// `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
+    fn scheme(&mut self, r: Range<usize>) {
+        let b = self.b;
+        let mut i = r.start;
+        while i < r.end {
+            let c = self.char_at(i);
+            let n = c.len_utf8();
+            let ok = if i == r.start {
+                chars::is_alpha(b[i])
+            } else {
+                chars::is_scheme_char(b[i])
+            };
+            if !ok {
+                let (kind, message) = if chars::is_control(c) {
+                    (
+                        IssueKind::Control,
+                        format!(
+                            "{} is a control character and not allowed in a scheme",
+                            describe(c)
+                        ),
+                    )
+                } else if i == r.start {
+                    (
+                        IssueKind::Invalid,
+                        "the scheme must start with an ASCII letter".to_string(),
+                    )
+                } else {
+                    let what = if c.is_ascii() {
+                        ascii_repr(c as u8)
+                    } else {
+                        describe(c)
+                    };
+                    (
+                        IssueKind::Invalid,
+                        format!(
+                            "{what} is not allowed in a scheme (only ASCII letters, digits, '+', '-' and '.')"
+                        ),
+                    )
+                };
+                self.push(i..i + n, Component::Scheme, kind, message);
+                // One structural error per scheme is enough; controls are each reported.
+                if kind == IssueKind::Invalid {
+                    let rest = i + n..r.end;
+                    self.scheme_controls(rest);
+                    return;
+                }
+            }
+            i += n;
+        }
+    }
+
+    fn scheme_controls(&mut self, r: Range<usize>) {
+        for (k, c) in self.s[r.clone()].char_indices() {
+            if chars::is_control(c) {
+                let at = r.start + k;
+                self.push(
+                    at..at + c.len_utf8(),
+                    Component::Scheme,
+                    IssueKind::Control,
+                    format!(
+                        "{} is a control character and not allowed in a scheme",
+                        describe(c)
+                    ),
+                );
+            }
+        }
+    }
+
+    fn authority(&mut self, r: Range<usize>) -> Authority {
+        let b = self.b;
+        let (userinfo, host_start) = match find_any(&b[..r.end], r.start, b"@") {
+            Some(at) => (Some(r.start..at), at + 1),
+            None => (None, r.start),
+        };
+        if let Some(u) = &userinfo {
+            self.chars(u.clone(), Component::Userinfo, USERINFO);
+        }
+
+        let mut port = None;
+        let host;
+        if host_start < r.end && b[host_start] == b'[' {
+            match find_any(&b[..r.end], host_start, b"]") {
+                Some(close) => {
+                    let kind = self.ip_literal(host_start + 1..close);
+                    host = Host {
+                        range: host_start..close + 1,
+                        kind,
+                        labels: Vec::new(),
+                    };
+                    let after = close + 1;
+                    if after < r.end {
+                        if b[after] == b':' {
+                            port = Some(after + 1..r.end);
+                        } else {
+                            let c = self.char_at(after);
+                            self.push(
+                                after..after + c.len_utf8(),
+                                Component::Host,
+                                IssueKind::Invalid,
+                                "an IP literal must be followed by ':' and a port, or end the authority"
+                                    .to_string(),
+                            );
+                        }
+                    }
+                }
+                None => {
+                    self.push(
+                        host_start..host_start + 1,
+                        Component::Host,
+                        IssueKind::Invalid,
+                        "the IP literal is missing its closing ']'".to_string(),
+                    );
+                    host = Host {
+                        range: host_start..r.end,
+                        kind: None,
+                        labels: Vec::new(),
+                    };
+                }
+            }
+        } else {
+            let host_end = find_any(&b[..r.end], host_start, b":").unwrap_or(r.end);
+            let hr = host_start..host_end;
+            let kind = if is_ipv4(&b[hr.clone()]) {
+                HostKind::Ipv4
+            } else {
+                self.chars(hr.clone(), Component::Host, REG_NAME);
+                HostKind::RegName
+            };
+            let labels = if kind == HostKind::RegName {
+                split(b, hr.clone(), b".")
+            } else {
+                Vec::new()
+            };
+            host = Host {
+                range: hr,
+                kind: Some(kind),
+                labels,
+            };
+            if host_end < r.end {
+                port = Some(host_end + 1..r.end);
+            }
+        }
+
+        if let Some(p) = &port
+            && let Some(bad) = (p.start..p.end).find(|&i| !chars::is_digit(b[i]))
+        {
+            let c = self.char_at(bad);
+            let hint = if b[p.clone()].contains(&b':') {
+                " (an IPv6 address must be enclosed in '[' and ']')"
+            } else {
+                ""
+            };
+            let kind = if chars::is_control(c) {
+                IssueKind::Control
+            } else {
+                IssueKind::Invalid
+            };
+            self.push(
+                bad..bad + c.len_utf8(),
+                Component::Port,
+                kind,
+                format!("port must be digits{hint}"),
+            );
+        }
+
+        Authority {
+            range: r,
+            userinfo,
+            host,
+            port,
+        }
+    }
+
+    /// Validates the inside of `[...]`; returns the host kind, or `None` after pushing an issue.
+    fn ip_literal(&mut self, r: Range<usize>) -> Option<HostKind> {
+        let inner = &self.b[r.clone()];
+        let (kind, result) = if matches!(inner.first(), Some(b'v' | b'V')) {
+            (HostKind::IpvFuture, ipvfuture(inner))
+        } else {
+            (HostKind::Ipv6, ipv6(inner))
+        };
+        match result {
+            Ok(()) => Some(kind),
+            Err((off, reason)) => {
+                let at = (r.start + off).min(r.end);
+                let n = if at < r.end {
+                    self.char_at(at).len_utf8()
+                } else {
+                    1 // points at the closing ']'
+                };
+                let what = if kind == HostKind::Ipv6 {
+                    "IPv6 address"
+                } else {
+                    "IPvFuture address"
+                };
+                self.push(
+                    at..at + n,
+                    Component::Host,
+                    IssueKind::Invalid,
+                    format!("invalid {what} in IP literal: {reason}"),
+                );
+                None
+            }
+        }
+    }
+
+    /// Validates the path and returns its segments.
+    fn path(&mut self, r: Range<usize>, noscheme: bool) -> Vec<Range<usize>> {
+        let segments = split(self.b, r.clone(), b"/");
+        let first_is_nz_nc = noscheme && !self.b[r.clone()].starts_with(b"/");
+        for (k, seg) in segments.iter().enumerate() {
+            if k == 0 && first_is_nz_nc {
+                self.chars(seg.clone(), Component::Path, SEGMENT_NC);
+            } else {
+                self.chars(seg.clone(), Component::Path, SEGMENT);
+            }
+        }
+        segments
+    }
+
+    /// Checks every character of `r` against `iunreserved / pct-encoded / sub-delims` plus `allow`.
+    fn chars(&mut self, r: Range<usize>, comp: Component, allow: Allow) {
+        let b = self.b;
+        let mut i = r.start;
+        while i < r.end {
+            let c = b[i];
+            if chars::is_unreserved_or_sub_delim(c) {
+                i += 1;
+                continue;
+            }
+            if c < 0x80 {
+                let extra = match c {
+                    b':' => allow.colon,
+                    b'@' => allow.at,
+                    b'/' | b'?' => allow.slash_question,
+                    _ => false,
+                };
+                if extra {
+                    i += 1;
+                } else if c == b'%' {
+                    if i + 2 < r.end && chars::is_hexdig(b[i + 1]) && chars::is_hexdig(b[i + 2]) {
+                        i += 3;
+                    } else {
+                        self.bad_percent(i, r.end, comp);
+                        i += 1;
+                    }
+                } else {
+                    self.ascii_issue(i, c, comp, allow);
+                    i += 1;
+                }
+                continue;
+            }
+            let ch = self.char_at(i);
+            let n = ch.len_utf8();
+            if !chars::is_ucschar(ch) {
+                if chars::is_iprivate(ch) {
+                    if !allow.private {
+                        self.push(
+                            i..i + n,
+                            comp,
+                            IssueKind::PrivateUse,
+                            format!(
+                                "private-use characters are allowed only in the query ({} in the {comp})",
+                                describe(ch)
+                            ),
+                        );
+                    }
+                } else {
+                    self.non_ascii_issue(i..i + n, ch, comp);
+                }
+            }
+            i += n;
+        }
+    }
+
+    fn bad_percent(&mut self, i: usize, end: usize, comp: Component) {
+        let found: String = self.s[i + 1..end]
+            .chars()
+            .take(2)
+            .map(|c| {
+                if c.is_ascii_graphic() {
+                    c.to_string()
+                } else {
+                    format!("U+{:04X}", c as u32)
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        let message = if found.is_empty() {
+            format!("'%' at the end of the {comp} is not followed by two hexadecimal digits")
+        } else {
+            format!("'%' is not followed by two hexadecimal digits (found {found})")
+        };
+        self.push(i..i + 1, comp, IssueKind::BadPercent, message);
+    }
+
+    fn ascii_issue(&mut self, i: usize, c: u8, comp: Component, allow: Allow) {
+        let ch = c as char;
+        let (kind, message) = if chars::is_control(ch) {
+            (
+                IssueKind::Control,
+                format!(
+                    "{} is a control character and not allowed in an IRI",
+                    describe(ch)
+                ),
+            )
+        } else if chars::is_unwise_ascii(ch) {
+            (
+                IssueKind::UnwiseAscii,
+                format!("{} is not allowed in an IRI ({comp})", ascii_repr(c)),
+            )
+        } else {
+            let why = match (c, comp) {
+                (b'[' | b']', _) => format!(
+                    "'{ch}' is not allowed in the {comp}; brackets only enclose an IP-literal host"
+                ),
+                (b'#', Component::Fragment) => {
+                    "'#' is not allowed in the fragment; an IRI has at most one '#'".to_string()
+                }
+                (b'@', Component::Host) => {
+                    "'@' is not allowed in the host; the userinfo ends at the first '@'".to_string()
+                }
+                (b':', Component::Path) if !allow.colon => {
+                    "':' is not allowed in the first segment of a relative reference (it would be read as a scheme); write './' before it".to_string()
+                }
+                _ => format!("'{ch}' is not allowed in the {comp}"),
+            };
+            (IssueKind::Invalid, why)
+        };
+        self.push(i..i + 1, comp, kind, message);
+    }
+
+    fn non_ascii_issue(&mut self, r: Range<usize>, ch: char, comp: Component) {
+        let (kind, message) = if chars::is_control(ch) {
+            (
+                IssueKind::Control,
+                format!(
+                    "{} is a control character and not allowed in an IRI",
+                    describe(ch)
+                ),
+            )
+        } else if chars::is_noncharacter(ch) {
+            (
+                IssueKind::Invalid,
+                format!(
+                    "U+{:04X} is a noncharacter and not allowed in an IRI",
+                    ch as u32
+                ),
+            )
+        } else if (0xE0000..=0xE0FFF).contains(&(ch as u32)) {
+            (
+                IssueKind::Invalid,
+                format!(
+                    "{} is not allowed in an IRI (U+E0000–U+E0FFF is excluded from ucschar)",
+                    describe(ch)
+                ),
+            )
+        } else {
+            (
+                IssueKind::Invalid,
+                format!(
+                    "{} is not allowed in an IRI (it is not a ucschar)",
+                    describe(ch)
+                ),
+            )
+        };
+        self.push(r, comp, kind, message);
+    }
+}
+
+/// Splits `r` at any byte of `seps` into the pieces between them (at least one piece).
+fn split(b: &[u8], r: Range<usize>, seps: &[u8]) -> Vec<Range<usize>> {
+    if r.is_empty() {
+        // An empty path has no segments; an empty host still has one (empty) label.
+        return if seps == b"/" { Vec::new() } else { vec![r] };
+    }
+    let mut out = Vec::new();
+    let mut start = r.start;
+    // A leading '/' opens the first segment rather than ending an empty one.
+    if seps == b"/" && b[start] == b'/' {
+        start += 1;
+    }
+    let mut i = start;
+    while i < r.end {
+        if seps.contains(&b[i]) {
+            out.push(start..i);
+            start = i + 1;
+        }
+        i += 1;
+    }
+    out.push(start..r.end);
+    out
+}
+
+fn split_query(b: &[u8], r: Range<usize>) -> Vec<QueryPart> {
+    split(b, r, b"&;")
+        .into_iter()
+        .map(|part| match find_any(&b[..part.end], part.start, b"=") {
+            Some(eq) => QueryPart {
+                name: part.start..eq,
+                value: Some(eq + 1..part.end),
+                range: part,
+            },
+            None => QueryPart {
+                name: part.clone(),
+                value: None,
+                range: part,
+            },
+        })
+        .collect()
+}

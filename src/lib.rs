@@ -1,0 +1,18 @@
+//! irilint: a linter for the IRIs (RFC 3987) inside documents.
+//!
+//! The pipeline runs in one direction: [`source::Source`] (bytes decoded, encoding facts kept) →
+//! [`extract`] ([`extract::Occurrence`]s with a [`extract::SpanMap`]) → [`iri`] (parsed
+//! components) → [`rules`] ([`rules::Finding`]s) → [`diagnostic::Diagnostic`]s mapped back to the
+//! source → [`report`].
+
+pub mod check;
+pub mod cli;
+pub mod diagnostic;
+pub mod extract;
+pub mod inspect;
+pub mod iri;
+pub mod line_index;
+pub mod report;
+pub mod rules;
+pub mod source;
+pub mod walk;

@@ -1,0 +1,201 @@
+//! Offsets to lines and columns, built once per file.
+//!
+//! Lines end at `\n`, `\r\n` or a lone `\r` (as editors and LSP count them). Columns count
+//! Unicode scalar values; the UTF-16 column editors speak is kept alongside. Lookups cost a
+//! binary search plus a bounded scan, even on a 10 MB single-line file: long stretches of a line
+//! get checkpoints (built lazily, the first time a column that far into a line is asked for).
+
+use std::sync::OnceLock;
+
+/// Where a column count restarts: every `CHECKPOINT_EVERY` bytes of text.
+const CHECKPOINT_EVERY: usize = 4096;
+
+/// A position in a document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Position {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column in Unicode scalar values.
+    pub column: usize,
+    /// 1-based column in UTF-16 code units (what LSP clients count).
+    pub column_utf16: usize,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Checkpoint {
+    offset: usize,
+    line_start: usize,
+    chars: usize,
+    utf16: usize,
+}
+
+/// Line starts of one text.
+#[derive(Debug, Default)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+    checkpoints: OnceLock<Vec<Checkpoint>>,
+}
+
+impl LineIndex {
+    /// Indexes the line starts of `text`.
+    pub fn new(text: &str) -> LineIndex {
+        let b = text.as_bytes();
+        let mut starts = vec![0];
+        let mut i = 0;
+        while i < b.len() {
+            match b[i] {
+                b'\n' => starts.push(i + 1),
+                b'\r' if b.get(i + 1) != Some(&b'\n') => starts.push(i + 1),
+                _ => {}
+            }
+            i += 1;
+        }
+        LineIndex {
+            starts,
+            checkpoints: OnceLock::new(),
+        }
+    }
+
+    /// Number of lines (an empty text has one).
+    pub fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Always false: every text has at least one line.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// 0-based index of the line containing `offset`.
+    pub fn line_of(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&s| s <= offset) - 1
+    }
+
+    /// Byte range of line `line` (0-based) without its line terminator.
+    pub fn line_range(&self, text: &str, line: usize) -> std::ops::Range<usize> {
+        let start = self.starts[line];
+        let mut end = self.starts.get(line + 1).copied().unwrap_or(text.len());
+        let b = text.as_bytes();
+        if end > start && b[end - 1] == b'\n' {
+            end -= 1;
+        }
+        if end > start && b[end - 1] == b'\r' {
+            end -= 1;
+        }
+        start..end
+    }
+
+    /// The position of byte `offset` of `text` (clamped to the text, moved back to a char boundary).
+    pub fn position(&self, text: &str, offset: usize) -> Position {
+        let mut offset = offset.min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.line_of(offset);
+        let line_start = self.starts[line];
+        let (from, mut chars, mut utf16) = if offset - line_start > CHECKPOINT_EVERY {
+            let cps = self.checkpoints.get_or_init(|| build_checkpoints(text));
+            let k = cps.partition_point(|c| c.offset <= offset);
+            match k.checked_sub(1).map(|k| cps[k]) {
+                Some(c) if c.line_start == line_start => (c.offset, c.chars, c.utf16),
+                _ => (line_start, 0, 0),
+            }
+        } else {
+            (line_start, 0, 0)
+        };
+        for c in text[from..offset].chars() {
+            chars += 1;
+            utf16 += c.len_utf16();
+        }
+        Position {
+            line: line + 1,
+            column: chars + 1,
+            column_utf16: utf16 + 1,
+        }
+    }
+}
+
+fn build_checkpoints(text: &str) -> Vec<Checkpoint> {
+    let mut out = Vec::with_capacity(text.len() / CHECKPOINT_EVERY + 1);
+    let (mut line_start, mut chars, mut utf16) = (0, 0, 0);
+    let mut next = CHECKPOINT_EVERY;
+    let b = text.as_bytes();
+    for (i, c) in text.char_indices() {
+        if i >= next {
+            out.push(Checkpoint {
+                offset: i,
+                line_start,
+                chars,
+                utf16,
+            });
+            next = i + CHECKPOINT_EVERY;
+        }
+        let ends_line = c == '\n' || (c == '\r' && b.get(i + 1) != Some(&b'\n'));
+        if ends_line {
+            line_start = i + 1;
+            chars = 0;
+            utf16 = 0;
+        } else {
+            chars += 1;
+            utf16 += c.len_utf16();
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(text: &str, offset: usize) -> (usize, usize, usize) {
+        let p = LineIndex::new(text).position(text, offset);
+        (p.line, p.column, p.column_utf16)
+    }
+
+    #[test]
+    fn lines_and_columns() {
+        let t = "ab\ncd\r\nef\rgh";
+        assert_eq!(pos(t, 0), (1, 1, 1));
+        assert_eq!(pos(t, 4), (2, 2, 2));
+        assert_eq!(pos(t, 7), (3, 1, 1));
+        assert_eq!(pos(t, 10), (4, 1, 1));
+        assert_eq!(pos(t, 12), (4, 3, 3));
+        let idx = LineIndex::new(t);
+        assert_eq!(idx.len(), 4);
+        assert_eq!(&t[idx.line_range(t, 1)], "cd");
+        assert_eq!(&t[idx.line_range(t, 2)], "ef");
+    }
+
+    #[test]
+    fn columns_count_scalar_values_and_utf16() {
+        let t = "日本語 𝕏 é";
+        let x = t.find('𝕏').unwrap();
+        assert_eq!(pos(t, x), (1, 5, 5));
+        let e = t.find('é').unwrap();
+        assert_eq!(pos(t, e), (1, 7, 8));
+    }
+
+    #[test]
+    fn checkpoints_agree_with_a_plain_count() {
+        let mut t = String::new();
+        for i in 0..5000 {
+            t.push_str(if i % 7 == 0 { "é𝕏" } else { "ab" });
+            if i % 1500 == 0 {
+                t.push('\n');
+            }
+        }
+        let idx = LineIndex::new(&t);
+        for off in (0..t.len()).step_by(997) {
+            let p = idx.position(&t, off);
+            let off = (0..=off).rev().find(|&o| t.is_char_boundary(o)).unwrap();
+            let line_start = t[..off].rfind('\n').map_or(0, |i| i + 1);
+            let chars = t[line_start..off].chars().count();
+            let u16s: usize = t[line_start..off].chars().map(char::len_utf16).sum();
+            assert_eq!(
+                (p.column, p.column_utf16),
+                (chars + 1, u16s + 1),
+                "offset {off}"
+            );
+        }
+    }
+}

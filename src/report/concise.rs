@@ -1,0 +1,21 @@
+//! `path:line:col: severity[rule] message`, one diagnostic per line.
+
+use crate::diagnostic::Diagnostic;
+use crate::rules::escape_for_display;
+
+/// The concise lines for one file's diagnostics.
+pub fn render_file(path: &str, diagnostics: &[Diagnostic]) -> String {
+    let path = escape_for_display(path);
+    let mut out = String::new();
+    for d in diagnostics {
+        out.push_str(&format!(
+            "{path}:{}:{}: {}[{}] {}\n",
+            d.start.line,
+            d.start.column,
+            d.severity.name(),
+            d.rule,
+            escape_for_display(&d.message)
+        ));
+    }
+    out
+}

@@ -1,0 +1,298 @@
+//! miette's graphical diagnostics, made safe and linear.
+//!
+//! miette is never given the document. Each diagnostic gets its own [`Snippet`]: the lines it
+//! spans, cut to a window around the span on long lines, with every character unsafe to print
+//! (bidi controls, invisible and control characters, ESC) replaced by a visible `⟨U+202E⟩`.
+//! Building a snippet costs a line lookup and the window's length, so 10,000 diagnostics in one
+//! file render in linear time, and nothing from the input reaches the terminal raw.
+
+use std::fmt;
+use std::ops::Range;
+
+use miette::{
+    Diagnostic as MietteDiagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan,
+    MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents,
+};
+
+use crate::diagnostic::Diagnostic;
+use crate::iri::chars::is_unsafe_to_display;
+use crate::rules::{Severity, escape_for_display};
+use crate::source::Source;
+
+/// Characters of context shown before and after the span on long lines.
+const CONTEXT_CHARS: usize = 40;
+/// Lines longer than this (in characters) are cut to a window around the span.
+const LONG_LINE_CHARS: usize = 160;
+/// At most this many characters of the span itself are shown.
+const MAX_SPAN_CHARS: usize = 200;
+/// At most this many lines of a multi-line span are shown.
+const MAX_LINES: usize = 5;
+
+/// The escaped excerpt of a document that one diagnostic shows.
+#[derive(Debug)]
+struct Snippet {
+    name: String,
+    text: String,
+    /// 0-based number of the snippet's first line in the document.
+    first_line: usize,
+    /// 0-based column of the span start in the document (for the `[path:line:col]` header).
+    column: usize,
+    lines: usize,
+}
+
+impl SourceCode for Snippet {
+    fn read_span<'a>(
+        &'a self,
+        _span: &SourceSpan,
+        _before: usize,
+        _after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            self.text.as_bytes(),
+            (0, self.text.len()).into(),
+            self.first_line,
+            self.column,
+            self.lines,
+        )))
+    }
+}
+
+/// `n` characters back from `at`, not before `floor`.
+fn back_chars(text: &str, floor: usize, at: usize, n: usize) -> usize {
+    text[floor..at]
+        .char_indices()
+        .rev()
+        .take(n)
+        .last()
+        .map_or(at, |(i, _)| floor + i)
+}
+
+/// `n` characters forward from `at`, not past `ceil`.
+fn forward_chars(text: &str, at: usize, ceil: usize, n: usize) -> usize {
+    text[at..ceil]
+        .char_indices()
+        .nth(n)
+        .map_or(ceil, |(i, _)| at + i)
+}
+
+/// Appends `text[r]` to `out`, escaping what must not be printed; a TAB outside the span
+/// becomes a space (miette would expand it anyway), inside it is shown as an escape.
+fn push_escaped(out: &mut String, text: &str, r: Range<usize>, in_span: bool) {
+    for c in text[r].chars() {
+        if c == '\t' && !in_span {
+            out.push(' ');
+        } else if is_unsafe_to_display(c) {
+            out.push_str(&format!("⟨U+{:04X}⟩", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+}
+
+/// The snippet for the source range `span`, and the span's range inside the snippet.
+fn snippet(source: &Source, span: Range<usize>, column: usize) -> (Snippet, Range<usize>) {
+    let text = &source.text;
+    let lines = &source.lines;
+    let first = lines.line_of(span.start);
+    let last_offset = if span.end > span.start {
+        span.end - 1
+    } else {
+        span.start
+    };
+    let last = lines.line_of(last_offset).min(first + MAX_LINES - 1);
+    let mut out = String::new();
+    let mut label = 0..0;
+    for line in first..=last {
+        if line > first {
+            out.push('\n');
+        }
+        let lr = lines.line_range(text, line);
+        // The part of the span on this line, capped.
+        let s = span.start.clamp(lr.start, lr.end);
+        let mut e = span.end.clamp(s, lr.end);
+        let capped = forward_chars(text, s, e, MAX_SPAN_CHARS);
+        let truncated = capped < e;
+        e = capped;
+        let long = text[lr.clone()].chars().nth(LONG_LINE_CHARS).is_some();
+        let (ws, we) = if long {
+            (
+                back_chars(text, lr.start, s, CONTEXT_CHARS),
+                forward_chars(text, e, lr.end, CONTEXT_CHARS),
+            )
+        } else {
+            (lr.start, lr.end)
+        };
+        if ws > lr.start {
+            out.push('…');
+        }
+        push_escaped(&mut out, text, ws..s, false);
+        if line == first {
+            label.start = out.len();
+        }
+        push_escaped(&mut out, text, s..e, true);
+        if truncated {
+            out.push('…');
+        }
+        label.end = out.len();
+        push_escaped(&mut out, text, e..we, false);
+        if we < lr.end {
+            out.push('…');
+        }
+    }
+    let snippet = Snippet {
+        name: escape_for_display(&source.path),
+        text: out,
+        first_line: first,
+        column,
+        lines: last - first + 1,
+    };
+    (snippet, label)
+}
+
+/// One diagnostic in the shape miette renders.
+#[derive(Debug)]
+struct Rendered<'a> {
+    diagnostic: &'a Diagnostic,
+    message: String,
+    help: String,
+    snippet: Snippet,
+    label: Range<usize>,
+}
+
+impl fmt::Display for Rendered<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Rendered<'_> {}
+
+impl MietteDiagnostic for Rendered<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(self.diagnostic.rule))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.diagnostic.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+            Severity::Info => miette::Severity::Advice,
+        })
+    }
+
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(&self.help))
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&self.snippet)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let text = self
+            .diagnostic
+            .component
+            .map(|c| format!("in the {c}"))
+            .unwrap_or_else(|| "here".to_string());
+        let len = self.label.len().max(1);
+        Some(Box::new(std::iter::once(
+            LabeledSpan::new_primary_with_span(Some(text), (self.label.start, len)),
+        )))
+    }
+}
+
+/// Renders diagnostics of one document with miette.
+pub struct HumanRenderer {
+    handler: GraphicalReportHandler,
+}
+
+impl HumanRenderer {
+    /// A renderer with or without colour.
+    pub fn new(color: bool) -> HumanRenderer {
+        let theme = if color {
+            GraphicalTheme::unicode()
+        } else {
+            GraphicalTheme::unicode_nocolor()
+        };
+        HumanRenderer {
+            handler: GraphicalReportHandler::new_themed(theme).with_width(100),
+        }
+    }
+
+    /// Every diagnostic of `source`, rendered.
+    pub fn render_file(&self, source: &Source, diagnostics: &[Diagnostic]) -> String {
+        let mut out = String::new();
+        for d in diagnostics {
+            let (snippet, label) = snippet(
+                source,
+                d.start.text_offset..d.end.text_offset,
+                d.start.column - 1,
+            );
+            let rfc = format!("RFC 3987 §{}", d.rfc);
+            let help = match &d.help {
+                Some(h) => format!("{} ({rfc})", escape_for_display(h)),
+                None => format!("see {rfc}"),
+            };
+            let rendered = Rendered {
+                diagnostic: d,
+                message: escape_for_display(&d.message),
+                help,
+                snippet,
+                label,
+            };
+            // Rendering into a String cannot fail.
+            let _ = self.handler.render_report(&mut out, &rendered);
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::{CheckOptions, check_source};
+    use crate::rules::Selection;
+    use crate::source::Format;
+
+    fn render(text: &str) -> String {
+        let source = Source::decode("doc.txt".into(), Format::Text, text.as_bytes()).unwrap();
+        let selection = Selection::default();
+        let outcome = check_source(
+            &source,
+            &CheckOptions {
+                selection: &selection,
+                input_format: None,
+                stdin_filename: None,
+                render: None,
+            },
+        );
+        HumanRenderer::new(false).render_file(&source, &outcome.diagnostics)
+    }
+
+    #[test]
+    fn hidden_characters_are_shown_as_escapes() {
+        let out = render("line one\nsee http://example.org/\u{202E}gnp.exe\u{1B}[2J now\n");
+        assert!(out.contains("bidi-formatting-character"), "{out}");
+        assert!(out.contains("⟨U+202E⟩gnp.exe⟨U+001B⟩[2J"), "{out}");
+        assert!(out.contains("[doc.txt:2:24]"), "{out}");
+        assert!(
+            !out.chars().any(|c| c == '\u{202E}' || c == '\u{1B}'),
+            "raw character in output: {out:?}"
+        );
+    }
+
+    #[test]
+    fn long_lines_are_windowed() {
+        let text = format!(
+            "{} http://example.org/a\u{202E}b {}",
+            "x".repeat(5000),
+            "y".repeat(5000)
+        );
+        let out = render(&text);
+        assert!(out.len() < 2000, "{} bytes", out.len());
+        assert!(out.contains("…"), "{out}");
+        assert!(out.contains("[doc.txt:1:5022]"), "{out}");
+    }
+}

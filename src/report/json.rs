@@ -1,0 +1,226 @@
+//! The JSON report (version 1), and JSON output that never carries a hidden character raw.
+//!
+//! Offsets: `offset` is a byte offset into the file for UTF-8 documents (BOM included), and into
+//! the text as decoded to UTF-8 for documents in other encodings (UTF-16). `iri_range` is a byte
+//! range of the prepared IRI (`iri`) in UTF-8.
+
+use std::io;
+
+use serde::Serialize;
+use serde_json::ser::{Formatter, PrettyFormatter};
+
+use super::Summary;
+use crate::check::RunOutcome;
+use crate::diagnostic::{Diagnostic, Location};
+use crate::iri::chars::is_unsafe_to_display;
+
+/// The version of the report's shape; bumped on incompatible changes.
+pub const REPORT_VERSION: u32 = 1;
+
+#[derive(Serialize)]
+struct Report<'a> {
+    version: u32,
+    tool: Tool,
+    diagnostics: Vec<JsonDiagnostic<'a>>,
+    errors: Vec<JsonError<'a>>,
+    summary: Summary,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    name: &'static str,
+    version: &'static str,
+}
+
+#[derive(Serialize)]
+struct JsonError<'a> {
+    path: &'a str,
+    message: &'a str,
+}
+
+/// A diagnostic as JSON; `path` and `span` are left out where there is no document (`inspect`).
+#[derive(Serialize)]
+pub struct JsonDiagnostic<'a> {
+    rule: &'static str,
+    severity: &'static str,
+    message: &'a str,
+    help: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    span: Option<Span>,
+    iri: &'a str,
+    iri_range: [usize; 2],
+    component: Option<&'static str>,
+    rfc: &'static str,
+    fix: Option<()>,
+}
+
+#[derive(Serialize)]
+struct Span {
+    start: Point,
+    end: Point,
+}
+
+#[derive(Serialize)]
+struct Point {
+    line: usize,
+    column: usize,
+    offset: usize,
+}
+
+impl From<Location> for Point {
+    fn from(l: Location) -> Point {
+        Point {
+            line: l.line,
+            column: l.column,
+            offset: l.offset,
+        }
+    }
+}
+
+impl<'a> JsonDiagnostic<'a> {
+    /// The JSON form of `d`, with its file when `path` is given.
+    pub fn new(d: &'a Diagnostic, path: Option<&'a str>) -> JsonDiagnostic<'a> {
+        JsonDiagnostic {
+            rule: d.rule,
+            severity: d.severity.name(),
+            message: &d.message,
+            help: d.help.as_deref(),
+            path,
+            span: path.map(|_| Span {
+                start: d.start.into(),
+                end: d.end.into(),
+            }),
+            iri: &d.iri,
+            iri_range: [d.iri_range.start, d.iri_range.end],
+            component: d.component.map(|c| c.name()),
+            rfc: d.rfc,
+            fix: None,
+        }
+    }
+}
+
+/// The whole report of a run.
+pub fn render(outcome: &RunOutcome) -> String {
+    let report = Report {
+        version: REPORT_VERSION,
+        tool: Tool {
+            name: "irilint",
+            version: env!("CARGO_PKG_VERSION"),
+        },
+        diagnostics: outcome
+            .files
+            .iter()
+            .flat_map(|f| {
+                f.diagnostics
+                    .iter()
+                    .map(|d| JsonDiagnostic::new(d, Some(&f.path)))
+            })
+            .collect(),
+        errors: outcome
+            .errors
+            .iter()
+            .map(|e| JsonError {
+                path: &e.path,
+                message: &e.message,
+            })
+            .collect(),
+        summary: Summary::of(outcome),
+    };
+    to_string(&report)
+}
+
+/// Pretty JSON in which every character unsafe to display is written as a `\u` escape.
+pub fn to_string<T: Serialize>(value: &T) -> String {
+    let mut out = Vec::new();
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, SafeFormatter::default());
+    value
+        .serialize(&mut ser)
+        .expect("serializing to memory cannot fail");
+    out.push(b'\n');
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// serde_json's pretty formatter, except that string contents escape hidden characters.
+#[derive(Default)]
+struct SafeFormatter {
+    pretty: PrettyFormatter<'static>,
+}
+
+impl Formatter for SafeFormatter {
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let mut start = 0;
+        for (i, c) in fragment.char_indices() {
+            if is_unsafe_to_display(c) {
+                writer.write_all(&fragment.as_bytes()[start..i])?;
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    write!(writer, "\\u{unit:04x}")?;
+                }
+                start = i + c.len_utf8();
+            }
+        }
+        writer.write_all(&fragment.as_bytes()[start..])
+    }
+
+    fn begin_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.pretty.begin_array(w)
+    }
+    fn end_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.pretty.end_array(w)
+    }
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.pretty.begin_array_value(w, first)
+    }
+    fn end_array_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.pretty.end_array_value(w)
+    }
+    fn begin_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.pretty.begin_object(w)
+    }
+    fn end_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.pretty.end_object(w)
+    }
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.pretty.begin_object_key(w, first)
+    }
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.pretty.begin_object_value(w)
+    }
+    fn end_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.pretty.end_object_value(w)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hidden_characters_are_escaped_and_round_trip() {
+        let s = "a\u{202E}b\u{1B}c\u{E0041}d\u{85}é";
+        let json = to_string(&s);
+        assert_eq!(json.trim(), r#""a\u202eb\u001bc\udb40\udc41d\u0085é""#);
+        let back: String = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, s);
+    }
+
+    #[test]
+    fn structure_is_pretty() {
+        let json = to_string(&serde_json::json!({"a": [1, 2], "b": {}}));
+        assert_eq!(json, "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": {}\n}\n");
+    }
+}

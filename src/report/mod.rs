@@ -1,0 +1,93 @@
+//! Output: `human` (miette), `json` (the versioned contract of DESIGN.md) and `concise`.
+
+pub mod concise;
+pub mod human;
+pub mod json;
+
+use crate::check::RunOutcome;
+use crate::rules::Severity;
+
+/// How `check` prints its findings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportFormat {
+    /// miette's graphical diagnostics.
+    Human,
+    /// The JSON report.
+    Json,
+    /// `path:line:col: severity[rule] message`, one per line.
+    Concise,
+}
+
+/// Counts over a whole run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Summary {
+    /// Files checked.
+    pub files: usize,
+    /// IRIs found in them.
+    pub iris: usize,
+    /// Error-level diagnostics.
+    pub errors: usize,
+    /// Warning-level diagnostics.
+    pub warnings: usize,
+    /// Info-level diagnostics.
+    pub infos: usize,
+}
+
+impl Summary {
+    /// Counts the outcome of a run.
+    pub fn of(outcome: &RunOutcome) -> Summary {
+        let mut s = Summary {
+            files: outcome.files.len(),
+            ..Summary::default()
+        };
+        for f in &outcome.files {
+            s.iris += f.iris;
+            for d in &f.diagnostics {
+                match d.severity {
+                    Severity::Error => s.errors += 1,
+                    Severity::Warning => s.warnings += 1,
+                    Severity::Info => s.infos += 1,
+                }
+            }
+        }
+        s
+    }
+}
+
+/// Diagnostics per rule, most frequent first (for `--statistics`).
+pub fn statistics(outcome: &RunOutcome) -> Vec<(&'static str, Severity, usize)> {
+    let mut counts: Vec<(&'static str, Severity, usize)> = Vec::new();
+    for d in outcome.files.iter().flat_map(|f| &f.diagnostics) {
+        match counts.iter_mut().find(|(r, _, _)| *r == d.rule) {
+            Some(entry) => entry.2 += 1,
+            None => counts.push((d.rule, d.severity, 1)),
+        }
+    }
+    counts.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(b.0)));
+    counts
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// "Found 2 errors and 1 warning in 3 files (45 IRIs checked)."
+pub fn summary_line(s: &Summary) -> String {
+    let mut parts = Vec::new();
+    if s.errors > 0 {
+        parts.push(plural(s.errors, "error", "errors"));
+    }
+    if s.warnings > 0 {
+        parts.push(plural(s.warnings, "warning", "warnings"));
+    }
+    if s.infos > 0 {
+        parts.push(plural(s.infos, "info", "infos"));
+    }
+    let files = plural(s.files, "file", "files");
+    let iris = plural(s.iris, "IRI", "IRIs");
+    if parts.is_empty() {
+        format!("No problems found in {files} ({iris} checked).")
+    } else {
+        format!("Found {} in {files} ({iris} checked).", parts.join(" and "))
+    }
+}

@@ -1,0 +1,30 @@
+//! Rules on bidirectional text (RFC 3987 §4).
+
+use super::{IriCheck, Rule, Severity, Sink};
+use crate::iri::chars::{describe, is_bidi_formatting};
+
+/// `bidi-formatting-character`: LRM, RLM, ALM, LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI.
+pub const FORMATTING_CHARACTER: Rule = Rule {
+    id: "bidi-formatting-character",
+    group: "bidi",
+    severity: Severity::Error,
+    rfc: &["4.1", "8"],
+    doc: include_str!("../../rules/bidi-formatting-character.md"),
+    unicode_only: true,
+    check: check_formatting,
+};
+
+fn check_formatting(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    for (i, c) in input.text.char_indices() {
+        if is_bidi_formatting(c) {
+            sink.report(
+                i..i + c.len_utf8(),
+                format!("IRI contains {}", describe(c)),
+                Some(
+                    "remove it: bidi formatting characters are invisible, change the order in which the IRI is displayed, and must not appear in IRIs"
+                        .to_string(),
+                ),
+            );
+        }
+    }
+}

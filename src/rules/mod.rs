@@ -1,0 +1,231 @@
+//! The rule engine: the registry of rules, which of them run, and running them on an IRI.
+//!
+//! A rule is a small unit with an id, a group, a default severity, the RFC 3987 sections it rests
+//! on, its documentation (`rules/<id>.md`, compiled in) and a check. Checks receive the prepared
+//! IRI parsed once ([`IriCheck`]) and push [`Finding`]s with byte ranges in the prepared IRI;
+//! mapping them to the source is the caller's business.
+
+mod bidi;
+pub mod docs;
+mod normalization;
+mod selection;
+mod syntax;
+
+use std::ops::Range;
+
+use serde::Serialize;
+
+pub use selection::{Selection, SelectionError};
+
+use crate::iri::{self, Component, Iri};
+
+/// How serious a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Style or normalization advice; off by default.
+    Info,
+    /// A likely problem.
+    Warning,
+    /// Spoofing or breakage risk; makes the run exit with 1.
+    Error,
+}
+
+impl Severity {
+    /// `error`, `warning` or `info`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// One rule of the catalog.
+#[derive(Debug)]
+pub struct Rule {
+    /// The public id (`bidi-formatting-character`): used in config, `--select`, JSON.
+    pub id: &'static str,
+    /// The group `--select` and `--ignore` also accept (`syntax`, `bidi`, ...).
+    pub group: &'static str,
+    /// Severity unless configured otherwise.
+    pub severity: Severity,
+    /// RFC 3987 sections, most specific first (`["4.1", "8"]`).
+    pub rfc: &'static [&'static str],
+    /// The rule's documentation, `rules/<id>.md`.
+    pub doc: &'static str,
+    /// True when the rule can only fire on non-ASCII IRIs (skipped on the ASCII fast path).
+    pub unicode_only: bool,
+    /// The check.
+    pub check: fn(&IriCheck<'_>, &mut Sink<'_>),
+}
+
+impl Rule {
+    /// The one-line summary: the first `> ` line of the rule's doc.
+    pub fn summary(&self) -> &'static str {
+        docs::summary(self.doc)
+    }
+
+    /// `4.1, 8`: every section the rule rests on.
+    pub fn rfc_sections(&self) -> String {
+        self.rfc.join(", ")
+    }
+}
+
+/// Every rule, in catalog order.
+pub static RULES: &[Rule] = &[
+    syntax::SYNTAX_INVALID,
+    syntax::BAD_PERCENT_ENCODING,
+    syntax::UNWISE_ASCII,
+    syntax::PRIVATE_USE,
+    syntax::CONTROL_CHARACTER,
+    bidi::FORMATTING_CHARACTER,
+    normalization::NOT_NFC,
+];
+
+/// The rule with id `id`.
+pub fn rule(id: &str) -> Option<&'static Rule> {
+    RULES.iter().find(|r| r.id == id)
+}
+
+/// A problem a rule found in a prepared IRI.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// The rule that fired.
+    pub rule: &'static Rule,
+    /// Severity after configuration.
+    pub severity: Severity,
+    /// Byte range of the characters at fault in the prepared IRI.
+    pub range: Range<usize>,
+    /// The component they are in, if any.
+    pub component: Option<Component>,
+    /// What is wrong, naming characters by code point (never raw).
+    pub message: String,
+    /// What to write instead.
+    pub help: Option<String>,
+}
+
+impl PartialEq for Rule {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+impl Eq for Rule {}
+
+/// What a check sees: the prepared IRI and its components, parsed once.
+pub struct IriCheck<'a> {
+    /// The prepared IRI.
+    pub text: &'a str,
+    /// Its decomposition and syntax issues.
+    pub iri: &'a Iri,
+}
+
+/// Where a check reports findings; it fills in the rule, severity and component.
+pub struct Sink<'a> {
+    rule: &'static Rule,
+    severity: Severity,
+    iri: &'a Iri,
+    out: &'a mut Vec<Finding>,
+}
+
+impl Sink<'_> {
+    /// Reports the characters at `range` of the prepared IRI.
+    pub fn report(&mut self, range: Range<usize>, message: String, help: Option<String>) {
+        let component = self.iri.component_at(range.start);
+        self.out.push(Finding {
+            rule: self.rule,
+            severity: self.severity,
+            range,
+            component,
+            message,
+            help,
+        });
+    }
+}
+
+/// Runs the selected rules on one prepared IRI.
+pub fn check(text: &str, selection: &Selection) -> Vec<Finding> {
+    let parsed = iri::analyze(text);
+    check_parsed(text, &parsed, selection)
+}
+
+/// Runs the selected rules on an IRI already parsed with [`iri::analyze`].
+pub fn check_parsed(text: &str, parsed: &Iri, selection: &Selection) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let ascii = text.is_ascii();
+    let input = IriCheck { text, iri: parsed };
+    for (rule, severity) in selection.enabled() {
+        if ascii && rule.unicode_only {
+            continue;
+        }
+        let mut sink = Sink {
+            rule,
+            severity,
+            iri: parsed,
+            out: &mut out,
+        };
+        (rule.check)(&input, &mut sink);
+    }
+    out.sort_by(|a, b| {
+        (a.range.start, a.range.end, a.rule.id).cmp(&(b.range.start, b.range.end, b.rule.id))
+    });
+    out
+}
+
+/// Shows `s` with every character unsafe to print as a visible `⟨U+XXXX⟩` escape; used in
+/// messages and help that quote IRI text.
+pub fn escape_for_display(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if iri::chars::is_unsafe_to_display(c) {
+            out.push_str(&format!("⟨U+{:04X}⟩", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `U+202E RIGHT-TO-LEFT OVERRIDE` for one character, a list for a few, a count for many.
+pub(crate) fn describe_chars(s: &str) -> String {
+    let mut distinct: Vec<char> = Vec::new();
+    for c in s.chars() {
+        if !distinct.contains(&c) {
+            distinct.push(c);
+        }
+    }
+    let names: Vec<String> = distinct
+        .iter()
+        .take(3)
+        .map(|&c| iri::chars::describe(c))
+        .collect();
+    let more = distinct.len().saturating_sub(3);
+    if more > 0 {
+        format!("{} and {more} more", names.join(", "))
+    } else {
+        names.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_documented() {
+        for (i, r) in RULES.iter().enumerate() {
+            assert!(RULES[i + 1..].iter().all(|o| o.id != r.id), "{}", r.id);
+            assert!(!r.summary().is_empty(), "{} has no summary", r.id);
+            assert!(!r.rfc.is_empty(), "{} cites no section", r.id);
+        }
+    }
+
+    #[test]
+    fn escape_shows_hidden_characters() {
+        assert_eq!(
+            escape_for_display("a\u{202E}b\u{1B}c"),
+            "a⟨U+202E⟩b⟨U+001B⟩c"
+        );
+    }
+}

@@ -1,0 +1,186 @@
+//! Which rules run: `--select`, `--extend-select` and `--ignore`, by rule id, group or `ALL`.
+//!
+//! As in ruff: without `--select` every rule whose default severity is not `info` runs;
+//! `--select` replaces that set, `--extend-select` adds to it, `--ignore` removes from it.
+
+use std::fmt;
+
+use super::{RULES, Rule, Severity};
+
+/// The rules that run, with their severities.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selection {
+    /// Parallel to [`RULES`]: `Some(severity)` when the rule runs.
+    severities: Vec<Option<Severity>>,
+}
+
+/// A selector that names no rule and no group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SelectionError {
+    /// The selector as given.
+    pub selector: String,
+    /// The closest rule id or group, if one is close.
+    pub suggestion: Option<&'static str>,
+}
+
+impl fmt::Display for SelectionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown rule or group `{}`", self.selector)?;
+        if let Some(s) = self.suggestion {
+            write!(f, "; did you mean `{s}`?")?;
+        }
+        write!(f, " (`irilint rules` lists them)")
+    }
+}
+
+impl std::error::Error for SelectionError {}
+
+impl Default for Selection {
+    /// Every rule that is not `info` by default.
+    fn default() -> Selection {
+        Selection {
+            severities: RULES
+                .iter()
+                .map(|r| (r.severity != Severity::Info).then_some(r.severity))
+                .collect(),
+        }
+    }
+}
+
+/// The group names, in catalog order.
+pub fn groups() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for r in RULES {
+        if !out.contains(&r.group) {
+            out.push(r.group);
+        }
+    }
+    out
+}
+
+fn matching(selector: &str) -> Result<Vec<usize>, SelectionError> {
+    let hits: Vec<usize> = RULES
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| selector == "ALL" || r.id == selector || r.group == selector)
+        .map(|(i, _)| i)
+        .collect();
+    if hits.is_empty() {
+        return Err(SelectionError {
+            selector: selector.to_string(),
+            suggestion: suggest(selector),
+        });
+    }
+    Ok(hits)
+}
+
+fn suggest(selector: &str) -> Option<&'static str> {
+    RULES
+        .iter()
+        .map(|r| r.id)
+        .chain(groups())
+        .map(|name| (edit_distance(selector, name), name))
+        .filter(|&(d, name)| d <= 3.max(name.len() / 4))
+        .min()
+        .map(|(_, name)| name)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, &cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+impl Selection {
+    /// Every rule, `info` ones included (what `irilint inspect` runs).
+    pub fn all() -> Selection {
+        Selection {
+            severities: RULES.iter().map(|r| Some(r.severity)).collect(),
+        }
+    }
+
+    /// The selection the command line describes.
+    pub fn from_selectors<S: AsRef<str>>(
+        select: &[S],
+        extend_select: &[S],
+        ignore: &[S],
+    ) -> Result<Selection, SelectionError> {
+        let mut sel = if select.is_empty() {
+            Selection::default()
+        } else {
+            let mut s = Selection {
+                severities: vec![None; RULES.len()],
+            };
+            for selector in select {
+                for i in matching(selector.as_ref())? {
+                    s.severities[i] = Some(RULES[i].severity);
+                }
+            }
+            s
+        };
+        for selector in extend_select {
+            for i in matching(selector.as_ref())? {
+                sel.severities[i] = Some(RULES[i].severity);
+            }
+        }
+        for selector in ignore {
+            for i in matching(selector.as_ref())? {
+                sel.severities[i] = None;
+            }
+        }
+        Ok(sel)
+    }
+
+    /// The rules that run, with their severities, in catalog order.
+    pub fn enabled(&self) -> impl Iterator<Item = (&'static Rule, Severity)> + '_ {
+        RULES
+            .iter()
+            .zip(&self.severities)
+            .filter_map(|(r, s)| s.map(|s| (r, s)))
+    }
+
+    /// Whether the rule with `id` runs.
+    pub fn is_enabled(&self, id: &str) -> bool {
+        self.enabled().any(|(r, _)| r.id == id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_excludes_info_rules() {
+        let s = Selection::default();
+        for r in RULES {
+            assert_eq!(s.is_enabled(r.id), r.severity != Severity::Info, "{}", r.id);
+        }
+    }
+
+    #[test]
+    fn select_replaces_extend_adds_ignore_removes() {
+        let s = Selection::from_selectors(&["bidi"], &["not-nfc"], &[]).unwrap();
+        let ids: Vec<_> = s.enabled().map(|(r, _)| r.id).collect();
+        assert_eq!(ids, ["bidi-formatting-character", "not-nfc"]);
+        let s = Selection::from_selectors(&["ALL"], &[], &["syntax"]).unwrap();
+        assert!(!s.is_enabled("syntax-invalid"));
+        assert!(s.is_enabled("not-nfc"));
+    }
+
+    #[test]
+    fn unknown_selectors_get_a_suggestion() {
+        let e = Selection::from_selectors(&["not-nfd"], &[], &[]).unwrap_err();
+        assert_eq!(e.suggestion, Some("not-nfc"));
+        let e = Selection::from_selectors::<&str>(&[], &[], &["qqqqqqqqqqqq"]).unwrap_err();
+        assert_eq!(e.suggestion, None);
+        assert!(e.to_string().contains("irilint rules"));
+    }
+}

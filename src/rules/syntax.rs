@@ -1,0 +1,195 @@
+//! Rules on the RFC 3987 §2.2 grammar, reported from the parser's issues.
+
+use super::{IriCheck, Rule, Severity, Sink, describe_chars};
+use crate::iri::{Component, Issue, IssueKind};
+
+/// `syntax-invalid`: the text is not an IRI-reference.
+pub const SYNTAX_INVALID: Rule = Rule {
+    id: "syntax-invalid",
+    group: "syntax",
+    severity: Severity::Error,
+    rfc: &["2.2"],
+    doc: include_str!("../../rules/syntax-invalid.md"),
+    unicode_only: false,
+    check: check_invalid,
+};
+
+/// `syntax-bad-percent-encoding`: `%` not followed by two hex digits.
+pub const BAD_PERCENT_ENCODING: Rule = Rule {
+    id: "syntax-bad-percent-encoding",
+    group: "syntax",
+    severity: Severity::Error,
+    rfc: &["2.2"],
+    doc: include_str!("../../rules/syntax-bad-percent-encoding.md"),
+    unicode_only: false,
+    check: check_bad_percent,
+};
+
+/// `syntax-unwise-ascii`: space and `< > " { } | \ ^ ``.
+pub const UNWISE_ASCII: Rule = Rule {
+    id: "syntax-unwise-ascii",
+    group: "syntax",
+    severity: Severity::Warning,
+    rfc: &["2.2", "3.1"],
+    doc: include_str!("../../rules/syntax-unwise-ascii.md"),
+    unicode_only: false,
+    check: check_unwise,
+};
+
+/// `syntax-private-use`: private-use characters outside the query.
+pub const PRIVATE_USE: Rule = Rule {
+    id: "syntax-private-use",
+    group: "syntax",
+    severity: Severity::Warning,
+    rfc: &["2.2"],
+    doc: include_str!("../../rules/syntax-private-use.md"),
+    unicode_only: true,
+    check: check_private_use,
+};
+
+/// `control-character`: C0/C1 controls and DEL anywhere in the IRI.
+pub const CONTROL_CHARACTER: Rule = Rule {
+    id: "control-character",
+    group: "syntax",
+    severity: Severity::Error,
+    rfc: &["2.2"],
+    doc: include_str!("../../rules/control-character.md"),
+    unicode_only: false,
+    check: check_control,
+};
+
+fn check_invalid(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    for issue in input
+        .iri
+        .issues
+        .iter()
+        .filter(|i| i.kind == IssueKind::Invalid)
+    {
+        let help = match issue.component {
+            Component::Scheme => Some(
+                "a scheme is an ASCII letter followed by letters, digits, '+', '-' or '.'"
+                    .to_string(),
+            ),
+            Component::Port => Some("write the port as digits only, or drop the ':'".to_string()),
+            Component::Host if issue.message.contains("IP literal") => Some(
+                "write an IPv6 address as eight groups of 1-4 hex digits, or fewer with one '::'"
+                    .to_string(),
+            ),
+            _ if issue.message.contains("not a ucschar")
+                || issue.message.contains("noncharacter") =>
+            {
+                Some("remove the character, or percent-encode its UTF-8 bytes".to_string())
+            }
+            _ => None,
+        };
+        sink.report(issue.range.clone(), issue.message.clone(), help);
+    }
+}
+
+fn check_bad_percent(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    for issue in input
+        .iri
+        .issues
+        .iter()
+        .filter(|i| i.kind == IssueKind::BadPercent)
+    {
+        sink.report(
+            issue.range.clone(),
+            issue.message.clone(),
+            Some("write `%25` for a literal '%'".to_string()),
+        );
+    }
+}
+
+/// Groups adjacent issues of `kind` in the same component into runs.
+fn issue_runs(issues: &[Issue], kind: IssueKind) -> Vec<(std::ops::Range<usize>, Component)> {
+    let mut out: Vec<(std::ops::Range<usize>, Component)> = Vec::new();
+    for i in issues.iter().filter(|i| i.kind == kind) {
+        match out.last_mut() {
+            Some((r, c)) if r.end == i.range.start && *c == i.component => r.end = i.range.end,
+            _ => out.push((i.range.clone(), i.component)),
+        }
+    }
+    out
+}
+
+/// `%E2%80%AE`: the UTF-8 bytes of `s`, percent-encoded.
+fn percent_encode(s: &str) -> String {
+    s.bytes().map(|b| format!("%{b:02X}")).collect()
+}
+
+fn distinct(s: &str) -> Vec<char> {
+    let mut out: Vec<char> = Vec::new();
+    for c in s.chars() {
+        if !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn check_unwise(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    for (range, component) in issue_runs(&input.iri.issues, IssueKind::UnwiseAscii) {
+        let chars = distinct(&input.text[range.clone()]);
+        let names: Vec<String> = chars
+            .iter()
+            .map(|&c| {
+                if c == ' ' {
+                    "space".to_string()
+                } else {
+                    format!("'{c}'")
+                }
+            })
+            .collect();
+        let verb = if names.len() == 1 { "is" } else { "are" };
+        let encodings: Vec<String> = chars
+            .iter()
+            .zip(&names)
+            .map(|(&c, name)| format!("`{}` for {name}", percent_encode(&c.to_string())))
+            .collect();
+        sink.report(
+            range,
+            format!(
+                "{} {verb} not allowed in an IRI ({component})",
+                names.join(", ")
+            ),
+            Some(format!("percent-encode it: write {}", encodings.join(", "))),
+        );
+    }
+}
+
+fn check_private_use(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    for (range, component) in issue_runs(&input.iri.issues, IssueKind::PrivateUse) {
+        let run = &input.text[range.clone()];
+        sink.report(
+            range,
+            format!(
+                "private-use character {} in the {component}; RFC 3987 allows private-use characters only in the query",
+                describe_chars(run)
+            ),
+            Some(format!(
+                "percent-encode it (`{}`), or move it into the query if it really is private data",
+                percent_encode(run)
+            )),
+        );
+    }
+}
+
+fn check_control(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    for (range, component) in issue_runs(&input.iri.issues, IssueKind::Control) {
+        let run = &input.text[range.clone()];
+        let what = if run.chars().count() == 1 {
+            "a control character"
+        } else {
+            "control characters"
+        };
+        sink.report(
+            range,
+            format!("{} in the {component}: {what}", describe_chars(run)),
+            Some(format!(
+                "remove it; control characters are invisible and can hide or alter text on a terminal (if it is really part of the name, write `{}`)",
+                percent_encode(run)
+            )),
+        );
+    }
+}
