@@ -19,10 +19,6 @@ pub type Render<'a> = &'a (dyn Fn(&Source, &[Diagnostic]) -> String + Sync);
 pub struct CheckOptions<'a> {
     /// The rules that run.
     pub selection: &'a Selection,
-    /// Forces the format of named files and standard input.
-    pub input_format: Option<Format>,
-    /// Name (and format, by extension) of standard input.
-    pub stdin_filename: Option<String>,
     /// Renders one file's diagnostics while its source is still in memory (human output).
     pub render: Option<Render<'a>>,
 }
@@ -40,39 +36,77 @@ pub struct FileOutcome {
     pub rendered: String,
 }
 
-/// The result of a run.
-#[derive(Debug, Default)]
-pub struct RunOutcome {
-    /// Files checked, in input order.
-    pub files: Vec<FileOutcome>,
+/// The result of running something over every input.
+#[derive(Debug)]
+pub struct Run<T> {
+    /// One result per decoded input, in input order.
+    pub files: Vec<T>,
     /// Files that could not be read.
     pub errors: Vec<FileError>,
     /// Named files skipped because they are binary, with the reason.
     pub skipped: Vec<FileError>,
 }
 
+impl<T> Default for Run<T> {
+    fn default() -> Run<T> {
+        Run {
+            files: Vec::new(),
+            errors: Vec::new(),
+            skipped: Vec::new(),
+        }
+    }
+}
+
+/// The result of a check run.
+pub type RunOutcome = Run<FileOutcome>;
+
+/// How inputs are read and decoded.
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    /// Forces the format of named files and standard input.
+    pub input_format: Option<Format>,
+    /// Name (and format, by extension) of standard input.
+    pub stdin_filename: Option<String>,
+}
+
 enum Loaded {
-    Checked(FileOutcome),
+    Text(Source),
     /// Binary; named files carry the reason, walked ones are left out silently (as ripgrep does).
     Skipped(Option<FileError>),
     Failed(FileError),
 }
 
-/// Checks every input; never stops early.
-pub fn run(inputs: &[Input], options: &CheckOptions<'_>) -> RunOutcome {
-    let loaded: Vec<Loaded> = inputs.par_iter().map(|i| check_input(i, options)).collect();
-    let mut outcome = RunOutcome::default();
-    for l in loaded {
-        match l {
-            Loaded::Checked(f) => outcome.files.push(f),
-            Loaded::Skipped(e) => outcome.skipped.extend(e),
-            Loaded::Failed(e) => outcome.errors.push(e),
+/// Reads and decodes every input in parallel and applies `f` to each document; never stops early.
+pub fn for_each_source<T: Send>(
+    inputs: &[Input],
+    load: &LoadOptions,
+    f: impl Fn(&Source) -> T + Sync,
+) -> Run<T> {
+    let results: Vec<Result<T, Loaded>> = inputs
+        .par_iter()
+        .map(|i| match load_input(i, load) {
+            Loaded::Text(source) => Ok(f(&source)),
+            other => Err(other),
+        })
+        .collect();
+    let mut run = Run::default();
+    for r in results {
+        match r {
+            Ok(t) => run.files.push(t),
+            Err(Loaded::Skipped(e)) => run.skipped.extend(e),
+            Err(Loaded::Failed(e)) => run.errors.push(e),
+            Err(Loaded::Text(_)) => unreachable!("decoded sources are mapped"),
         }
     }
-    outcome
+    run
 }
 
-fn check_input(input: &Input, options: &CheckOptions<'_>) -> Loaded {
+/// Checks every input.
+pub fn run(inputs: &[Input], load: &LoadOptions, options: &CheckOptions<'_>) -> RunOutcome {
+    for_each_source(inputs, load, |source| check_source(source, options))
+}
+
+fn load_input(input: &Input, options: &LoadOptions) -> Loaded {
     let (display, bytes, format, explicit) = match input {
         Input::Stdin => {
             let display = options.stdin_filename.clone().unwrap_or_else(|| "-".into());
@@ -108,13 +142,10 @@ fn check_input(input: &Input, options: &CheckOptions<'_>) -> Loaded {
             }
         }
     };
-    match Source::decode(display, format, &bytes) {
-        Ok(source) => Loaded::Checked(check_source(&source, options)),
+    match Source::decode(display.clone(), format, &bytes) {
+        Ok(source) => Loaded::Text(source),
         Err(NotText::Binary { nul_at }) => Loaded::Skipped(explicit.then(|| FileError {
-            path: match input {
-                Input::Stdin => options.stdin_filename.clone().unwrap_or_else(|| "-".into()),
-                Input::File { path, .. } => path.display().to_string(),
-            },
+            path: display,
             message: format!("skipped: binary file (NUL byte at offset {nul_at})"),
         })),
     }

@@ -10,8 +10,9 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::check::{self, CheckOptions, RunOutcome};
+use crate::check::{self, CheckOptions, LoadOptions, Run, RunOutcome};
 use crate::inspect::Inspection;
+use crate::list;
 use crate::report::{self, ReportFormat, Summary, concise, human::HumanRenderer, json};
 use crate::rules::{self, RULES, Selection, Severity, escape_for_display};
 use crate::source::Format;
@@ -34,6 +35,8 @@ struct Cli {
 enum Command {
     /// Check the IRIs in files and directories (the default command).
     Check(CheckArgs),
+    /// List every IRI found in files and directories, without checking them.
+    List(ListArgs),
     /// List the rules with their groups, default severities and RFC 3987 sections.
     Rules {
         /// Output format.
@@ -59,6 +62,37 @@ enum Command {
     },
 }
 
+#[derive(Debug, Args)]
+struct ListArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+    format: ListFormat,
+}
+
+/// Which files are read, and how.
+#[derive(Debug, Args)]
+struct InputArgs {
+    /// Files and directories; `-` reads standard input. Default: the current directory.
+    paths: Vec<PathBuf>,
+    /// Read named files and standard input as this format, whatever their extension.
+    #[arg(long, value_parser = parse_input_format, value_name = "FORMAT")]
+    input_format: Option<Format>,
+    /// The name (and, by its extension, the format) of standard input.
+    #[arg(long, value_name = "PATH")]
+    stdin_filename: Option<String>,
+}
+
+impl InputArgs {
+    fn load_options(&self) -> LoadOptions {
+        LoadOptions {
+            input_format: self.input_format,
+            stdin_filename: self.stdin_filename.clone(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum ListFormat {
     Human,
@@ -75,8 +109,8 @@ enum ColorChoice {
 
 #[derive(Debug, Args)]
 struct CheckArgs {
-    /// Files and directories to check; `-` reads standard input. Default: the current directory.
-    paths: Vec<PathBuf>,
+    #[command(flatten)]
+    input: InputArgs,
     /// Report format: human, json or concise.
     #[arg(long, value_parser = parse_report_format, default_value = "human")]
     format: ReportFormat,
@@ -89,12 +123,6 @@ struct CheckArgs {
     /// Do not run these rules or groups.
     #[arg(long, value_delimiter = ',', value_name = "RULE|GROUP")]
     ignore: Vec<String>,
-    /// Read named files and standard input as this format, whatever their extension.
-    #[arg(long, value_parser = parse_input_format, value_name = "FORMAT")]
-    input_format: Option<Format>,
-    /// The name (and, by its extension, the format) of standard input.
-    #[arg(long, value_name = "PATH")]
-    stdin_filename: Option<String>,
     /// Exit with 1 on warnings too.
     #[arg(long)]
     deny_warnings: bool,
@@ -131,7 +159,7 @@ fn parse_input_format(s: &str) -> Result<Format, String> {
     })
 }
 
-const SUBCOMMANDS: [&str; 5] = ["check", "rules", "explain", "inspect", "help"];
+const SUBCOMMANDS: [&str; 6] = ["check", "list", "rules", "explain", "inspect", "help"];
 
 /// Runs irilint with `args` (including the program name) and returns the exit code.
 pub fn run(mut args: Vec<OsString>) -> ExitCode {
@@ -152,6 +180,7 @@ pub fn run(mut args: Vec<OsString>) -> ExitCode {
     };
     match cli.command {
         Command::Check(args) => run_check(args),
+        Command::List(args) => run_list(&args),
         Command::Rules { format } => run_rules(format),
         Command::Explain { rule } => run_explain(&rule),
         Command::Inspect { iri, format, color } => {
@@ -200,7 +229,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
     {
         return fail(&format!("cannot start {n} threads: {e}"));
     }
-    let walk = match walk::collect(&args.paths) {
+    let walk = match walk::collect(&args.input.paths) {
         Ok(w) => w,
         Err(walk::FatalError(message)) => return fail(&message),
     };
@@ -217,11 +246,9 @@ fn run_check(args: CheckArgs) -> ExitCode {
     };
     let options = CheckOptions {
         selection: &selection,
-        input_format: args.input_format,
-        stdin_filename: args.stdin_filename.clone(),
         render,
     };
-    let mut outcome = check::run(&walk.inputs, &options);
+    let mut outcome = check::run(&walk.inputs, &args.input.load_options(), &options);
     outcome.errors.splice(0..0, walk.errors);
     print_outcome(&outcome, &args);
 
@@ -231,22 +258,8 @@ fn run_check(args: CheckArgs) -> ExitCode {
 }
 
 fn print_outcome(outcome: &RunOutcome, args: &CheckArgs) {
-    for e in outcome.skipped.iter() {
-        eprintln!(
-            "irilint: {}: {}",
-            escape_for_display(&e.path),
-            escape_for_display(&e.message)
-        );
-    }
-    if args.format != ReportFormat::Json {
-        for e in &outcome.errors {
-            eprintln!(
-                "irilint: error: {}: {}",
-                escape_for_display(&e.path),
-                escape_for_display(&e.message)
-            );
-        }
-    }
+    // Unreadable files go to stderr, and into the report's `errors` for JSON.
+    print_file_errors(outcome);
     match args.format {
         ReportFormat::Json => emit(&json::render(outcome)),
         ReportFormat::Human | ReportFormat::Concise => {
@@ -266,6 +279,39 @@ fn print_outcome(outcome: &RunOutcome, args: &CheckArgs) {
             emit(&out);
         }
     }
+}
+
+fn print_file_errors<T>(run: &Run<T>) {
+    for e in &run.skipped {
+        eprintln!(
+            "irilint: {}: {}",
+            escape_for_display(&e.path),
+            escape_for_display(&e.message)
+        );
+    }
+    for e in &run.errors {
+        eprintln!(
+            "irilint: error: {}: {}",
+            escape_for_display(&e.path),
+            escape_for_display(&e.message)
+        );
+    }
+}
+
+fn run_list(args: &ListArgs) -> ExitCode {
+    let walk = match walk::collect(&args.input.paths) {
+        Ok(w) => w,
+        Err(walk::FatalError(message)) => return fail(&message),
+    };
+    let mut run =
+        check::for_each_source(&walk.inputs, &args.input.load_options(), list::list_source);
+    run.errors.splice(0..0, walk.errors);
+    print_file_errors(&run);
+    match args.format {
+        ListFormat::Json => emit(&list::render_json(&run)),
+        ListFormat::Human => emit(&list::render_human(&run)),
+    }
+    ExitCode::SUCCESS
 }
 
 fn run_rules(format: ListFormat) -> ExitCode {

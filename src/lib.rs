@@ -12,6 +12,7 @@ pub mod extract;
 pub mod inspect;
 pub mod iri;
 pub mod line_index;
+pub mod list;
 pub mod report;
 pub mod rules;
 pub mod source;

@@ -78,9 +78,15 @@ fn pair_of_opener(c: char) -> Option<usize> {
     PAIRS.iter().position(|&(open, _)| open == c)
 }
 
-/// Whether the byte before a candidate stops it from starting an IRI.
-fn joins_previous_word(prev: u8) -> bool {
-    prev.is_ascii_alphanumeric() || matches!(prev, b'+' | b'-' | b'.' | b'_')
+/// Whether the text before position `i` continues an ASCII word into the candidate, so that it
+/// cannot start an IRI: `xhttp:`, `svn+https:`, `x-http:`. A `+ - . _` run not preceded by an
+/// ASCII letter or digit does not join (`ב-https:` in Hebrew, `...https:`).
+fn joins_previous_word(b: &[u8], i: usize) -> bool {
+    let mut k = i;
+    while k > 0 && matches!(b[k - 1], b'+' | b'-' | b'.' | b'_') {
+        k -= 1;
+    }
+    k > 0 && b[k - 1].is_ascii_alphanumeric()
 }
 
 fn is_scheme_byte(b: u8) -> bool {
@@ -105,7 +111,7 @@ pub fn detect(text: &str) -> Vec<Range<usize>> {
         while word_end < b.len() && is_scheme_byte(b[word_end]) {
             word_end += 1;
         }
-        let starts_word = i == 0 || !joins_previous_word(b[i - 1]);
+        let starts_word = !joins_previous_word(b, i);
         let prefix_end = if !starts_word {
             None
         } else if word_end < b.len() && b[word_end] == b':' && is_known_scheme(&text[i..word_end]) {
@@ -222,6 +228,7 @@ mod tests {
     #[test]
     fn not_an_iri() {
         assert!(iris("the http: scheme, xhttp://a, user@www.example.com, www. alone").is_empty());
+        assert!(iris("svn+https://a x-http://b a.www.example.com").is_empty());
         assert!(iris("https:").is_empty());
         assert!(iris("ratio 3:4 and note: done").is_empty());
     }
@@ -266,6 +273,11 @@ mod tests {
         assert_eq!(
             iris("ראו https://דוגמה.טעסט/עמוד, תודה"),
             ["https://דוגמה.טעסט/עמוד"]
+        );
+        // A Hebrew prefix letter joined with a hyphen (maqaf) does not hide the IRI.
+        assert_eq!(
+            iris("חפשו ב-https://example.co.il/חיפוש?מילה=שלום."),
+            ["https://example.co.il/חיפוש?מילה=שלום"]
         );
     }
 

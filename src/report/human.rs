@@ -263,8 +263,6 @@ mod tests {
             &source,
             &CheckOptions {
                 selection: &selection,
-                input_format: None,
-                stdin_filename: None,
                 render: None,
             },
         );

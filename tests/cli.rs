@@ -1,0 +1,573 @@
+//! The built binary, end to end: fixtures against their hand-checked reports, the command-line
+//! contract (exit codes, formats, stdin), and bad input that must never panic.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn irilint() -> Command {
+    let mut cmd = Command::cargo_bin("irilint").expect("binary is built");
+    cmd.env_remove("NO_COLOR");
+    cmd
+}
+
+/// Runs irilint and returns (exit code, stdout, stderr).
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = irilint().args(args).output().expect("runs");
+    (
+        out.status.code().expect("exited"),
+        String::from_utf8(out.stdout).expect("utf-8 stdout"),
+        String::from_utf8(out.stderr).expect("utf-8 stderr"),
+    )
+}
+
+fn json(args: &[&str]) -> (i32, Value) {
+    let (code, stdout, stderr) = run(args);
+    let value = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}\nstderr: {stderr}"));
+    (code, value)
+}
+
+/// Asserts that `keys` appear as object keys in `raw` JSON text in this order, starting at `from`.
+fn assert_key_order(raw: &str, from: usize, keys: &[&str]) {
+    let mut at = from;
+    for key in keys {
+        let needle = format!("\"{key}\":");
+        let found = raw[at..]
+            .find(&needle)
+            .unwrap_or_else(|| panic!("key {key} missing or out of order in {raw}"));
+        at += found + needle.len();
+    }
+}
+
+fn fixture_documents() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for format in fs::read_dir("fixtures").expect("fixtures/") {
+        let dir = format.unwrap().path();
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_str().unwrap().to_string();
+            if !name.ends_with(".expected.json") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn expected_path(doc: &Path) -> PathBuf {
+    doc.with_extension("expected.json")
+}
+
+/// Every fixture's JSON report equals its hand-checked `*.expected.json` (the tool version
+/// aside). `IRILINT_BLESS=1` rewrites them; review the diff before committing.
+#[test]
+fn fixtures_match_their_expected_reports() {
+    let docs = fixture_documents();
+    assert!(
+        docs.len() >= 10,
+        "expected at least 10 fixtures, found {}",
+        docs.len()
+    );
+    let bless = std::env::var_os("IRILINT_BLESS").is_some();
+    let mut mismatches = Vec::new();
+    for doc in &docs {
+        let path = doc.to_str().unwrap();
+        let (stdout_code, mut actual) = json(&["check", "--format", "json", path]);
+        let has_errors = actual["summary"]["errors"].as_u64().unwrap() > 0;
+        assert_eq!(stdout_code, i32::from(has_errors), "{path}: exit code");
+        actual["tool"]["version"] = Value::Null;
+        let expected_file = expected_path(doc);
+        if bless {
+            let (_, stdout, _) = run(&["check", "--format", "json", path]);
+            fs::write(&expected_file, stdout).unwrap();
+            continue;
+        }
+        let mut expected: Value = serde_json::from_str(
+            &fs::read_to_string(&expected_file)
+                .unwrap_or_else(|_| panic!("{path}: no {}", expected_file.display())),
+        )
+        .unwrap();
+        expected["tool"]["version"] = Value::Null;
+        if actual != expected {
+            mismatches.push(format!(
+                "{path}:\n--- expected\n{}\n--- actual\n{}",
+                serde_json::to_string_pretty(&expected).unwrap(),
+                serde_json::to_string_pretty(&actual).unwrap()
+            ));
+        }
+    }
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n\n"));
+}
+
+#[test]
+fn clean_multilingual_fixtures_are_silent() {
+    for name in [
+        "english", "japanese", "chinese", "arabic", "hebrew", "russian",
+    ] {
+        let path = format!("fixtures/text/{name}.txt");
+        let (code, report) = json(&["check", "--format", "json", &path]);
+        assert_eq!(code, 0, "{name}");
+        assert_eq!(report["diagnostics"], Value::Array(vec![]), "{name}");
+        assert!(
+            report["summary"]["iris"].as_u64().unwrap() >= 2,
+            "{name}: IRIs found"
+        );
+    }
+}
+
+#[test]
+fn the_whole_fixture_tree_in_one_run_is_sorted_and_deterministic() {
+    let (code, a) = json(&["check", "--format", "json", "fixtures"]);
+    let (_, b) = json(&["check", "--format", "json", "-j", "1", "fixtures"]);
+    assert_eq!(code, 1);
+    assert_eq!(a, b);
+    let paths: Vec<&str> = a["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["path"].as_str().unwrap())
+        .collect();
+    let mut sorted = paths.clone();
+    sorted.sort();
+    assert_eq!(paths, sorted);
+    // .expected.json files are not a known format and are not read.
+    assert_eq!(a["summary"]["files"], fixture_documents().len());
+}
+
+#[test]
+fn json_report_has_the_contract_shape() {
+    let args = ["check", "--format", "json", "fixtures/text/bom-crlf.txt"];
+    let (_, raw, _) = run(&args);
+    assert_key_order(
+        &raw,
+        0,
+        &["version", "tool", "diagnostics", "errors", "summary"],
+    );
+    let first = raw.find("\"rule\":").unwrap() - 1;
+    assert_key_order(
+        &raw,
+        first,
+        &[
+            "rule",
+            "severity",
+            "message",
+            "help",
+            "path",
+            "span",
+            "iri",
+            "iri_range",
+            "component",
+            "rfc",
+            "fix",
+        ],
+    );
+    let (_, r) = json(&args);
+    assert_eq!(r["version"], 1);
+    assert_eq!(r["tool"]["name"], "irilint");
+    assert_eq!(r["errors"], Value::Array(vec![]));
+    let d = &r["diagnostics"][0];
+    // BOM (3) + "First line\r\n" (12) + "See https://example.com/" (24)
+    assert_eq!(d["span"]["start"]["offset"], 39);
+    assert_eq!(d["span"]["end"]["offset"], 42);
+    assert_eq!(d["span"]["start"]["line"], 2);
+    assert_eq!(d["span"]["start"]["column"], 25);
+    assert_eq!(d["iri_range"], serde_json::json!([20, 23]));
+    assert_eq!(d["rfc"], "4.1");
+    assert_eq!(d["fix"], Value::Null);
+}
+
+#[test]
+fn json_never_carries_hidden_characters_raw() {
+    let (_, stdout, _) = run(&[
+        "check",
+        "--format",
+        "json",
+        "fixtures/text/trojan-source.txt",
+    ]);
+    assert!(stdout.contains(r"\u202e"));
+    for c in ['\u{202E}', '\u{2066}', '\u{1B}', '\u{7}'] {
+        assert!(!stdout.contains(c), "raw U+{:04X} in JSON", c as u32);
+    }
+}
+
+#[test]
+fn human_report_is_safe_and_coloured_only_when_asked() {
+    let (code, plain, _) = run(&["check", "fixtures/text/trojan-source.txt"]);
+    assert_eq!(code, 1);
+    assert!(plain.contains("⟨U+202E⟩gpj.exe"), "{plain}");
+    assert!(
+        plain.contains("Found 7 errors in 1 file (4 IRIs checked)."),
+        "{plain}"
+    );
+    assert!(
+        !plain.contains('\u{1B}'),
+        "no raw ESC and no colour when piped"
+    );
+    let (_, coloured, _) = run(&[
+        "check",
+        "--color",
+        "always",
+        "fixtures/text/trojan-source.txt",
+    ]);
+    assert!(
+        coloured.contains("\u{1B}["),
+        "colour codes with --color always"
+    );
+    assert!(
+        !coloured.contains("\u{1B}]8;;https://evil"),
+        "input ESC still escaped"
+    );
+    let out = irilint()
+        .args(["check", "fixtures/text/trojan-source.txt"])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8(out.stdout).unwrap().contains('\u{1B}'));
+}
+
+#[test]
+fn concise_format() {
+    let (code, out, _) = run(&[
+        "check",
+        "--format",
+        "concise",
+        "fixtures/text/normalization.txt",
+    ]);
+    assert_eq!(code, 0, "warnings only");
+    let first = out.lines().next().unwrap();
+    assert!(
+        first.starts_with("fixtures/text/normalization.txt:1:36: warning[not-nfc] "),
+        "{first}"
+    );
+    assert_eq!(out.lines().count(), 3);
+}
+
+#[test]
+fn exit_codes() {
+    assert_eq!(run(&["check", "fixtures/text/english.txt"]).0, 0);
+    assert_eq!(run(&["check", "fixtures/text/syntax-errors.txt"]).0, 1);
+    assert_eq!(run(&["check", "fixtures/text/normalization.txt"]).0, 0);
+    assert_eq!(
+        run(&[
+            "check",
+            "--deny-warnings",
+            "fixtures/text/normalization.txt"
+        ])
+        .0,
+        1
+    );
+    let (code, _, err) = run(&["check", "no/such/file.txt"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("cannot read `no/such/file.txt`: no such file or directory"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["check", "--select", "not-nfd", "fixtures"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean `not-nfc`?"), "{err}");
+    let (code, _, err) = run(&["check", "--format", "text", "fixtures"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--input-format text"), "{err}");
+}
+
+#[test]
+fn check_is_the_default_command() {
+    let (code, a) = json(&["--format", "json", "fixtures/text/trojan-source.txt"]);
+    let (_, b) = json(&[
+        "check",
+        "--format",
+        "json",
+        "fixtures/text/trojan-source.txt",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn select_and_ignore() {
+    let path = "fixtures/text/syntax-errors.txt";
+    let rules = |args: &[&str]| -> Vec<String> {
+        let mut full = vec!["check", "--format", "json"];
+        full.extend_from_slice(args);
+        full.push(path);
+        let (_, r) = json(&full);
+        let mut ids: Vec<String> = r["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["rule"].as_str().unwrap().to_string())
+            .collect();
+        ids.dedup();
+        ids.sort();
+        ids.dedup();
+        ids
+    };
+    assert_eq!(
+        rules(&["--select", "syntax-unwise-ascii"]),
+        ["syntax-unwise-ascii"]
+    );
+    assert_eq!(
+        rules(&["--ignore", "syntax-invalid,syntax-unwise-ascii"]),
+        ["syntax-bad-percent-encoding"]
+    );
+    assert!(rules(&["--select", "bidi"]).is_empty());
+}
+
+#[test]
+fn stdin_with_a_filename() {
+    let out = irilint()
+        .args([
+            "check",
+            "--format",
+            "json",
+            "--stdin-filename",
+            "notes/a.txt",
+            "-",
+        ])
+        .write_stdin("see https://example.org/\u{202E}x\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["diagnostics"][0]["path"], "notes/a.txt");
+    assert_eq!(r["diagnostics"][0]["span"]["start"]["column"], 25);
+    let out = irilint()
+        .args(["check", "--format", "concise", "-"])
+        .write_stdin("http://a/b%\n")
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .starts_with("-:1:11: error[syntax-bad-percent-encoding]")
+    );
+}
+
+#[test]
+fn walking_honours_gitignore_hidden_and_known_extensions() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join(".gitignore"), "ignored.txt\n").unwrap();
+    fs::write(d.join("ignored.txt"), "http://a/\u{202E}\n").unwrap();
+    fs::write(d.join(".hidden.txt"), "http://a/\u{202E}\n").unwrap();
+    fs::write(d.join("page.unknown"), "http://a/\u{202E}\n").unwrap();
+    fs::write(d.join("binary.txt"), b"http://a/\xE2\x80\xAE\x00\x01").unwrap();
+    fs::create_dir(d.join("sub")).unwrap();
+    fs::write(d.join("sub/b.txt"), "http://b/\u{202E}\n").unwrap();
+    fs::write(d.join("a.txt"), "http://a/\u{202E}\n").unwrap();
+    let (_, r) = json(&["check", "--format", "json", d.to_str().unwrap()]);
+    let paths: Vec<String> = r["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            Path::new(x["path"].as_str().unwrap())
+                .strip_prefix(d)
+                .unwrap()
+                .display()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(paths, ["a.txt", "sub/b.txt"]);
+    // Named explicitly, an unknown extension is read as text and a binary file is reported.
+    let (code, _, err) = run(&[
+        "check",
+        d.join("page.unknown").to_str().unwrap(),
+        d.join("binary.txt").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("skipped: binary file (NUL byte at offset 12)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bad_input_never_panics() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("empty.txt", vec![]),
+        ("bom-only.txt", b"\xEF\xBB\xBF".to_vec()),
+        ("utf16-bom-only.txt", b"\xFE\xFF".to_vec()),
+        ("nul.txt", b"http://a/\x00b".to_vec()),
+        ("lone-surrogates.txt", {
+            let mut v = vec![0xFF, 0xFE];
+            for u in "http://a/".encode_utf16().chain([0xD800, 0x0062, 0xDC00]) {
+                v.extend(u.to_le_bytes());
+            }
+            v.push(0x41); // odd trailing byte
+            v
+        }),
+        (
+            "invalid-utf8.txt",
+            b"http://a/\xC0\xAF\xFF\xFE https://b/\xF4\x90\x80\x80".to_vec(),
+        ),
+        ("truncated.txt", b"http://[::1".to_vec()),
+        ("only-scheme.txt", b"https: http:// www. mailto:".to_vec()),
+    ];
+    for (name, bytes) in &cases {
+        fs::write(d.join(name), bytes).unwrap();
+        for format in ["human", "json", "concise"] {
+            let out = irilint()
+                .args(["check", "--format", format, d.join(name).to_str().unwrap()])
+                .output()
+                .unwrap();
+            let code = out.status.code().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                code == 0 || code == 1,
+                "{name} {format}: exit {code}\n{stderr}"
+            );
+            assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+        }
+    }
+    let (_, r) = json(&[
+        "check",
+        "--format",
+        "json",
+        d.join("lone-surrogates.txt").to_str().unwrap(),
+    ]);
+    assert_eq!(r["diagnostics"][0]["rule"], "syntax-invalid");
+    assert_eq!(
+        r["diagnostics"][0]["iri"],
+        "http://a/\u{FFFD}b\u{FFFD}\u{FFFD}"
+    );
+}
+
+#[test]
+fn a_ten_megabyte_line_and_a_hundred_thousand_iris() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = dir.path().join("long.txt");
+    let mut line = "x".repeat(10 * 1024 * 1024);
+    line.push_str(" https://example.org/\u{202E}end");
+    fs::write(&long, &line).unwrap();
+    let (code, r) = json(&["check", "--format", "json", long.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    // 10 MiB of `x`, a space and `https://example.org/` (20) precede the U+202E.
+    assert_eq!(
+        r["diagnostics"][0]["span"]["start"]["column"],
+        10 * 1024 * 1024 + 22
+    );
+    let (_, human, _) = run(&["check", long.to_str().unwrap()]);
+    assert!(
+        human.len() < 4000,
+        "the long line is windowed: {} bytes",
+        human.len()
+    );
+
+    let many = dir.path().join("many.txt");
+    let mut text = String::new();
+    for i in 0..100_000 {
+        text.push_str(&format!("https://example.org/{i}/\u{202E}x "));
+    }
+    fs::write(&many, &text).unwrap();
+    let (code, r) = json(&["check", "--format", "json", many.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert_eq!(r["summary"]["iris"], 100_000);
+    assert_eq!(r["summary"]["errors"], 100_000);
+    let last = &r["diagnostics"][99_999];
+    let expected_column: usize = (0..99_999)
+        .map(|i| {
+            format!("https://example.org/{i}/\u{202E}x ")
+                .chars()
+                .count()
+        })
+        .sum::<usize>()
+        + "https://example.org/99999/".len()
+        + 1;
+    assert_eq!(last["span"]["start"]["column"], expected_column);
+    let (_, human, _) = run(&["check", many.to_str().unwrap()]);
+    assert_eq!(human.matches("bidi-formatting-character").count(), 100_000);
+}
+
+#[test]
+fn rules_and_explain() {
+    let (code, list) = json(&["rules", "--format", "json"]);
+    assert_eq!(code, 0);
+    let rules = list.as_array().unwrap();
+    assert!(rules.len() >= 7);
+    for r in rules {
+        let mut keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(keys, ["group", "id", "rfc", "severity", "summary"]);
+    }
+    let bidi = rules
+        .iter()
+        .find(|r| r["id"] == "bidi-formatting-character")
+        .unwrap();
+    assert_eq!(bidi["severity"], "error");
+    assert_eq!(bidi["rfc"], "4.1, 8");
+    let (code, doc, _) = run(&["explain", "not-nfc"]);
+    assert_eq!(code, 0);
+    assert!(doc.starts_with("# not-nfc\n"));
+    let (code, _, err) = run(&["explain", "bidi-formating-character"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("did you mean `bidi-formatting-character`?"),
+        "{err}"
+    );
+}
+
+#[test]
+fn inspect_json_shape() {
+    let args = ["inspect", "--format", "json", "http://[::1]:8080/p?q#f"];
+    let (code, raw, _) = run(&args);
+    assert_eq!(code, 0);
+    assert_key_order(
+        &raw,
+        0,
+        &[
+            "input",
+            "valid",
+            "kind",
+            "error",
+            "components",
+            "scheme",
+            "authority",
+            "userinfo",
+            "host",
+            "host_kind",
+            "port",
+            "path",
+            "query",
+            "fragment",
+            "characters",
+            "diagnostics",
+        ],
+    );
+    let (_, v) = json(&args);
+    assert_eq!(v["components"]["host"], "[::1]");
+    assert_eq!(v["components"]["host_kind"], "ipv6");
+    let (code, v) = json(&["inspect", "--format", "json", "--", "-a:b"]);
+    assert_eq!(code, 1, "invalid IRI exits 1");
+    assert_eq!(v["valid"], false);
+    assert_eq!(v["kind"], Value::Null);
+    assert_eq!(v["error"]["offset"], 0);
+    assert_eq!(
+        v["error"]["message"],
+        "the scheme must start with an ASCII letter"
+    );
+    let (_, v) = json(&["inspect", "--format", "json", ""]);
+    assert_eq!(
+        (v["valid"].clone(), v["kind"].clone()),
+        (Value::Bool(true), "relative".into())
+    );
+}
+
+#[test]
+fn list_shows_what_is_checked() {
+    let (code, v) = json(&["list", "--format", "json", "fixtures/text/hebrew.txt"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["version"], 1);
+    let occ = v["occurrences"].as_array().unwrap();
+    assert_eq!(occ.len(), 2);
+    assert_eq!(occ[1]["iri"], "https://example.co.il/חיפוש?מילה=שלום");
+    assert_eq!(occ[1]["origin"], "text");
+    assert_eq!(occ[1]["span"]["start"]["line"], 1);
+    assert_eq!(occ[1]["span"]["start"]["column"], 59);
+}
