@@ -69,10 +69,11 @@ pub struct LoadOptions {
     pub stdin_filename: Option<String>,
 }
 
-enum Loaded {
-    Text(Source),
+/// Why an input produced no document.
+enum NotLoaded {
     /// Binary; named files carry the reason, walked ones are left out silently (as ripgrep does).
     Skipped(Option<FileError>),
+    /// Unreadable.
     Failed(FileError),
 }
 
@@ -82,20 +83,16 @@ pub fn for_each_source<T: Send>(
     load: &LoadOptions,
     f: impl Fn(&Source) -> T + Sync,
 ) -> Run<T> {
-    let results: Vec<Result<T, Loaded>> = inputs
+    let results: Vec<Result<T, NotLoaded>> = inputs
         .par_iter()
-        .map(|i| match load_input(i, load) {
-            Loaded::Text(source) => Ok(f(&source)),
-            other => Err(other),
-        })
+        .map(|i| load_input(i, load).map(|source| f(&source)))
         .collect();
     let mut run = Run::default();
     for r in results {
         match r {
             Ok(t) => run.files.push(t),
-            Err(Loaded::Skipped(e)) => run.skipped.extend(e),
-            Err(Loaded::Failed(e)) => run.errors.push(e),
-            Err(Loaded::Text(_)) => unreachable!("decoded sources are mapped"),
+            Err(NotLoaded::Skipped(e)) => run.skipped.extend(e),
+            Err(NotLoaded::Failed(e)) => run.errors.push(e),
         }
     }
     run
@@ -106,7 +103,7 @@ pub fn run(inputs: &[Input], load: &LoadOptions, options: &CheckOptions<'_>) -> 
     for_each_source(inputs, load, |source| check_source(source, options))
 }
 
-fn load_input(input: &Input, options: &LoadOptions) -> Loaded {
+fn load_input(input: &Input, options: &LoadOptions) -> Result<Source, NotLoaded> {
     let (display, bytes, format, explicit) = match input {
         Input::Stdin => {
             let display = options.stdin_filename.clone().unwrap_or_else(|| "-".into());
@@ -116,10 +113,10 @@ fn load_input(input: &Input, options: &LoadOptions) -> Loaded {
                 .unwrap_or(Format::Text);
             let mut bytes = Vec::new();
             if let Err(e) = std::io::stdin().lock().read_to_end(&mut bytes) {
-                return Loaded::Failed(FileError {
+                return Err(NotLoaded::Failed(FileError {
                     path: display,
                     message: format!("cannot read standard input: {}", describe_io_error(&e)),
-                });
+                }));
             }
             (display, bytes, format, true)
         }
@@ -134,21 +131,20 @@ fn load_input(input: &Input, options: &LoadOptions) -> Loaded {
             match std::fs::read(path) {
                 Ok(bytes) => (display, bytes, format, *explicit),
                 Err(e) => {
-                    return Loaded::Failed(FileError {
+                    return Err(NotLoaded::Failed(FileError {
                         message: format!("cannot read file: {}", describe_io_error(&e)),
                         path: display,
-                    });
+                    }));
                 }
             }
         }
     };
-    match Source::decode(display.clone(), format, &bytes) {
-        Ok(source) => Loaded::Text(source),
-        Err(NotText::Binary { nul_at }) => Loaded::Skipped(explicit.then(|| FileError {
+    Source::decode(display.clone(), format, &bytes).map_err(|NotText::Binary { nul_at }| {
+        NotLoaded::Skipped(explicit.then(|| FileError {
             path: display,
             message: format!("skipped: binary file (NUL byte at offset {nul_at})"),
-        })),
-    }
+        }))
+    })
 }
 
 /// Extracts and checks one decoded document.
