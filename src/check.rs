@@ -174,3 +174,39 @@ pub fn check_source(source: &Source, options: &CheckOptions<'_>) -> FileOutcome 
         rendered,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unreadable_file_is_reported_and_the_run_goes_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let good = dir.path().join("good.txt");
+        std::fs::write(&good, "http://a/\u{202E}\n").unwrap();
+        let inputs = [
+            Input::File {
+                path: dir.path().join("vanished.txt"),
+                explicit: false,
+            },
+            Input::File {
+                path: good,
+                explicit: false,
+            },
+        ];
+        let selection = Selection::default();
+        let options = CheckOptions {
+            selection: &selection,
+            render: None,
+        };
+        let outcome = run(&inputs, &LoadOptions::default(), &options);
+        assert_eq!(outcome.files.len(), 1);
+        assert_eq!(outcome.files[0].diagnostics.len(), 1);
+        assert_eq!(outcome.errors.len(), 1);
+        assert!(outcome.errors[0].path.ends_with("vanished.txt"));
+        assert_eq!(
+            outcome.errors[0].message,
+            "cannot read file: no such file or directory"
+        );
+    }
+}

@@ -5,6 +5,8 @@
 //! components) → [`rules`] ([`rules::Finding`]s) → [`diagnostic::Diagnostic`]s mapped back to the
 //! source → [`report`].
 
+#![warn(missing_docs)]
+
 pub mod check;
 pub mod cli;
 pub mod diagnostic;
