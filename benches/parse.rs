@@ -83,7 +83,7 @@ fn generate() -> Vec<String> {
             let mut s = String::new();
             s.push_str(rng.pick(&schemes));
             s.push_str("://");
-            s.push_str(if unicode && rng.next() % 2 == 0 {
+            s.push_str(if unicode && rng.next().is_multiple_of(2) {
                 rng.pick(&unicode_hosts)
             } else {
                 rng.pick(&ascii_hosts)

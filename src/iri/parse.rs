@@ -470,7 +470,7 @@ impl<'a> Parser<'a> {
                 // One structural error per scheme is enough; controls are each reported.
                 if kind == IssueKind::Invalid {
                     let rest = i + n..r.end;
-                    self.scheme_controls(rest);
+                    self.controls_in(rest, Component::Scheme);
                     return;
                 }
             }
@@ -478,20 +478,31 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn scheme_controls(&mut self, r: Range<usize>) {
+    /// Reports each control character in `r` (after a structural error has ended the
+    /// component's validation, controls still get their own issue: they are a security matter).
+    fn controls_in(&mut self, r: Range<usize>, comp: Component) {
         for (k, c) in self.s[r.clone()].char_indices() {
             if chars::is_control(c) {
                 let at = r.start + k;
                 self.push(
                     at..at + c.len_utf8(),
-                    Component::Scheme,
+                    comp,
                     IssueKind::Control,
                     format!(
-                        "{} is a control character and not allowed in a scheme",
+                        "{} is a control character and not allowed in the {comp}",
                         describe(c)
                     ),
                 );
             }
+        }
+    }
+
+    /// `Control` for a control character, `Invalid` otherwise.
+    fn kind_of(&self, at: usize) -> IssueKind {
+        if at < self.s.len() && chars::is_control(self.char_at(at)) {
+            IssueKind::Control
+        } else {
+            IssueKind::Invalid
         }
     }
 
@@ -510,26 +521,30 @@ impl<'a> Parser<'a> {
         if host_start < r.end && b[host_start] == b'[' {
             match find_any(&b[..r.end], host_start, b"]") {
                 Some(close) => {
-                    let kind = self.ip_literal(host_start + 1..close);
+                    let mut kind = self.ip_literal(host_start + 1..close);
+                    // Text between the `]` and a `:` (or the end) is not allowed, but it still
+                    // belongs to the host so that the components tile the input.
+                    let after = close + 1;
+                    let host_end = find_any(&b[..r.end], after, b":").unwrap_or(r.end);
+                    if host_end > after {
+                        let n = self.char_at(after).len_utf8();
+                        self.push(
+                            after..after + n,
+                            Component::Host,
+                            self.kind_of(after),
+                            "an IP literal must be followed by ':' and a port, or end the authority"
+                                .to_string(),
+                        );
+                        self.controls_in(after + n..host_end, Component::Host);
+                        kind = None;
+                    }
                     host = Host {
-                        range: host_start..close + 1,
+                        range: host_start..host_end,
                         kind,
                         labels: Vec::new(),
                     };
-                    let after = close + 1;
-                    if after < r.end {
-                        if b[after] == b':' {
-                            port = Some(after + 1..r.end);
-                        } else {
-                            let c = self.char_at(after);
-                            self.push(
-                                after..after + c.len_utf8(),
-                                Component::Host,
-                                IssueKind::Invalid,
-                                "an IP literal must be followed by ':' and a port, or end the authority"
-                                    .to_string(),
-                            );
-                        }
+                    if host_end < r.end {
+                        port = Some(host_end + 1..r.end);
                     }
                 }
                 None => {
@@ -539,6 +554,7 @@ impl<'a> Parser<'a> {
                         IssueKind::Invalid,
                         "the IP literal is missing its closing ']'".to_string(),
                     );
+                    self.controls_in(host_start + 1..r.end, Component::Host);
                     host = Host {
                         range: host_start..r.end,
                         kind: None,
@@ -579,17 +595,13 @@ impl<'a> Parser<'a> {
             } else {
                 ""
             };
-            let kind = if chars::is_control(c) {
-                IssueKind::Control
-            } else {
-                IssueKind::Invalid
-            };
             self.push(
                 bad..bad + c.len_utf8(),
                 Component::Port,
-                kind,
+                self.kind_of(bad),
                 format!("port must be digits{hint}"),
             );
+            self.controls_in(bad + c.len_utf8()..p.end, Component::Port);
         }
 
         Authority {
@@ -625,9 +637,12 @@ impl<'a> Parser<'a> {
                 self.push(
                     at..at + n,
                     Component::Host,
-                    IssueKind::Invalid,
+                    self.kind_of(at),
                     format!("invalid {what} in IP literal: {reason}"),
                 );
+                if at < r.end {
+                    self.controls_in(at + n..r.end, Component::Host);
+                }
                 None
             }
         }
