@@ -12,9 +12,10 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::check::{self, CheckOptions, LoadOptions, Run, RunOutcome};
 use crate::inspect::Inspection;
+use crate::iri::chars::escape_unsafe;
 use crate::list;
 use crate::report::{self, ReportFormat, Summary, concise, human::HumanRenderer, json};
-use crate::rules::{self, RULES, Selection, Severity, escape_for_display};
+use crate::rules::{self, RULES, Selection, Severity};
 use crate::source::Format;
 use crate::walk;
 
@@ -201,7 +202,7 @@ fn emit(s: &str) {
 }
 
 fn fail(message: &str) -> ExitCode {
-    eprintln!("irilint: error: {}", escape_for_display(message));
+    eprintln!("irilint: error: {}", escape_unsafe(message));
     ExitCode::from(2)
 }
 
@@ -285,15 +286,15 @@ fn print_file_errors<T>(run: &Run<T>) {
     for e in &run.skipped {
         eprintln!(
             "irilint: {}: {}",
-            escape_for_display(&e.path),
-            escape_for_display(&e.message)
+            escape_unsafe(&e.path),
+            escape_unsafe(&e.message)
         );
     }
     for e in &run.errors {
         eprintln!(
             "irilint: error: {}: {}",
-            escape_for_display(&e.path),
-            escape_for_display(&e.message)
+            escape_unsafe(&e.path),
+            escape_unsafe(&e.message)
         );
     }
 }

@@ -9,10 +9,11 @@ use unicode_script::UnicodeScript;
 
 use crate::diagnostic::Diagnostic;
 use crate::extract::{Occurrence, SpanMap};
+use crate::iri::chars::escape_unsafe;
 use crate::iri::{self, Component, Iri, Kind, chars};
 use crate::report::human::HumanRenderer;
 use crate::report::json::JsonDiagnostic;
-use crate::rules::{self, Selection, escape_for_display};
+use crate::rules::{self, Selection};
 use crate::source::{Format, Source};
 
 /// The result of inspecting one IRI.
@@ -160,7 +161,7 @@ impl Inspection {
     /// A readable report: components, a character table, and the diagnostics as `check` shows them.
     pub fn to_human(&self, color: bool) -> String {
         let mut out = String::new();
-        let show = |s: &str| escape_for_display(s);
+        let show = |s: &str| escape_unsafe(s);
         out.push_str(&format!("input      {}\n", show(&self.input)));
         match self.parsed.first_error() {
             None => {

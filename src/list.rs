@@ -5,8 +5,8 @@ use serde::Serialize;
 use crate::check::Run;
 use crate::diagnostic::Location;
 use crate::extract;
+use crate::iri::chars::escape_unsafe;
 use crate::report::json;
-use crate::rules::escape_for_display;
 use crate::source::Source;
 
 /// One occurrence, located.
@@ -113,13 +113,13 @@ pub fn render_json(run: &Run<ListedFile>) -> String {
 pub fn render_human(run: &Run<ListedFile>) -> String {
     let mut out = String::new();
     for f in &run.files {
-        let path = escape_for_display(&f.path);
+        let path = escape_unsafe(&f.path);
         for o in &f.occurrences {
             out.push_str(&format!(
                 "{path}:{}:{}: {} ({})\n",
                 o.start.line,
                 o.start.column,
-                escape_for_display(&o.iri),
+                escape_unsafe(&o.iri),
                 o.origin
             ));
         }

@@ -195,6 +195,20 @@ pub fn is_unsafe_to_display(c: char) -> bool {
         )
 }
 
+/// `s` with every character unsafe to display written as a visible `⟨U+202E⟩`: what messages,
+/// paths and the terminal report show instead of the raw character.
+pub fn escape_unsafe(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if is_unsafe_to_display(c) {
+            out.push_str(&format!("⟨U+{:04X}⟩", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Names of the C0 and C1 controls (NameAliases.txt), which have no Unicode `Name` property.
 fn control_name(c: char) -> Option<&'static str> {
     const C0: [&str; 32] = [
@@ -365,6 +379,14 @@ mod tests {
         assert_eq!(describe('\u{9B}'), "U+009B CONTROL SEQUENCE INTRODUCER");
         assert_eq!(describe('\u{FDD0}'), "U+FDD0 <noncharacter>");
         assert_eq!(describe('é'), "U+00E9 LATIN SMALL LETTER E WITH ACUTE");
+    }
+
+    #[test]
+    fn escape_shows_hidden_characters() {
+        assert_eq!(
+            escape_unsafe("a\u{202E}b\u{1B}c é"),
+            "a⟨U+202E⟩b⟨U+001B⟩c é"
+        );
     }
 
     #[test]

@@ -1,11 +1,11 @@
 //! `path:line:col: severity[rule] message`, one diagnostic per line.
 
 use crate::diagnostic::Diagnostic;
-use crate::rules::escape_for_display;
+use crate::iri::chars::escape_unsafe;
 
 /// The concise lines for one file's diagnostics.
 pub fn render_file(path: &str, diagnostics: &[Diagnostic]) -> String {
-    let path = escape_for_display(path);
+    let path = escape_unsafe(path);
     let mut out = String::new();
     for d in diagnostics {
         out.push_str(&format!(
@@ -14,7 +14,7 @@ pub fn render_file(path: &str, diagnostics: &[Diagnostic]) -> String {
             d.start.column,
             d.severity.name(),
             d.rule,
-            escape_for_display(&d.message)
+            escape_unsafe(&d.message)
         ));
     }
     out

@@ -15,8 +15,9 @@ use miette::{
 };
 
 use crate::diagnostic::Diagnostic;
+use crate::iri::chars::escape_unsafe;
 use crate::iri::chars::is_unsafe_to_display;
-use crate::rules::{Severity, escape_for_display};
+use crate::rules::Severity;
 use crate::source::Source;
 
 /// Characters of context shown before and after the span on long lines.
@@ -141,7 +142,7 @@ fn snippet(source: &Source, span: Range<usize>, column: usize) -> (Snippet, Rang
         }
     }
     let snippet = Snippet {
-        name: escape_for_display(&source.path),
+        name: escape_unsafe(&source.path),
         text: out,
         first_line: first,
         column,
@@ -231,12 +232,12 @@ impl HumanRenderer {
             );
             let rfc = format!("RFC 3987 §{}", d.rfc);
             let help = match &d.help {
-                Some(h) => format!("{} ({rfc})", escape_for_display(h)),
+                Some(h) => format!("{} ({rfc})", escape_unsafe(h)),
                 None => format!("see {rfc}"),
             };
             let rendered = Rendered {
                 diagnostic: d,
-                message: escape_for_display(&d.message),
+                message: escape_unsafe(&d.message),
                 help,
                 snippet,
                 label,

@@ -173,20 +173,6 @@ pub fn check_parsed(text: &str, parsed: &Iri, selection: &Selection) -> Vec<Find
     out
 }
 
-/// Shows `s` with every character unsafe to print as a visible `⟨U+XXXX⟩` escape; used in
-/// messages and help that quote IRI text.
-pub fn escape_for_display(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if iri::chars::is_unsafe_to_display(c) {
-            out.push_str(&format!("⟨U+{:04X}⟩", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// `U+202E RIGHT-TO-LEFT OVERRIDE` for one character, a list for a few, a count for many.
 pub(crate) fn describe_chars(s: &str) -> String {
     let mut distinct: Vec<char> = Vec::new();
@@ -219,13 +205,5 @@ mod tests {
             assert!(!r.summary().is_empty(), "{} has no summary", r.id);
             assert!(!r.rfc.is_empty(), "{} cites no section", r.id);
         }
-    }
-
-    #[test]
-    fn escape_shows_hidden_characters() {
-        assert_eq!(
-            escape_for_display("a\u{202E}b\u{1B}c"),
-            "a⟨U+202E⟩b⟨U+001B⟩c"
-        );
     }
 }

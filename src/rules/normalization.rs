@@ -5,7 +5,8 @@ use std::ops::Range;
 use unicode_normalization::char::canonical_combining_class;
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
-use super::{IriCheck, Rule, Severity, Sink, describe_chars, escape_for_display};
+use super::{IriCheck, Rule, Severity, Sink, describe_chars};
+use crate::iri::chars::escape_unsafe;
 
 /// `not-nfc`: the IRI differs from its NFC form.
 pub const NOT_NFC: Rule = Rule {
@@ -91,7 +92,7 @@ fn check_nfc(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             ),
             Some(format!(
                 "write `{}` (NFC) instead; a non-NFC IRI maps to a different URI than its NFC twin, so the link may not resolve",
-                escape_for_display(&nfc)
+                escape_unsafe(&nfc)
             )),
         );
     }

@@ -65,25 +65,34 @@ fn check_invalid(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         .iter()
         .filter(|i| i.kind == IssueKind::Invalid)
     {
-        let help = match issue.component {
-            Component::Scheme => Some(
-                "a scheme is an ASCII letter followed by letters, digits, '+', '-' or '.'"
-                    .to_string(),
-            ),
-            Component::Port => Some("write the port as digits only, or drop the ':'".to_string()),
-            Component::Host if issue.message.contains("IP literal") => Some(
-                "write an IPv6 address as eight groups of 1-4 hex digits, or fewer with one '::'"
-                    .to_string(),
-            ),
-            _ if issue.message.contains("not a ucschar")
-                || issue.message.contains("noncharacter") =>
-            {
-                Some("remove the character, or percent-encode its UTF-8 bytes".to_string())
-            }
-            _ => None,
-        };
+        let help = invalid_help(input, issue).map(str::to_string);
         sink.report(issue.range.clone(), issue.message.clone(), help);
     }
+}
+
+/// What to write instead, from where the issue is and which character it is.
+fn invalid_help(input: &IriCheck<'_>, issue: &Issue) -> Option<&'static str> {
+    let c = input.text[issue.range.clone()].chars().next()?;
+    let in_ip_literal = input
+        .iri
+        .authority
+        .as_ref()
+        .is_some_and(|a| input.text[a.host.range.clone()].starts_with('['));
+    Some(match (issue.component, c) {
+        (Component::Scheme, _) => {
+            "a scheme is an ASCII letter followed by letters, digits, '+', '-' or '.'"
+        }
+        (Component::Port, _) => "write the port as digits only, or drop the ':'",
+        (Component::Host, _) if in_ip_literal => {
+            "write an IPv6 address as eight groups of 1-4 hex digits, or fewer with one '::', inside '[' and ']'"
+        }
+        (_, '[' | ']') => "percent-encode brackets as `%5B` and `%5D`",
+        (Component::Fragment, '#') => "percent-encode the second '#' as `%23`",
+        (Component::Host, '@') => "percent-encode an '@' that belongs to the user name as `%40`",
+        (Component::Path, ':') => "write `./` before a relative path whose first segment has a ':'",
+        (_, c) if !c.is_ascii() => "remove the character, or percent-encode its UTF-8 bytes",
+        _ => return None,
+    })
 }
 
 fn check_bad_percent(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
