@@ -6,7 +6,7 @@ use crate::check::Run;
 use crate::diagnostic::Location;
 use crate::extract;
 use crate::iri::chars::escape_unsafe;
-use crate::report::json;
+use crate::report::json::{self, Span};
 use crate::source::Source;
 
 /// One occurrence, located.
@@ -65,27 +65,6 @@ struct Entry<'a> {
     iri: &'a str,
 }
 
-#[derive(Serialize)]
-struct Span {
-    start: Point,
-    end: Point,
-}
-
-#[derive(Serialize)]
-struct Point {
-    line: usize,
-    column: usize,
-    offset: usize,
-}
-
-fn point(l: &Location) -> Point {
-    Point {
-        line: l.line,
-        column: l.column,
-        offset: l.offset,
-    }
-}
-
 /// `{"version": 1, "occurrences": [{"path", "span", "origin", "iri"}]}`.
 pub fn render_json(run: &Run<ListedFile>) -> String {
     let occurrences = run
@@ -94,10 +73,7 @@ pub fn render_json(run: &Run<ListedFile>) -> String {
         .flat_map(|f| {
             f.occurrences.iter().map(|o| Entry {
                 path: &f.path,
-                span: Span {
-                    start: point(&o.start),
-                    end: point(&o.end),
-                },
+                span: Span::new(o.start, o.end),
                 origin: &o.origin,
                 iri: &o.iri,
             })

@@ -56,10 +56,21 @@ pub struct JsonDiagnostic<'a> {
     fix: Option<()>,
 }
 
+/// `{"start": {...}, "end": {...}}`: a source span as every JSON output writes it.
 #[derive(Serialize)]
-struct Span {
+pub struct Span {
     start: Point,
     end: Point,
+}
+
+impl Span {
+    /// The span from `start` to `end` (exclusive).
+    pub fn new(start: Location, end: Location) -> Span {
+        Span {
+            start: start.into(),
+            end: end.into(),
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -88,10 +99,7 @@ impl<'a> JsonDiagnostic<'a> {
             message: &d.message,
             help: d.help.as_deref(),
             path,
-            span: path.map(|_| Span {
-                start: d.start.into(),
-                end: d.end.into(),
-            }),
+            span: path.map(|_| Span::new(d.start, d.end)),
             iri: &d.iri,
             iri_range: [d.iri_range.start, d.iri_range.end],
             component: d.component.map(|c| c.name()),
