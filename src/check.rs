@@ -122,21 +122,24 @@ fn load_input(input: &Input, options: &LoadOptions) -> Result<Source, NotLoaded>
         }
         Input::File { path, explicit } => {
             let display = path.display().to_string();
-            let format = if *explicit {
-                options.input_format.or_else(|| Format::from_path(path))
-            } else {
-                Format::from_path(path)
-            }
-            .unwrap_or(Format::Text);
-            match std::fs::read(path) {
-                Ok(bytes) => (display, bytes, format, *explicit),
+            let bytes = match std::fs::read(path) {
+                Ok(bytes) => bytes,
                 Err(e) => {
                     return Err(NotLoaded::Failed(FileError {
                         message: format!("cannot read file: {}", describe_io_error(&e)),
                         path: display,
                     }));
                 }
-            }
+            };
+            let forced = if *explicit {
+                options.input_format
+            } else {
+                None
+            };
+            let format = forced
+                .or_else(|| Format::for_file(path, &bytes))
+                .unwrap_or(Format::Text);
+            (display, bytes, format, *explicit)
         }
     };
     Source::decode(display.clone(), format, &bytes).map_err(|NotText::Binary { nul_at }| {
@@ -149,11 +152,16 @@ fn load_input(input: &Input, options: &LoadOptions) -> Result<Source, NotLoaded>
 
 /// Extracts and checks one decoded document.
 pub fn check_source(source: &Source, options: &CheckOptions<'_>) -> FileOutcome {
-    let occurrences = extract::extract(source);
+    let extraction = extract::extract(source);
     let mut diagnostics = Vec::new();
-    for occ in &occurrences {
+    for occ in &extraction.occurrences {
         for finding in rules::check(&occ.iri, options.selection) {
             diagnostics.push(Diagnostic::new(source, occ, finding));
+        }
+    }
+    for problem in &extraction.problems {
+        if let Some(severity) = options.selection.severity_of(problem.rule) {
+            diagnostics.push(Diagnostic::from_problem(source, problem, severity));
         }
     }
     diagnostics.sort_by(|a, b| {
@@ -170,7 +178,7 @@ pub fn check_source(source: &Source, options: &CheckOptions<'_>) -> FileOutcome 
     FileOutcome {
         path: source.path.clone(),
         diagnostics,
-        iris: occurrences.len(),
+        iris: extraction.occurrences.len(),
         rendered,
     }
 }

@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-use crate::extract::Occurrence;
+use crate::extract::{Occurrence, Problem, Related};
 use crate::iri::Component;
 use crate::rules::{Finding, Severity};
 use crate::source::Source;
@@ -36,6 +36,27 @@ impl Location {
     }
 }
 
+/// Another place in the document that explains a diagnostic.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RelatedLocation {
+    /// Start of the range.
+    pub start: Location,
+    /// End (exclusive).
+    pub end: Location,
+    /// What it is.
+    pub label: String,
+}
+
+impl RelatedLocation {
+    fn new(source: &Source, r: &Related) -> RelatedLocation {
+        RelatedLocation {
+            start: Location::of(source, r.range.start),
+            end: Location::of(source, r.range.end),
+            label: r.label.clone(),
+        }
+    }
+}
+
 /// One reported problem, located in its document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
@@ -51,20 +72,28 @@ pub struct Diagnostic {
     pub start: Location,
     /// End (exclusive).
     pub end: Location,
-    /// The prepared IRI.
-    pub iri: String,
+    /// The prepared IRI (`None` for a problem with the document itself).
+    pub iri: Option<String>,
     /// The characters at fault as a byte range of `iri`.
-    pub iri_range: Range<usize>,
+    pub iri_range: Option<Range<usize>>,
     /// The IRI component they are in.
     pub component: Option<Component>,
-    /// The RFC 3987 section the rule rests on.
-    pub rfc: &'static str,
+    /// The RFC 3987 section the rule rests on, if any.
+    pub rfc: Option<&'static str>,
+    /// Other places that explain the diagnostic.
+    pub related: Vec<RelatedLocation>,
 }
 
 impl Diagnostic {
     /// Maps `finding`, made on `occurrence`, to a located diagnostic.
     pub fn new(source: &Source, occurrence: &Occurrence, finding: Finding) -> Diagnostic {
         let span = occurrence.map.to_source(finding.range.clone());
+        let related = occurrence
+            .map
+            .related_for(finding.range.clone())
+            .iter()
+            .map(|r| RelatedLocation::new(source, r))
+            .collect();
         Diagnostic {
             rule: finding.rule.id,
             severity: finding.severity,
@@ -72,10 +101,32 @@ impl Diagnostic {
             help: finding.help,
             start: Location::of(source, span.start),
             end: Location::of(source, span.end),
-            iri: occurrence.iri.clone(),
-            iri_range: finding.range,
+            iri: Some(occurrence.iri.clone()),
+            iri_range: Some(finding.range),
             component: finding.component,
-            rfc: finding.rule.rfc[0],
+            rfc: finding.rule.rfc.first().copied(),
+            related,
+        }
+    }
+
+    /// Locates a document-level `problem`, reported with `severity`.
+    pub fn from_problem(source: &Source, problem: &Problem, severity: Severity) -> Diagnostic {
+        Diagnostic {
+            rule: problem.rule,
+            severity,
+            message: problem.message.clone(),
+            help: problem.help.clone(),
+            start: Location::of(source, problem.range.start),
+            end: Location::of(source, problem.range.end),
+            iri: None,
+            iri_range: None,
+            component: None,
+            rfc: crate::rules::rule(problem.rule).and_then(|r| r.rfc.first().copied()),
+            related: problem
+                .related
+                .iter()
+                .map(|r| RelatedLocation::new(source, r))
+                .collect(),
         }
     }
 }

@@ -17,5 +17,6 @@ pub mod line_index;
 pub mod list;
 pub mod report;
 pub mod rules;
+pub mod sniff;
 pub mod source;
 pub mod walk;

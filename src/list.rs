@@ -34,6 +34,7 @@ pub struct ListedFile {
 /// Extracts and locates the occurrences of `source`.
 pub fn list_source(source: &Source) -> ListedFile {
     let occurrences = extract::extract(source)
+        .occurrences
         .into_iter()
         .map(|o| {
             let span = o.map.source_range();

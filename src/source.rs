@@ -4,25 +4,35 @@
 use std::ops::Range;
 use std::path::Path;
 
-use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
+use encoding_rs::{DecoderResult, Encoding, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252};
 
 use crate::line_index::LineIndex;
+use crate::sniff;
 
 /// The document formats irilint extracts IRIs from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// Plain text: IRIs are found by scheme or `www.` (see [`crate::extract::text`]).
     Text,
+    /// HTML: URL-valued attributes (see [`crate::extract::html`]).
+    Html,
+    /// XML and its dialects: namespaces, `xml:base`, XLink, known IRI attributes and elements.
+    Xml,
+    /// Markdown (CommonMark + GFM): links, images, definitions, autolinks, bare URLs, HTML.
+    Markdown,
 }
 
 impl Format {
     /// Every format, in the order `--input-format` lists them.
-    pub const ALL: [Format; 1] = [Format::Text];
+    pub const ALL: [Format; 4] = [Format::Text, Format::Html, Format::Xml, Format::Markdown];
 
     /// The format's name on the command line and in messages.
     pub fn name(self) -> &'static str {
         match self {
             Format::Text => "text",
+            Format::Html => "html",
+            Format::Xml => "xml",
+            Format::Markdown => "markdown",
         }
     }
 
@@ -31,14 +41,41 @@ impl Format {
         Format::ALL.into_iter().find(|f| f.name() == name)
     }
 
-    /// The format a file's extension implies, if irilint knows it.
+    /// The format a file's extension implies, if irilint knows it. `.xhtml` is HTML here;
+    /// [`Format::for_file`] reads it as XML when it starts with an XML declaration.
     pub fn from_path(path: &Path) -> Option<Format> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        match ext.as_str() {
-            "txt" | "text" => Some(Format::Text),
-            _ => None,
-        }
+        Some(match ext.as_str() {
+            "txt" | "text" => Format::Text,
+            "html" | "htm" | "shtml" | "xhtml" => Format::Html,
+            "xml" | "svg" | "atom" | "rss" | "rdf" | "owl" | "xsd" | "xsl" | "xslt" | "page"
+            | "docbook" | "opf" | "xlf" | "xliff" => Format::Xml,
+            "md" | "markdown" | "mdx" => Format::Markdown,
+            _ => return None,
+        })
     }
+
+    /// The format of a file from its extension and, for `.xhtml`, its first bytes.
+    pub fn for_file(path: &Path, bytes: &[u8]) -> Option<Format> {
+        let format = Format::from_path(path)?;
+        let is_xhtml = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("xhtml"));
+        if is_xhtml && looks_like_xml(bytes) {
+            return Some(Format::Xml);
+        }
+        Some(format)
+    }
+}
+
+/// Starts with an XML declaration (after a BOM), in UTF-8 or UTF-16.
+fn looks_like_xml(bytes: &[u8]) -> bool {
+    let body = match Encoding::for_bom(bytes) {
+        Some((_, len)) => &bytes[len..],
+        None => bytes,
+    };
+    body.starts_with(b"<?xml") || body.starts_with(b"<\0?\0x\0") || body.starts_with(b"\0<\0?\0x")
 }
 
 /// A byte sequence that could not be decoded and became U+FFFD in the text.
@@ -50,12 +87,13 @@ pub struct InvalidSequence {
     pub text_offset: usize,
 }
 
-/// A charset declared inside the document (XML declaration, `<meta charset>`): filled in by the
-/// format extractors that know where to look.
+/// A charset declared inside the document (XML declaration, `<meta charset>`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Declaration {
     /// The label as written (`ISO-8859-1`).
     pub label: String,
+    /// The encoding the label names (WHATWG Encoding labels), `None` for an unknown label.
+    pub encoding: Option<&'static Encoding>,
     /// Where the label is in [`Source::text`].
     pub range: Range<usize>,
 }
@@ -69,6 +107,9 @@ pub struct EncodingFacts {
     pub bom_len: usize,
     /// The charset the document declares about itself, if any.
     pub declared: Option<Declaration>,
+    /// What the bytes themselves suggest, declarations aside: UTF-8 when they are valid UTF-8
+    /// with non-ASCII characters, windows-1252 when they are not valid UTF-8, `None` for ASCII.
+    pub detected: Option<&'static Encoding>,
     /// The encoding the bytes were decoded with.
     pub used: &'static Encoding,
     /// Byte sequences that were not valid in `used`, in file order.
@@ -104,7 +145,9 @@ pub enum NotText {
 const BINARY_SNIFF_LEN: usize = 8 * 1024;
 
 impl Source {
-    /// Decodes `bytes`: a UTF-8 or UTF-16 BOM decides the encoding, otherwise UTF-8. Invalid
+    /// Decodes `bytes` as `format` prescribes: a BOM first; then for HTML the `<meta>` prescan
+    /// and, without a declaration, UTF-8 if the bytes are valid UTF-8, else windows-1252; for
+    /// XML the declaration's `encoding`, else UTF-8; for text and Markdown, UTF-8. Undecodable
     /// sequences become U+FFFD and are recorded; nothing panics on any input.
     pub fn decode(path: String, format: Format, bytes: &[u8]) -> Result<Source, NotText> {
         let (bom, bom_len) = match Encoding::for_bom(bytes) {
@@ -117,12 +160,31 @@ impl Source {
             return Err(NotText::Binary { nul_at });
         }
         let body = &bytes[bom_len..];
-        let used = bom.unwrap_or(UTF_8);
-        let (text, invalid) = if used == UTF_16LE || used == UTF_16BE {
-            decode_utf16(body, used == UTF_16BE, bom_len)
-        } else {
-            decode_utf8(body, bom_len)
+        let found = match format {
+            Format::Html => sniff::html_meta_charset(body),
+            Format::Xml => sniff::xml_declared_encoding(body),
+            Format::Text | Format::Markdown => None,
         };
+        let detected = detect(body);
+        let declared_encoding = found
+            .as_ref()
+            .and_then(|f| Encoding::for_label(f.label.as_bytes()))
+            .map(|e| match format {
+                // A page cannot be UTF-16 by its own ASCII declaration (WHATWG prescan).
+                Format::Html if e == UTF_16LE || e == UTF_16BE => UTF_8,
+                Format::Html if e == encoding_rs::X_USER_DEFINED => WINDOWS_1252,
+                _ => e,
+            });
+        let used = bom.or(declared_encoding).unwrap_or(match format {
+            Format::Html if detected == Some(WINDOWS_1252) => WINDOWS_1252,
+            _ => UTF_8,
+        });
+        let (text, invalid) = decode_with(used, body, bom_len);
+        let declared = found.map(|f| Declaration {
+            range: text_range(used, body, f.bytes.clone()),
+            label: f.label,
+            encoding: declared_encoding,
+        });
         Ok(Source {
             path,
             format,
@@ -131,7 +193,8 @@ impl Source {
             encoding: EncodingFacts {
                 bom,
                 bom_len,
-                declared: None,
+                declared,
+                detected,
                 used,
                 invalid,
             },
@@ -149,6 +212,7 @@ impl Source {
                 bom: None,
                 bom_len: 0,
                 declared: None,
+                detected: None,
                 used: UTF_8,
                 invalid: Vec::new(),
             },
@@ -175,62 +239,63 @@ impl Source {
     }
 }
 
-fn decode_utf8(body: &[u8], base: usize) -> (String, Vec<InvalidSequence>) {
-    if let Ok(s) = std::str::from_utf8(body) {
-        return (s.to_owned(), Vec::new());
+/// What the bytes suggest without any declaration (see [`EncodingFacts::detected`]).
+fn detect(body: &[u8]) -> Option<&'static Encoding> {
+    if body.is_ascii() {
+        None
+    } else if std::str::from_utf8(body).is_ok() {
+        Some(UTF_8)
+    } else {
+        Some(WINDOWS_1252)
     }
-    let mut text = String::with_capacity(body.len() + 16);
-    let mut invalid = Vec::new();
-    let mut at = base;
-    for chunk in body.utf8_chunks() {
-        text.push_str(chunk.valid());
-        at += chunk.valid().len();
-        let bad = chunk.invalid();
-        if !bad.is_empty() {
-            invalid.push(InvalidSequence {
-                bytes: at..at + bad.len(),
-                text_offset: text.len(),
-            });
-            text.push(char::REPLACEMENT_CHARACTER);
-            at += bad.len();
-        }
-    }
-    (text, invalid)
 }
 
-fn decode_utf16(body: &[u8], big_endian: bool, base: usize) -> (String, Vec<InvalidSequence>) {
-    let units = body.chunks_exact(2).map(|p| {
-        if big_endian {
-            u16::from_be_bytes([p[0], p[1]])
-        } else {
-            u16::from_le_bytes([p[0], p[1]])
-        }
-    });
-    let mut text = String::with_capacity(body.len());
+/// Where the bytes `r` of an ASCII-compatible `body` are in its decoded text.
+fn text_range(encoding: &'static Encoding, body: &[u8], r: Range<usize>) -> Range<usize> {
+    let len = |end: usize| {
+        decode_with(encoding, &body[..end.min(body.len())], 0)
+            .0
+            .len()
+    };
+    len(r.start)..len(r.end)
+}
+
+/// Decodes `body` (which starts `base` bytes into the file) and records every malformed
+/// sequence with its exact byte range.
+fn decode_with(
+    encoding: &'static Encoding,
+    body: &[u8],
+    base: usize,
+) -> (String, Vec<InvalidSequence>) {
+    if encoding == UTF_8
+        && let Ok(s) = std::str::from_utf8(body)
+    {
+        return (s.to_owned(), Vec::new());
+    }
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    let capacity = decoder
+        .max_utf8_buffer_length_without_replacement(body.len())
+        .unwrap_or(body.len().saturating_mul(3));
+    let mut text = String::with_capacity(capacity);
     let mut invalid = Vec::new();
-    let mut at = base;
-    for unit in char::decode_utf16(units) {
-        match unit {
-            Ok(c) => {
-                text.push(c);
-                at += c.len_utf16() * 2;
-            }
-            Err(_) => {
+    let mut read = 0;
+    loop {
+        let (result, n) =
+            decoder.decode_to_string_without_replacement(&body[read..], &mut text, true);
+        read += n;
+        match result {
+            DecoderResult::InputEmpty => break,
+            DecoderResult::OutputFull => text.reserve(text.capacity().max(64)),
+            DecoderResult::Malformed(bad, after) => {
+                let end = read - usize::from(after);
+                let start = end - usize::from(bad);
                 invalid.push(InvalidSequence {
-                    bytes: at..at + 2,
+                    bytes: base + start..base + end,
                     text_offset: text.len(),
                 });
                 text.push(char::REPLACEMENT_CHARACTER);
-                at += 2;
             }
         }
-    }
-    if body.len() % 2 == 1 {
-        invalid.push(InvalidSequence {
-            bytes: at..at + 1,
-            text_offset: text.len(),
-        });
-        text.push(char::REPLACEMENT_CHARACTER);
     }
     (text, invalid)
 }
@@ -301,6 +366,96 @@ mod tests {
         let mut late = vec![b'a'; BINARY_SNIFF_LEN];
         late.push(0);
         assert!(Source::decode("t".into(), Format::Text, &late).is_ok());
+    }
+
+    #[test]
+    fn html_encodings() {
+        let html = |b: &[u8]| Source::decode("t".into(), Format::Html, b).unwrap();
+        // Declared in a <meta>: the declaration wins, and where it is is recorded.
+        let s = html(b"<meta charset=\"ISO-8859-1\"><a href=\"/r\xE9sum\xE9\">");
+        assert_eq!(s.encoding.used, WINDOWS_1252);
+        let d = s.encoding.declared.as_ref().unwrap();
+        assert_eq!(
+            (d.label.as_str(), d.encoding),
+            ("ISO-8859-1", Some(WINDOWS_1252))
+        );
+        assert_eq!(&s.text[d.range.clone()], "ISO-8859-1");
+        assert!(s.text.contains("/résumé"));
+        assert_eq!(s.encoding.detected, Some(WINDOWS_1252));
+        // Undeclared: UTF-8 when valid, windows-1252 otherwise.
+        assert_eq!(html("<p>caf\u{e9}".as_bytes()).encoding.used, UTF_8);
+        let s = html(b"<p>caf\xE9 \x93quoted\x94");
+        assert_eq!(s.encoding.used, WINDOWS_1252);
+        assert_eq!(s.text, "<p>café \u{201C}quoted\u{201D}");
+        assert!(s.encoding.invalid.is_empty());
+        // Declared windows-1252 but the bytes are UTF-8: decoded as declared, detection kept.
+        let s = html("<meta charset=windows-1252>caf\u{e9}".as_bytes());
+        assert_eq!(
+            (s.encoding.used, s.encoding.detected),
+            (WINDOWS_1252, Some(UTF_8))
+        );
+        // An unknown label is kept, unresolved.
+        let s = html(b"<meta charset=klingon>x");
+        assert_eq!(s.encoding.declared.unwrap().encoding, None);
+        assert_eq!(s.encoding.used, UTF_8);
+    }
+
+    #[test]
+    fn xml_encodings() {
+        let xml = |b: &[u8]| Source::decode("t".into(), Format::Xml, b).unwrap();
+        let s = xml(b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><loc>http://a/\xFC</loc>");
+        assert_eq!(s.encoding.used, WINDOWS_1252);
+        assert!(s.text.ends_with("<loc>http://a/ü</loc>"));
+        let s = xml(b"<?xml version=\"1.0\"?><a/>");
+        assert_eq!(
+            (s.encoding.used, s.encoding.declared.clone()),
+            (UTF_8, None)
+        );
+        let utf16: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain(
+                "<?xml version=\"1.0\" encoding=\"UTF-16\"?><a/>"
+                    .encode_utf16()
+                    .flat_map(u16::to_le_bytes),
+            )
+            .collect();
+        let s = xml(&utf16);
+        assert_eq!(s.encoding.used, UTF_16LE);
+        assert!(s.text.ends_with("<a/>"));
+    }
+
+    #[test]
+    fn shift_jis_malformed_bytes_are_located() {
+        let s = Source::decode(
+            "t".into(),
+            Format::Html,
+            b"<meta charset=shift_jis>\x93\xfa\x96\x7b \x81",
+        )
+        .unwrap();
+        assert!(s.text.contains("日本"), "{}", s.text);
+        assert_eq!(s.encoding.invalid.len(), 1);
+        assert_eq!(s.encoding.invalid[0].bytes, 29..30);
+    }
+
+    #[test]
+    fn xhtml_is_xml_only_with_a_declaration() {
+        let p = Path::new("a.xhtml");
+        assert_eq!(
+            Format::for_file(p, b"<?xml version=\"1.0\"?><html/>"),
+            Some(Format::Xml)
+        );
+        assert_eq!(
+            Format::for_file(p, b"<!DOCTYPE html><html>"),
+            Some(Format::Html)
+        );
+        assert_eq!(
+            Format::for_file(Path::new("a.svg"), b"<svg/>"),
+            Some(Format::Xml)
+        );
+        assert_eq!(
+            Format::for_file(Path::new("a.md"), b""),
+            Some(Format::Markdown)
+        );
     }
 
     #[test]

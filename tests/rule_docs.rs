@@ -1,9 +1,37 @@
-//! Every rule's documentation is complete and its examples hold: each `iri-fail` line fires the
-//! rule, no `iri-pass` line does.
+//! Every rule's documentation is complete and its examples hold: each failing example fires the
+//! rule, no passing example does. IRI examples go through the rule engine; document examples
+//! (`xml-fail`, `html-pass`, ...) through the whole pipeline, extraction included.
 
+use irilint::check::{CheckOptions, check_source};
 use irilint::iri::chars::is_unsafe_to_display;
-use irilint::rules::docs::{Expect, examples};
+use irilint::rules::docs::{Example, Expect, examples};
 use irilint::rules::{self, RULES, Selection, Severity};
+use irilint::source::{Format, Source};
+
+/// The rule ids and severities an example produces.
+fn fired(example: &Example) -> Vec<(&'static str, Severity)> {
+    let all = Selection::all();
+    match &example.format {
+        None => rules::check(&example.text, &all)
+            .into_iter()
+            .map(|f| (f.rule.id, f.severity))
+            .collect(),
+        Some(name) => {
+            let format =
+                Format::from_name(name).unwrap_or_else(|| panic!("unknown format `{name}`"));
+            let source = Source::from_text("example".into(), format, example.text.clone());
+            let options = CheckOptions {
+                selection: &all,
+                render: None,
+            };
+            check_source(&source, &options)
+                .diagnostics
+                .into_iter()
+                .map(|d| (d.rule, d.severity))
+                .collect()
+        }
+    }
+}
 
 #[test]
 fn every_doc_has_the_sections_and_metadata() {
@@ -53,13 +81,13 @@ fn every_rule_has_a_failing_and_a_passing_example() {
     for rule in RULES {
         let ex = examples(rule.doc);
         assert!(
-            ex.iter().any(|(e, _)| *e == Expect::Fires),
-            "{}: no iri-fail",
+            ex.iter().any(|e| e.expect == Expect::Fires),
+            "{}: no failing example",
             rule.id
         );
         assert!(
-            ex.iter().any(|(e, _)| *e == Expect::Quiet),
-            "{}: no iri-pass",
+            ex.iter().any(|e| e.expect == Expect::Quiet),
+            "{}: no passing example",
             rule.id
         );
     }
@@ -67,19 +95,19 @@ fn every_rule_has_a_failing_and_a_passing_example() {
 
 #[test]
 fn examples_fire_or_stay_quiet_as_documented() {
-    let all = Selection::all();
     let mut problems = Vec::new();
     for rule in RULES {
-        for (expect, iri) in examples(rule.doc) {
-            let fired = rules::check(&iri, &all)
-                .iter()
-                .any(|f| f.rule.id == rule.id);
-            let ok = match expect {
+        for example in examples(rule.doc) {
+            let fired = fired(&example).iter().any(|(id, _)| *id == rule.id);
+            let ok = match example.expect {
                 Expect::Fires => fired,
                 Expect::Quiet => !fired,
             };
             if !ok {
-                problems.push(format!("{}: {expect:?} expected for {iri:?}", rule.id));
+                problems.push(format!(
+                    "{}: {:?} expected for {:?}",
+                    rule.id, example.expect, example.text
+                ));
             }
         }
     }
@@ -87,21 +115,20 @@ fn examples_fire_or_stay_quiet_as_documented() {
 }
 
 #[test]
-fn passing_examples_of_error_rules_are_free_of_errors() {
+fn passing_examples_are_free_of_errors() {
     // A passing example is what the doc tells people to write: it must not trip another error.
-    let all = Selection::all();
     for rule in RULES {
-        for (expect, iri) in examples(rule.doc) {
-            if expect == Expect::Quiet {
-                let errors: Vec<_> = rules::check(&iri, &all)
+        for example in examples(rule.doc) {
+            if example.expect == Expect::Quiet {
+                let errors: Vec<_> = fired(&example)
                     .into_iter()
-                    .filter(|f| f.severity == Severity::Error)
-                    .map(|f| f.rule.id)
+                    .filter(|(_, s)| *s == Severity::Error)
                     .collect();
                 assert!(
                     errors.is_empty(),
-                    "{}: {iri:?} has errors {errors:?}",
-                    rule.id
+                    "{}: {:?} has errors {errors:?}",
+                    rule.id,
+                    example.text
                 );
             }
         }

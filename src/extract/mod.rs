@@ -1,15 +1,20 @@
 //! From a decoded document to the IRIs in it.
 //!
-//! Each format has one module that turns a [`Source`] into [`Occurrence`]s: the IRI after the
-//! format's escapes are resolved (RFC 3987 §5.2 preparation) and a [`SpanMap`] from every byte of
-//! it back to the source. Rules only ever see occurrences, never markup.
+//! Each format has one module that turns a [`Source`] into an [`Extraction`]: [`Occurrence`]s —
+//! the IRI after the format's escapes are resolved (RFC 3987 §5.2 preparation) and a [`SpanMap`]
+//! from every byte of it back to the source — and the document-level [`Problem`]s met on the way
+//! (malformed XML, entity expansion limits). Rules only ever see occurrences, never markup.
 
+pub mod html;
+pub mod markdown;
 pub mod span_map;
 pub mod text;
+pub mod xml;
 
 use std::borrow::Cow;
+use std::ops::Range;
 
-pub use span_map::SpanMap;
+pub use span_map::{Related, SpanMap};
 
 use crate::source::{Format, Source};
 
@@ -20,13 +25,56 @@ pub struct Occurrence {
     pub iri: String,
     /// Where each byte of `iri` came from in [`Source::text`].
     pub map: SpanMap,
-    /// Where in the document's structure it was found (`text`, later `a@href`, `xml:base`, ...).
+    /// Where in the document's structure it was found: `text`, `a@href`, `img@srcset`,
+    /// `xmlns`, `xml:base`, `markdown:link`, ...
     pub origin: Cow<'static, str>,
 }
 
-/// Every IRI occurrence in `source`, in document order.
-pub fn extract(source: &Source) -> Vec<Occurrence> {
+impl Occurrence {
+    /// An occurrence whose text was copied verbatim from `source[range]`.
+    pub fn verbatim(text: &str, range: Range<usize>, origin: impl Into<Cow<'static, str>>) -> Self {
+        Occurrence {
+            iri: text[range.clone()].to_string(),
+            map: SpanMap::identity(range),
+            origin: origin.into(),
+        }
+    }
+}
+
+/// A problem with the document itself, found while extracting (reported by an extractor rule
+/// such as `xml-not-well-formed`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// The id of the rule that reports it (must be a rule of the registry).
+    pub rule: &'static str,
+    /// The source range at fault.
+    pub range: Range<usize>,
+    /// What is wrong.
+    pub message: String,
+    /// What to do about it.
+    pub help: Option<String>,
+    /// Other places that explain it (an entity's declaration).
+    pub related: Vec<Related>,
+}
+
+/// Everything extracted from one document.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Extraction {
+    /// The IRIs, in document order.
+    pub occurrences: Vec<Occurrence>,
+    /// Document-level problems, in document order.
+    pub problems: Vec<Problem>,
+}
+
+/// Every IRI occurrence and document problem in `source`.
+pub fn extract(source: &Source) -> Extraction {
     match source.format {
-        Format::Text => text::extract(&source.text),
+        Format::Text => Extraction {
+            occurrences: text::extract(&source.text),
+            problems: Vec::new(),
+        },
+        Format::Html => html::extract(&source.text),
+        Format::Xml => xml::extract(&source.text),
+        Format::Markdown => markdown::extract(&source.text),
     }
 }

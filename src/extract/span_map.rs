@@ -8,6 +8,16 @@
 
 use std::ops::Range;
 
+/// Another source location that explains where prepared text came from (the declaration of the
+/// entity whose use produced it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Related {
+    /// The source range.
+    pub range: Range<usize>,
+    /// What it is (`entity \`x\` is declared here`).
+    pub label: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Piece {
     /// Start of the piece in the prepared text (pieces are contiguous and sorted).
@@ -18,12 +28,15 @@ struct Piece {
     source: Range<usize>,
     /// Copied byte for byte (true), or produced by an escape (false).
     copied: bool,
+    /// Index into [`SpanMap::related`] for text that came through an entity declaration.
+    via: Option<usize>,
 }
 
 /// Maps byte ranges of a prepared IRI back to byte ranges of the source text.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SpanMap {
     pieces: Vec<Piece>,
+    related: Vec<Related>,
 }
 
 impl SpanMap {
@@ -51,19 +64,98 @@ impl SpanMap {
                 len: source.len(),
                 source,
                 copied: true,
+                via: None,
             });
         }
     }
 
     /// Appends `len` prepared bytes produced by the escape at `source` (an entity, a reference).
     pub fn push_replaced(&mut self, len: usize, source: Range<usize>) {
+        self.push_piece(len, source, None);
+    }
+
+    /// Appends `len` prepared bytes produced by the escape at `source` whose text came from
+    /// elsewhere in the document (`&name;` and its `<!ENTITY name ...>` declaration).
+    pub fn push_replaced_via(&mut self, len: usize, source: Range<usize>, related: Related) {
+        let k = match self.related.iter().position(|r| *r == related) {
+            Some(k) => k,
+            None => {
+                self.related.push(related);
+                self.related.len() - 1
+            }
+        };
+        self.push_piece(len, source, Some(k));
+    }
+
+    fn push_piece(&mut self, len: usize, source: Range<usize>, via: Option<usize>) {
+        if len == 0 {
+            return;
+        }
         let prepared = self.prepared_len();
         self.pieces.push(Piece {
             prepared,
             len,
             source,
             copied: false,
+            via,
         });
+    }
+
+    /// Appends another map (its prepared text follows this one's).
+    pub fn extend(&mut self, other: &SpanMap) {
+        for p in &other.pieces {
+            match p.via {
+                _ if p.copied => self.push_copied(p.source.clone()),
+                Some(k) => {
+                    self.push_replaced_via(p.len, p.source.clone(), other.related[k].clone())
+                }
+                None => self.push_replaced(p.len, p.source.clone()),
+            }
+        }
+    }
+
+    /// The map of the prepared sub-range `prepared` (for one item of a list attribute): its
+    /// byte 0 is `prepared.start` here. An escape cut by the range is kept whole.
+    pub fn slice(&self, prepared: Range<usize>) -> SpanMap {
+        let mut out = SpanMap::default();
+        for p in &self.pieces {
+            let (start, end) = (
+                p.prepared.max(prepared.start),
+                (p.prepared + p.len).min(prepared.end),
+            );
+            if start >= end {
+                continue;
+            }
+            if p.copied {
+                let s = p.source.start + (start - p.prepared);
+                out.push_copied(s..s + (end - start));
+            } else {
+                match p.via {
+                    Some(k) => out.push_replaced_via(
+                        end - start,
+                        p.source.clone(),
+                        self.related[k].clone(),
+                    ),
+                    None => out.push_replaced(end - start, p.source.clone()),
+                }
+            }
+        }
+        out
+    }
+
+    /// The related locations of the pieces that produced `prepared`.
+    pub fn related_for(&self, prepared: Range<usize>) -> Vec<Related> {
+        let mut out: Vec<Related> = Vec::new();
+        for p in &self.pieces {
+            let overlaps = p.prepared < prepared.end.max(prepared.start + 1)
+                && prepared.start < p.prepared + p.len;
+            if let (true, Some(k)) = (overlaps, p.via)
+                && !out.contains(&self.related[k])
+            {
+                out.push(self.related[k].clone());
+            }
+        }
+        out
     }
 
     /// Length of the prepared text the map covers.
@@ -148,6 +240,34 @@ mod tests {
         assert_eq!(m.to_source(2..6), 12..22);
         assert_eq!(m.to_source(0..7), 10..23);
         assert_eq!(m.source_range(), 10..23);
+    }
+
+    #[test]
+    fn slices_keep_their_own_offsets() {
+        // `a&amp;b c` at 0 → prepared `a&b c`; slice `b c` (prepared 2..5)
+        let mut m = SpanMap::default();
+        m.push_copied(0..1);
+        m.push_replaced(1, 1..6);
+        m.push_copied(6..9);
+        let s = m.slice(2..5);
+        assert_eq!(s.prepared_len(), 3);
+        assert_eq!(s.to_source(0..3), 6..9);
+        let s = m.slice(0..2);
+        assert_eq!(s.to_source(1..2), 1..6);
+    }
+
+    #[test]
+    fn related_locations_follow_their_pieces() {
+        let decl = Related {
+            range: 5..30,
+            label: "entity `e` is declared here".into(),
+        };
+        let mut m = SpanMap::default();
+        m.push_copied(40..45);
+        m.push_replaced_via(6, 45..48, decl.clone());
+        assert!(m.related_for(0..5).is_empty());
+        assert_eq!(m.related_for(4..7), [decl.clone()]);
+        assert_eq!(m.slice(5..11).related_for(0..1), [decl]);
     }
 
     #[test]

@@ -18,7 +18,7 @@
 
 use std::ops::Range;
 
-use super::{Occurrence, SpanMap};
+use super::Occurrence;
 
 /// Schemes that start an IRI in plain text (compared case-insensitively).
 pub const SCHEMES: &[&str] = &[
@@ -179,11 +179,7 @@ fn iri_end(text: &str, start: usize) -> usize {
 pub fn extract(text: &str) -> Vec<Occurrence> {
     detect(text)
         .into_iter()
-        .map(|r| Occurrence {
-            iri: text[r.clone()].to_string(),
-            map: SpanMap::identity(r),
-            origin: "text".into(),
-        })
+        .map(|r| Occurrence::verbatim(text, r, "text"))
         .collect()
 }
 

@@ -183,7 +183,7 @@ impl MietteDiagnostic for Rendered<'_> {
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        Some(Box::new(&self.help))
+        (!self.help.is_empty()).then(|| Box::new(&self.help) as Box<dyn fmt::Display + 'b>)
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
@@ -230,11 +230,20 @@ impl HumanRenderer {
                 d.start.text_offset..d.end.text_offset,
                 d.start.column - 1,
             );
-            let rfc = format!("RFC 3987 §{}", d.rfc);
-            let help = match &d.help {
-                Some(h) => format!("{} ({rfc})", escape_unsafe(h)),
-                None => format!("see {rfc}"),
+            let mut help = match (&d.help, d.rfc) {
+                (Some(h), Some(rfc)) => format!("{} (RFC 3987 §{rfc})", escape_unsafe(h)),
+                (Some(h), None) => escape_unsafe(h),
+                (None, Some(rfc)) => format!("see RFC 3987 §{rfc}"),
+                (None, None) => String::new(),
             };
+            for r in &d.related {
+                help.push_str(&format!(
+                    "\nnote: {} (line {}, column {})",
+                    escape_unsafe(&r.label),
+                    r.start.line,
+                    r.start.column
+                ));
+            }
             let rendered = Rendered {
                 diagnostic: d,
                 message: escape_unsafe(&d.message),

@@ -2,7 +2,9 @@
 //!
 //! Offsets: `offset` is a byte offset into the file for UTF-8 documents (BOM included), and into
 //! the text as decoded to UTF-8 for documents in other encodings (UTF-16). `iri_range` is a byte
-//! range of the prepared IRI (`iri`) in UTF-8.
+//! range of the prepared IRI (`iri`) in UTF-8; both are `null` for problems with the document
+//! itself (`xml-not-well-formed`). `related`, present only when non-empty, lists other places
+//! that explain a diagnostic (the declaration of the entity an IRI came from).
 
 use std::io;
 
@@ -49,11 +51,20 @@ pub struct JsonDiagnostic<'a> {
     path: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     span: Option<Span>,
-    iri: &'a str,
-    iri_range: [usize; 2],
+    iri: Option<&'a str>,
+    iri_range: Option<[usize; 2]>,
     component: Option<&'static str>,
-    rfc: &'static str,
+    rfc: Option<&'static str>,
     fix: Option<()>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related: Vec<JsonRelated<'a>>,
+}
+
+/// `{"span": ..., "message": ...}`: another place that explains a diagnostic.
+#[derive(Serialize)]
+struct JsonRelated<'a> {
+    span: Span,
+    message: &'a str,
 }
 
 /// `{"start": {...}, "end": {...}}`: a source span as every JSON output writes it.
@@ -100,11 +111,19 @@ impl<'a> JsonDiagnostic<'a> {
             help: d.help.as_deref(),
             path,
             span: path.map(|_| Span::new(d.start, d.end)),
-            iri: &d.iri,
-            iri_range: [d.iri_range.start, d.iri_range.end],
+            iri: d.iri.as_deref(),
+            iri_range: d.iri_range.as_ref().map(|r| [r.start, r.end]),
             component: d.component.map(|c| c.name()),
             rfc: d.rfc,
             fix: None,
+            related: d
+                .related
+                .iter()
+                .map(|r| JsonRelated {
+                    span: Span::new(r.start, r.end),
+                    message: &r.label,
+                })
+                .collect(),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Rules on bidirectional text (RFC 3987 §4).
 
-use super::{IriCheck, Rule, Severity, Sink};
+use super::{Check, IriCheck, Rule, Severity, Sink};
 use crate::iri::chars::{describe, is_bidi_formatting};
 
 /// `bidi-formatting-character`: LRM, RLM, ALM, LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI.
@@ -11,7 +11,7 @@ pub const FORMATTING_CHARACTER: Rule = Rule {
     rfc: &["4.1", "8"],
     doc: include_str!("../../rules/bidi-formatting-character.md"),
     unicode_only: true,
-    check: check_formatting,
+    check: Check::Iri(check_formatting),
 };
 
 fn check_formatting(input: &IriCheck<'_>, sink: &mut Sink<'_>) {

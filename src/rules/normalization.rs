@@ -5,7 +5,7 @@ use std::ops::Range;
 use unicode_normalization::char::canonical_combining_class;
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
-use super::{IriCheck, Rule, Severity, Sink, describe_chars};
+use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars};
 use crate::iri::chars::escape_unsafe;
 
 /// `not-nfc`: the IRI differs from its NFC form.
@@ -16,7 +16,7 @@ pub const NOT_NFC: Rule = Rule {
     rfc: &["5.3.2.2", "3.1"],
     doc: include_str!("../../rules/not-nfc.md"),
     unicode_only: true,
-    check: check_nfc,
+    check: Check::Iri(check_nfc),
 };
 
 /// True when normalization cannot carry across the boundary before `c`: a starter that is

@@ -147,6 +147,11 @@ impl Selection {
             .filter_map(|(r, s)| s.map(|s| (r, s)))
     }
 
+    /// The severity of the rule with `id`, if it runs.
+    pub fn severity_of(&self, id: &str) -> Option<Severity> {
+        self.enabled().find(|(r, _)| r.id == id).map(|(_, s)| s)
+    }
+
     /// Whether the rule with `id` runs.
     pub fn is_enabled(&self, id: &str) -> bool {
         self.enabled().any(|(r, _)| r.id == id)

@@ -1,6 +1,6 @@
 //! Rules on the RFC 3987 §2.2 grammar, reported from the parser's issues.
 
-use super::{IriCheck, Rule, Severity, Sink, describe_chars};
+use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars};
 use crate::iri::{Component, Issue, IssueKind};
 
 /// `syntax-invalid`: the text is not an IRI-reference.
@@ -11,7 +11,7 @@ pub const SYNTAX_INVALID: Rule = Rule {
     rfc: &["2.2"],
     doc: include_str!("../../rules/syntax-invalid.md"),
     unicode_only: false,
-    check: check_invalid,
+    check: Check::Iri(check_invalid),
 };
 
 /// `syntax-bad-percent-encoding`: `%` not followed by two hex digits.
@@ -22,7 +22,7 @@ pub const BAD_PERCENT_ENCODING: Rule = Rule {
     rfc: &["2.2"],
     doc: include_str!("../../rules/syntax-bad-percent-encoding.md"),
     unicode_only: false,
-    check: check_bad_percent,
+    check: Check::Iri(check_bad_percent),
 };
 
 /// `syntax-unwise-ascii`: space and `< > " { } | \ ^ ``.
@@ -33,7 +33,7 @@ pub const UNWISE_ASCII: Rule = Rule {
     rfc: &["2.2", "3.1"],
     doc: include_str!("../../rules/syntax-unwise-ascii.md"),
     unicode_only: false,
-    check: check_unwise,
+    check: Check::Iri(check_unwise),
 };
 
 /// `syntax-private-use`: private-use characters outside the query.
@@ -44,7 +44,7 @@ pub const PRIVATE_USE: Rule = Rule {
     rfc: &["2.2"],
     doc: include_str!("../../rules/syntax-private-use.md"),
     unicode_only: true,
-    check: check_private_use,
+    check: Check::Iri(check_private_use),
 };
 
 /// `control-character`: C0/C1 controls and DEL anywhere in the IRI.
@@ -55,7 +55,7 @@ pub const CONTROL_CHARACTER: Rule = Rule {
     rfc: &["2.2"],
     doc: include_str!("../../rules/control-character.md"),
     unicode_only: false,
-    check: check_control,
+    check: Check::Iri(check_control),
 };
 
 fn check_invalid(input: &IriCheck<'_>, sink: &mut Sink<'_>) {

@@ -1,0 +1,278 @@
+//! Where a document declares its own encoding: the HTML prescan of `<meta charset>` /
+//! `<meta http-equiv="Content-Type">` (WHATWG HTML §13.2.3.2, first 1024 bytes) and the XML
+//! declaration's `encoding=` pseudo-attribute. Both work on bytes, before decoding.
+
+use std::ops::Range;
+
+/// A charset label found in the bytes of a document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoundLabel {
+    /// The label as written (`ISO-8859-1`), lossily decoded as ASCII.
+    pub label: String,
+    /// Where the label is, in bytes of the file.
+    pub bytes: Range<usize>,
+}
+
+/// How many bytes the HTML prescan looks at.
+pub const HTML_PRESCAN_LEN: usize = 1024;
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | 0x0C | b'\r' | b' ')
+}
+
+fn starts_with_ignore_case(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.len() >= needle.len() && haystack[..needle.len()].eq_ignore_ascii_case(needle)
+}
+
+fn find(haystack: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    haystack
+        .get(from..)?
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|i| i + from)
+}
+
+/// One attribute read by the prescan's "get an attribute" algorithm: lowercased name and the
+/// value's byte range.
+struct PrescanAttr {
+    name: Vec<u8>,
+    value: Range<usize>,
+}
+
+/// WHATWG "get an attribute", from `*pos`; `None` at `>` or the end.
+fn get_attribute(b: &[u8], pos: &mut usize) -> Option<PrescanAttr> {
+    while *pos < b.len() && (is_space(b[*pos]) || b[*pos] == b'/') {
+        *pos += 1;
+    }
+    if *pos >= b.len() || b[*pos] == b'>' {
+        return None;
+    }
+    let mut name = Vec::new();
+    loop {
+        let c = *b.get(*pos)?;
+        if c == b'=' && !name.is_empty() {
+            break;
+        }
+        if is_space(c) {
+            while *pos < b.len() && is_space(b[*pos]) {
+                *pos += 1;
+            }
+            if b.get(*pos) != Some(&b'=') {
+                let at = *pos;
+                return Some(PrescanAttr {
+                    name,
+                    value: at..at,
+                });
+            }
+            break;
+        }
+        if c == b'/' || c == b'>' {
+            let at = *pos;
+            return Some(PrescanAttr {
+                name,
+                value: at..at,
+            });
+        }
+        name.push(c.to_ascii_lowercase());
+        *pos += 1;
+    }
+    *pos += 1; // '='
+    while *pos < b.len() && is_space(b[*pos]) {
+        *pos += 1;
+    }
+    let c = *b.get(*pos)?;
+    if c == b'"' || c == b'\'' {
+        let start = *pos + 1;
+        let end = start + b[start..].iter().position(|&x| x == c)?;
+        *pos = end + 1;
+        return Some(PrescanAttr {
+            name,
+            value: start..end,
+        });
+    }
+    let start = *pos;
+    while *pos < b.len() && !is_space(b[*pos]) && b[*pos] != b'>' {
+        *pos += 1;
+    }
+    Some(PrescanAttr {
+        name,
+        value: start..*pos,
+    })
+}
+
+/// WHATWG "extract a character encoding from a meta element" on `content`.
+fn charset_in_content(b: &[u8], content: Range<usize>) -> Option<Range<usize>> {
+    let s = &b[content.clone()];
+    let mut i = 0;
+    loop {
+        let at = (i..s.len()).find(|&k| starts_with_ignore_case(&s[k..], b"charset"))?;
+        i = at + 7;
+        while i < s.len() && is_space(s[i]) {
+            i += 1;
+        }
+        if i >= s.len() || s[i] != b'=' {
+            continue;
+        }
+        i += 1;
+        while i < s.len() && is_space(s[i]) {
+            i += 1;
+        }
+        let (start, end) = match s.get(i) {
+            Some(&q @ (b'"' | b'\'')) => {
+                let end = i + 1 + s[i + 1..].iter().position(|&x| x == q)?;
+                (i + 1, end)
+            }
+            Some(_) => {
+                let end = (i..s.len())
+                    .find(|&k| is_space(s[k]) || s[k] == b';')
+                    .unwrap_or(s.len());
+                (i, end)
+            }
+            None => return None,
+        };
+        return (end > start).then_some(content.start + start..content.start + end);
+    }
+}
+
+/// The charset a `<meta>` element declares, from its attributes.
+fn meta_charset(b: &[u8], pos: &mut usize) -> Option<Range<usize>> {
+    let (mut charset, mut content, mut http_equiv_content_type) = (None, None, false);
+    let mut seen: Vec<Vec<u8>> = Vec::new();
+    while let Some(attr) = get_attribute(b, pos) {
+        if seen.contains(&attr.name) {
+            continue;
+        }
+        match attr.name.as_slice() {
+            b"charset" => charset = Some(attr.value.clone()),
+            b"content" => content = Some(attr.value.clone()),
+            b"http-equiv" => {
+                http_equiv_content_type =
+                    b[attr.value.clone()].eq_ignore_ascii_case(b"content-type")
+            }
+            _ => {}
+        }
+        seen.push(attr.name);
+    }
+    match (charset, content) {
+        (Some(c), _) if !c.is_empty() => Some(c),
+        (_, Some(c)) if http_equiv_content_type => charset_in_content(b, c),
+        _ => None,
+    }
+}
+
+/// The HTML prescan: the first charset a `<meta>` declares in the first 1024 bytes.
+pub fn html_meta_charset(bytes: &[u8]) -> Option<FoundLabel> {
+    let b = &bytes[..bytes.len().min(HTML_PRESCAN_LEN)];
+    let mut pos = 0;
+    while pos < b.len() {
+        let rest = &b[pos..];
+        if rest.starts_with(b"<!--") {
+            pos = find(b, pos + 2, b"-->").map_or(b.len(), |e| e + 3);
+        } else if starts_with_ignore_case(rest, b"<meta")
+            && rest.get(5).is_some_and(|&c| is_space(c) || c == b'/')
+        {
+            pos += 5;
+            if let Some(r) = meta_charset(b, &mut pos) {
+                return Some(FoundLabel {
+                    label: String::from_utf8_lossy(&b[r.clone()]).trim().to_string(),
+                    bytes: r,
+                });
+            }
+        } else if rest.len() > 1
+            && rest[0] == b'<'
+            && (rest[1].is_ascii_alphabetic()
+                || (rest[1] == b'/' && rest.get(2).is_some_and(u8::is_ascii_alphabetic)))
+        {
+            pos += 1;
+            while pos < b.len() && !is_space(b[pos]) && b[pos] != b'>' {
+                pos += 1;
+            }
+            while get_attribute(b, &mut pos).is_some() {}
+            pos += 1;
+        } else if rest.starts_with(b"<!") || rest.starts_with(b"</") || rest.starts_with(b"<?") {
+            pos = find(b, pos, b">").map_or(b.len(), |e| e + 1);
+        } else {
+            pos += 1;
+        }
+    }
+    None
+}
+
+/// The `encoding` of an XML declaration (`<?xml version="1.0" encoding="ISO-8859-1"?>`) at the
+/// start of `bytes` (after any BOM), for ASCII-compatible bytes.
+pub fn xml_declared_encoding(bytes: &[u8]) -> Option<FoundLabel> {
+    if !bytes.starts_with(b"<?xml") || !bytes.get(5).is_some_and(|&c| is_space(c)) {
+        return None;
+    }
+    let end = find(bytes, 5, b"?>")?;
+    let decl = &bytes[..end];
+    let mut i = 5;
+    while i < decl.len() {
+        if decl[i..].starts_with(b"encoding") {
+            let mut k = i + 8;
+            while k < decl.len() && is_space(decl[k]) {
+                k += 1;
+            }
+            if decl.get(k) != Some(&b'=') {
+                return None;
+            }
+            k += 1;
+            while k < decl.len() && is_space(decl[k]) {
+                k += 1;
+            }
+            let q = *decl.get(k).filter(|&&q| q == b'"' || q == b'\'')?;
+            let start = k + 1;
+            let close = start + decl[start..].iter().position(|&x| x == q)?;
+            return Some(FoundLabel {
+                label: String::from_utf8_lossy(&decl[start..close]).to_string(),
+                bytes: start..close,
+            });
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta(s: &str) -> Option<String> {
+        html_meta_charset(s.as_bytes()).map(|f| {
+            assert_eq!(&s[f.bytes.clone()].trim(), &f.label);
+            f.label
+        })
+    }
+
+    #[test]
+    fn meta_charset_forms() {
+        assert_eq!(
+            meta("<html><head><meta charset=\"ISO-8859-1\">"),
+            Some("ISO-8859-1".into())
+        );
+        assert_eq!(meta("<META CHARSET=shift_jis>"), Some("shift_jis".into()));
+        assert_eq!(
+            meta("<meta http-equiv=\"Content-Type\" content=\"text/html; charset=windows-1252\">"),
+            Some("windows-1252".into())
+        );
+        assert_eq!(
+            meta("<meta content='text/html;charset=\"utf-8\"' http-equiv=content-type>"),
+            Some("utf-8".into())
+        );
+        assert_eq!(meta("<meta content=\"text/html; charset=utf-8\">"), None);
+        assert_eq!(meta("<!-- <meta charset=latin1> --><p>"), None);
+        assert_eq!(meta("<p title='<meta charset=x>'>"), None);
+        let late = format!("{}<meta charset=latin1>", " ".repeat(1020));
+        assert_eq!(meta(&late), None, "beyond 1024 bytes");
+    }
+
+    #[test]
+    fn xml_declaration() {
+        let f =
+            xml_declared_encoding(b"<?xml version=\"1.0\" encoding='ISO-8859-1'?><a/>").unwrap();
+        assert_eq!(f.label, "ISO-8859-1");
+        assert_eq!(f.bytes, 30..40);
+        assert_eq!(xml_declared_encoding(b"<?xml version=\"1.0\"?><a/>"), None);
+        assert_eq!(xml_declared_encoding(b"<a/>"), None);
+    }
+}
