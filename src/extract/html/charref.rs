@@ -1,0 +1,189 @@
+//! HTML character references in attribute values, decoded with a [`SpanMap`].
+//!
+//! Follows the WHATWG tokenizer (§13.2.5.72–80) in the attribute-value context: named references
+//! with the longest match in the HTML entity table (with or without `;` where the table allows
+//! it, but not before `=` or an alphanumeric when the `;` is missing), decimal and hex numeric
+//! references (0, surrogates and values above U+10FFFF become U+FFFD; 0x80–0x9F are remapped
+//! through windows-1252), invalid references left as text. Input preprocessing is applied too:
+//! CR LF and lone CR become LF, NUL becomes U+FFFD.
+
+use std::ops::Range;
+
+use html5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
+
+use crate::extract::SpanMap;
+
+/// Decodes the raw attribute value `text[raw]`: the value the browser sees, and where each of
+/// its bytes came from.
+pub fn decode_attribute(text: &str, raw: Range<usize>) -> (String, SpanMap) {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(raw.len());
+    let mut map = SpanMap::default();
+    let mut copy_from = raw.start;
+    let mut i = raw.start;
+    let flush = |out: &mut String, map: &mut SpanMap, from: usize, to: usize| {
+        if to > from {
+            out.push_str(&text[from..to]);
+            map.push_copied(from..to);
+        }
+    };
+    while i < raw.end {
+        let (replacement, consumed): (Option<String>, usize) = match b[i] {
+            b'&' => match reference(text, i, raw.end) {
+                Some((s, n)) => (Some(s), n),
+                None => (None, 1),
+            },
+            b'\r' if i + 1 < raw.end && b[i + 1] == b'\n' => (Some("\n".into()), 2),
+            b'\r' => (Some("\n".into()), 1),
+            0 => (Some("\u{FFFD}".into()), 1),
+            _ => (None, 1),
+        };
+        match replacement {
+            Some(s) => {
+                flush(&mut out, &mut map, copy_from, i);
+                out.push_str(&s);
+                map.push_replaced(s.len(), i..i + consumed);
+                i += consumed;
+                copy_from = i;
+            }
+            None => {
+                // Step over the whole character (`consumed` is 1 byte for ASCII).
+                i += 1;
+                while i < raw.end && !text.is_char_boundary(i) {
+                    i += 1;
+                }
+            }
+        }
+    }
+    flush(&mut out, &mut map, copy_from, raw.end);
+    (out, map)
+}
+
+/// The reference starting with the `&` at `at`: its text and its length in bytes, or `None`
+/// when the `&` is just text.
+fn reference(text: &str, at: usize, end: usize) -> Option<(String, usize)> {
+    let b = &text.as_bytes()[..end];
+    match b.get(at + 1)? {
+        b'#' => numeric(b, at),
+        c if c.is_ascii_alphanumeric() => named(b, at),
+        _ => None,
+    }
+}
+
+fn numeric(b: &[u8], at: usize) -> Option<(String, usize)> {
+    let mut i = at + 2;
+    let hex = matches!(b.get(i), Some(b'x' | b'X'));
+    if hex {
+        i += 1;
+    }
+    let digits_start = i;
+    let mut value: u32 = 0;
+    while let Some(&c) = b.get(i) {
+        let d = match (hex, c) {
+            (true, _) if c.is_ascii_hexdigit() => (c as char).to_digit(16),
+            (false, _) if c.is_ascii_digit() => (c as char).to_digit(10),
+            _ => None,
+        };
+        let Some(d) = d else { break };
+        value = value
+            .saturating_mul(if hex { 16 } else { 10 })
+            .saturating_add(d);
+        i += 1;
+    }
+    if i == digits_start {
+        return None; // `&#` or `&#x` without digits: not a reference
+    }
+    if b.get(i) == Some(&b';') {
+        i += 1;
+    }
+    let c = match value {
+        0 => '\u{FFFD}',
+        0x80..=0x9F => C1_REPLACEMENTS[(value - 0x80) as usize]
+            .unwrap_or_else(|| char::from_u32(value).expect("C1 controls are chars")),
+        _ => char::from_u32(value).unwrap_or('\u{FFFD}'),
+    };
+    Some((c.to_string(), i - at))
+}
+
+fn named(b: &[u8], at: usize) -> Option<(String, usize)> {
+    // Longest match, as the tokenizer does: extend while the table knows the prefix.
+    let mut best: Option<((u32, u32), usize)> = None;
+    let mut i = at + 1;
+    while i < b.len() && i - at <= 40 {
+        let c = b[i];
+        if !(c.is_ascii_alphanumeric() || c == b';') {
+            break;
+        }
+        i += 1;
+        let name = std::str::from_utf8(&b[at + 1..i]).ok()?;
+        match NAMED_ENTITIES.get(name) {
+            Some(&m) => {
+                if m.0 != 0 {
+                    best = Some((m, i - at));
+                }
+                if c == b';' {
+                    break;
+                }
+            }
+            None => break,
+        }
+    }
+    let ((c1, c2), len) = best?;
+    let ends_with_semicolon = b[at + len - 1] == b';';
+    if !ends_with_semicolon
+        && b.get(at + len)
+            .is_some_and(|&n| n == b'=' || n.is_ascii_alphanumeric())
+    {
+        return None; // historical: `&copy=` and `&notit` in attributes stay as written
+    }
+    let mut s = String::new();
+    s.extend(char::from_u32(c1));
+    if c2 != 0 {
+        s.extend(char::from_u32(c2));
+    }
+    Some((s, len))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dec(raw: &str) -> String {
+        decode_attribute(raw, 0..raw.len()).0
+    }
+
+    #[test]
+    fn references() {
+        assert_eq!(dec("ros&eacute;"), "rosé");
+        assert_eq!(dec("ros&#xE9;"), "rosé");
+        assert_eq!(dec("ros&#233;"), "rosé");
+        assert_eq!(dec("ros&eacute"), "rosé", "legacy name without ';'");
+        assert_eq!(dec("a?x=1&amp;y=2"), "a?x=1&y=2");
+        assert_eq!(dec("a?x=1&y=2"), "a?x=1&y=2");
+        assert_eq!(dec("?a=1&copy=2"), "?a=1&copy=2", "no decoding before '='");
+        assert_eq!(dec("&notit;"), "&notit;");
+        assert_eq!(dec("&notin;"), "\u{2209}");
+        assert_eq!(
+            dec("&#x80;&#150;"),
+            "\u{20AC}\u{2013}",
+            "windows-1252 remapping"
+        );
+        assert_eq!(dec("&#0;&#xD800;&#x110000;"), "\u{FFFD}\u{FFFD}\u{FFFD}");
+        assert_eq!(dec("&#x202E;"), "\u{202E}");
+        assert_eq!(dec("&#;&#x;&;&bogus;"), "&#;&#x;&;&bogus;");
+        assert_eq!(dec("a\r\nb\rc\0"), "a\nb\nc\u{FFFD}");
+        assert_eq!(dec("&NotEqualTilde;"), "\u{2242}\u{338}", "two code points");
+    }
+
+    #[test]
+    fn spans_cover_whole_references() {
+        let text = r#"<a href="x/&#x202E;y&amp;">"#;
+        let raw = 9..25;
+        let (value, map) = decode_attribute(text, raw);
+        assert_eq!(value, "x/\u{202E}y&");
+        assert_eq!(&text[map.to_source(2..5)], "&#x202E;");
+        assert_eq!(&text[map.to_source(5..6)], "y");
+        assert_eq!(&text[map.to_source(6..7)], "&amp;");
+        assert_eq!(&text[map.to_source(0..7)], "x/&#x202E;y&amp;");
+    }
+}

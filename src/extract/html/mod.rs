@@ -1,0 +1,357 @@
+//! IRIs in HTML: every URL-valued attribute of the HTML standard, decoded as a browser decodes
+//! it (RFC 3987 §5.2 preparation) and mapped back to the exact source characters.
+//!
+//! Which attributes ([`URL_ATTRIBUTES`]):
+//!
+//! | elements | attribute | value |
+//! |---|---|---|
+//! | `a` `area` `link` `base` | `href` | URL |
+//! | `img` `source` `script` `iframe` `frame` `embed` `audio` `video` `track` `input` | `src` | URL |
+//! | `img` `source` | `srcset` | each candidate's URL |
+//! | `form` | `action` | URL |
+//! | `button` `input` | `formaction` | URL |
+//! | `blockquote` `q` `del` `ins` | `cite` | URL |
+//! | `object` | `data` | URL |
+//! | `video` | `poster` | URL |
+//! | `html` | `manifest` | URL |
+//! | `a` `area` | `ping` | space-separated URLs |
+//! | `body` `table` `td` `th` | `background` | URL |
+//! | `img` `iframe` `frame` | `longdesc` | URL |
+//! | `img` `object` `input` | `usemap` | URL |
+//! | any | `itemid` | URL |
+//! | any | `itemtype` | space-separated URLs |
+//! | any | `xmlns`, `xmlns:*` | URL |
+//! | any inside `<svg>`/`<math>` | `href`, `xlink:href` | URL |
+//! | `meta http-equiv="refresh"` | `content` | the URL after `url=` |
+//!
+//! Values are stripped of leading and trailing ASCII whitespace, as browsers do; empty values
+//! are skipped. `<base href>` is reported like any other IRI; relative references stay
+//! relative (rules check them as written). Comments, `<script>`, `<style>` and `<template>`
+//! text, and text nodes are not IRIs. The origin of an occurrence is `element@attribute`.
+
+mod charref;
+pub mod tags;
+
+use std::ops::Range;
+
+use super::{Extraction, Occurrence};
+use tags::{LocatedAttribute, LocatedTag, start_tags};
+
+/// How an attribute's value holds URLs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueKind {
+    /// One URL (surrounding whitespace stripped).
+    Url,
+    /// URLs separated by ASCII whitespace.
+    UrlList,
+    /// An image candidate list: each candidate's URL, descriptors dropped.
+    Srcset,
+    /// `<meta http-equiv="refresh" content="5; url=...">`: the URL after `url=`.
+    Refresh,
+}
+
+/// Elements (empty: any element), attribute, and how the value holds URLs.
+pub const URL_ATTRIBUTES: &[(&[&str], &str, ValueKind)] = &[
+    (&["a", "area", "link", "base"], "href", ValueKind::Url),
+    (
+        &[
+            "img", "source", "script", "iframe", "frame", "embed", "audio", "video", "track",
+            "input",
+        ],
+        "src",
+        ValueKind::Url,
+    ),
+    (&["img", "source"], "srcset", ValueKind::Srcset),
+    (&["form"], "action", ValueKind::Url),
+    (&["button", "input"], "formaction", ValueKind::Url),
+    (&["blockquote", "q", "del", "ins"], "cite", ValueKind::Url),
+    (&["object"], "data", ValueKind::Url),
+    (&["video"], "poster", ValueKind::Url),
+    (&["html"], "manifest", ValueKind::Url),
+    (&["a", "area"], "ping", ValueKind::UrlList),
+    (&["body", "table", "td", "th"], "background", ValueKind::Url),
+    (&["img", "iframe", "frame"], "longdesc", ValueKind::Url),
+    (&["img", "object", "input"], "usemap", ValueKind::Url),
+    (&[], "itemid", ValueKind::Url),
+    (&[], "itemtype", ValueKind::UrlList),
+    (&[], "xmlns", ValueKind::Url),
+];
+
+/// How `attribute` of `tag` holds URLs, if it does.
+fn value_kind(tag: &LocatedTag, attribute: &str) -> Option<ValueKind> {
+    if attribute.starts_with("xmlns:")
+        || (tag.foreign && matches!(attribute, "href" | "xlink:href"))
+    {
+        return Some(ValueKind::Url);
+    }
+    if tag.name == "meta" && attribute == "content" {
+        let refresh = tag
+            .attributes
+            .iter()
+            .any(|a| a.name == "http-equiv" && a.value.trim().eq_ignore_ascii_case("refresh"));
+        return refresh.then_some(ValueKind::Refresh);
+    }
+    URL_ATTRIBUTES
+        .iter()
+        .find(|(elements, name, _)| {
+            *name == attribute && (elements.is_empty() || elements.contains(&tag.name.as_str()))
+        })
+        .map(|&(_, _, kind)| kind)
+}
+
+/// The IRIs of an HTML document.
+pub fn extract(text: &str) -> Extraction {
+    Extraction {
+        occurrences: extract_fragment(text, 0..text.len()),
+        problems: Vec::new(),
+    }
+}
+
+/// The IRIs in the HTML of `text[range]` (an HTML block or inline HTML inside another format);
+/// spans are offsets into the whole `text`.
+pub fn extract_fragment(text: &str, range: Range<usize>) -> Vec<Occurrence> {
+    let mut out = Vec::new();
+    for tag in start_tags(text, range) {
+        for attr in &tag.attributes {
+            if let Some(kind) = value_kind(&tag, &attr.name) {
+                let origin = format!("{}@{}", tag.name, attr.name);
+                for r in url_ranges(&attr.value, kind) {
+                    out.push(Occurrence {
+                        iri: attr.value[r.clone()].to_string(),
+                        map: attr.map.slice(r),
+                        origin: origin.clone().into(),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The attributes as located, for tests that compare irilint's decoding with html5ever's.
+pub fn located_attributes(text: &str) -> Vec<(String, LocatedAttribute)> {
+    start_tags(text, 0..text.len())
+        .into_iter()
+        .flat_map(|t| {
+            let name = t.name.clone();
+            t.attributes.into_iter().map(move |a| (name.clone(), a))
+        })
+        .collect()
+}
+
+fn is_ascii_space(c: u8) -> bool {
+    matches!(c, b'\t' | b'\n' | 0x0C | b'\r' | b' ')
+}
+
+/// `r` without leading and trailing ASCII whitespace.
+fn trim(value: &str, r: Range<usize>) -> Range<usize> {
+    let b = value.as_bytes();
+    let (mut s, mut e) = (r.start, r.end);
+    while s < e && is_ascii_space(b[s]) {
+        s += 1;
+    }
+    while e > s && is_ascii_space(b[e - 1]) {
+        e -= 1;
+    }
+    s..e
+}
+
+/// Byte ranges of the URLs in an attribute value.
+pub fn url_ranges(value: &str, kind: ValueKind) -> Vec<Range<usize>> {
+    let ranges = match kind {
+        ValueKind::Url => vec![trim(value, 0..value.len())],
+        ValueKind::UrlList => split_spaces(value, 0..value.len()),
+        ValueKind::Srcset => srcset(value),
+        ValueKind::Refresh => refresh(value).into_iter().collect(),
+    };
+    ranges.into_iter().filter(|r| !r.is_empty()).collect()
+}
+
+fn split_spaces(value: &str, r: Range<usize>) -> Vec<Range<usize>> {
+    let b = value.as_bytes();
+    let mut out = Vec::new();
+    let mut i = r.start;
+    while i < r.end {
+        while i < r.end && is_ascii_space(b[i]) {
+            i += 1;
+        }
+        let s = i;
+        while i < r.end && !is_ascii_space(b[i]) {
+            i += 1;
+        }
+        if i > s {
+            out.push(s..i);
+        }
+    }
+    out
+}
+
+/// The URLs of a srcset (WHATWG "parse a srcset attribute"): a candidate's URL is a run of
+/// non-whitespace; trailing commas end it; descriptors run to the next comma outside parentheses.
+fn srcset(value: &str) -> Vec<Range<usize>> {
+    let b = value.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        while i < b.len() && (is_ascii_space(b[i]) || b[i] == b',') {
+            i += 1;
+        }
+        let s = i;
+        while i < b.len() && !is_ascii_space(b[i]) {
+            i += 1;
+        }
+        let mut e = i;
+        let trailing_comma = e > s && b[e - 1] == b',';
+        while e > s && b[e - 1] == b',' {
+            e -= 1;
+        }
+        if e > s {
+            out.push(s..e);
+        }
+        if trailing_comma {
+            continue;
+        }
+        let mut depth = 0usize;
+        while i < b.len() {
+            match b[i] {
+                b'(' => depth += 1,
+                b')' => depth = depth.saturating_sub(1),
+                b',' if depth == 0 => {
+                    i += 1;
+                    break;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The URL of a refresh `content` (WHATWG "shared declarative refresh steps").
+fn refresh(value: &str) -> Option<Range<usize>> {
+    let b = value.as_bytes();
+    let mut i = 0;
+    while i < b.len() && is_ascii_space(b[i]) {
+        i += 1;
+    }
+    let digits = i;
+    while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
+        i += 1;
+    }
+    if i == digits {
+        return None;
+    }
+    while i < b.len() && is_ascii_space(b[i]) {
+        i += 1;
+    }
+    if i < b.len() && (b[i] == b';' || b[i] == b',') {
+        i += 1;
+    }
+    while i < b.len() && is_ascii_space(b[i]) {
+        i += 1;
+    }
+    if i >= b.len() {
+        return None;
+    }
+    let url_keyword = b.len() - i >= 3 && b[i..i + 3].eq_ignore_ascii_case(b"url");
+    if url_keyword {
+        let mut k = i + 3;
+        while k < b.len() && is_ascii_space(b[k]) {
+            k += 1;
+        }
+        if k < b.len() && b[k] == b'=' {
+            k += 1;
+            while k < b.len() && is_ascii_space(b[k]) {
+                k += 1;
+            }
+            i = k;
+        }
+    }
+    let mut e = b.len();
+    if i < b.len() && (b[i] == b'"' || b[i] == b'\'') {
+        let q = b[i];
+        i += 1;
+        e = b[i..]
+            .iter()
+            .position(|&c| c == q)
+            .map_or(b.len(), |k| i + k);
+    }
+    Some(trim(value, i..e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(html: &str) -> Vec<(String, String, String)> {
+        extract_fragment(html, 0..html.len())
+            .into_iter()
+            .map(|o| {
+                let src = html[o.map.source_range()].to_string();
+                (o.origin.into_owned(), o.iri, src)
+            })
+            .collect()
+    }
+
+    fn row(origin: &str, iri: &str, src: &str) -> (String, String, String) {
+        (origin.into(), iri.into(), src.into())
+    }
+
+    #[test]
+    fn srcset_candidates() {
+        let v = "a.png 1x, b,c.png 2x,d.png,  e.png (x, y) 3w , f.png";
+        let urls: Vec<&str> = srcset(v).into_iter().map(|r| &v[r]).collect();
+        assert_eq!(urls, ["a.png", "b,c.png", "d.png", "e.png", "f.png"]);
+    }
+
+    #[test]
+    fn refresh_urls() {
+        let url = |v: &str| refresh(v).map(|r| v[r].to_string());
+        assert_eq!(url("5; url=http://a/b").as_deref(), Some("http://a/b"));
+        assert_eq!(url("0;URL='http://a/c'").as_deref(), Some("http://a/c"));
+        assert_eq!(url(" 3 , http://a/d ").as_deref(), Some("http://a/d"));
+        assert_eq!(url("5"), None);
+        assert_eq!(url("soon; url=x"), None);
+    }
+
+    #[test]
+    fn url_attributes_and_origins() {
+        let html = r#"<a href=" /x " ping="/p1 /p2"><img src="i.png" srcset="s1.png 1x, s2.png 2x" alt="http://not"><meta http-equiv=Refresh content="5; url=/next"><div itemtype="http://schema.org/A http://schema.org/B" title="/no"></div>"#;
+        assert_eq!(
+            found(html),
+            [
+                row("a@href", "/x", "/x"),
+                row("a@ping", "/p1", "/p1"),
+                row("a@ping", "/p2", "/p2"),
+                row("img@src", "i.png", "i.png"),
+                row("img@srcset", "s1.png", "s1.png"),
+                row("img@srcset", "s2.png", "s2.png"),
+                row("meta@content", "/next", "/next"),
+                row("div@itemtype", "http://schema.org/A", "http://schema.org/A"),
+                row("div@itemtype", "http://schema.org/B", "http://schema.org/B"),
+            ]
+        );
+    }
+
+    #[test]
+    fn svg_links_and_escapes() {
+        let html = "<svg><a xlink:href=\"/s&#x202E;\"/><use href='#i'/></svg><a href='r&eacute;sum&eacute;'>";
+        assert_eq!(
+            found(html),
+            [
+                row("a@xlink:href", "/s\u{202E}", "/s&#x202E;"),
+                row("use@href", "#i", "#i"),
+                row("a@href", "résumé", "r&eacute;sum&eacute;"),
+            ]
+        );
+    }
+
+    #[test]
+    fn fragments_keep_document_offsets() {
+        let text = "intro <a href=\"/x\"> outro";
+        let occ = extract_fragment(text, 6..19);
+        assert_eq!(occ.len(), 1);
+        assert_eq!(occ[0].map.source_range(), 15..17);
+    }
+}
