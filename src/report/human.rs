@@ -135,6 +135,17 @@ fn snippet(source: &Source, span: Range<usize>, column: usize) -> (Snippet, Rang
         if truncated {
             out.push('…');
         }
+        // A span that covers the line break itself (a CR LF inside an attribute value) shows
+        // the break as escapes, so that there is something to underline.
+        let next_line = if line + 1 < lines.len() {
+            lines.line_range(text, line + 1).start
+        } else {
+            text.len()
+        };
+        let (ts, te) = (span.start.max(lr.end), span.end.min(next_line));
+        if !truncated && ts < te {
+            push_escaped(&mut out, text, ts..te, true);
+        }
         label.end = out.len();
         push_escaped(&mut out, text, e..we, false);
         if we < lr.end {
@@ -289,6 +300,27 @@ mod tests {
             !out.chars().any(|c| c == '\u{202E}' || c == '\u{1B}'),
             "raw character in output: {out:?}"
         );
+    }
+
+    #[test]
+    fn a_span_on_a_line_break_is_visible() {
+        let source = Source::decode(
+            "d.html".into(),
+            Format::Html,
+            b"<a href=\"http://a/x\r\ny\">",
+        )
+        .unwrap();
+        let selection = Selection::default();
+        let outcome = check_source(
+            &source,
+            &CheckOptions {
+                selection: &selection,
+                render: None,
+            },
+        );
+        let out = HumanRenderer::new(false).render_file(&source, &outcome.diagnostics);
+        assert!(out.contains("http://a/x⟨U+000D⟩⟨U+000A⟩"), "{out}");
+        assert!(out.contains("────"), "underlined: {out}");
     }
 
     #[test]
