@@ -61,15 +61,9 @@ fn bare_parse(format: Format, text: &str) -> usize {
                 }
             }
         }
-        Format::Markdown => {
-            let options = pulldown_cmark::Options::ENABLE_TABLES
-                | pulldown_cmark::Options::ENABLE_FOOTNOTES
-                | pulldown_cmark::Options::ENABLE_STRIKETHROUGH
-                | pulldown_cmark::Options::ENABLE_TASKLISTS;
-            pulldown_cmark::Parser::new_ext(text, options)
-                .into_offset_iter()
-                .count()
-        }
+        Format::Markdown => pulldown_cmark::Parser::new_ext(text, extract::markdown::options())
+            .into_offset_iter()
+            .count(),
         Format::Text => text.split_whitespace().count(),
     }
 }

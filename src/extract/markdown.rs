@@ -1,8 +1,315 @@
-//! markdown extraction (in progress).
+//! IRIs in Markdown (CommonMark with the GFM tables, footnotes, strikethrough and task lists),
+//! parsed by pulldown-cmark.
+//!
+//! What is extracted, with its origin:
+//! - `markdown:link`, `markdown:image`: the destination of an inline link or image
+//!   (`[text](dest "title")`, `![alt](dest)`), not its title;
+//! - `markdown:definition`: the destination of a reference definition (`[label]: dest`, also on
+//!   the next line and in `<...>` with spaces), reported once however many links use it —
+//!   reference-style links themselves are not reported;
+//! - `markdown:autolink`: `<scheme:...>` (email autolinks `<user@host>` are not IRIs;
+//!   `<mailto:...>` is);
+//! - `markdown:text`: bare IRIs in text, found by the plain-text detector ([`super::text`]) in
+//!   the text of paragraphs, headings, table cells, link text and image alt text — never in
+//!   code spans, code blocks or YAML (`---`) and TOML (`+++`) front matter;
+//! - HTML blocks and inline HTML go to the HTML extractor and keep its origins (`a@href`).
+//!
+//! Destinations are prepared as CommonMark prepares them (RFC 3987 §5.2): `<...>` brackets
+//! removed, backslash escapes and entity and numeric references resolved, and the [`SpanMap`]
+//! maps each byte back to the source (an escape or reference is covered whole). pulldown-cmark
+//! does not say where a destination is, only what it decodes to, so it is located in the link's
+//! source range and decoded here, and the result is checked against pulldown-cmark's. Should
+//! they ever differ, the occurrence keeps pulldown-cmark's value and maps all of it to the whole
+//! raw destination: a coarse span, never a wrong one ([`extract_with_fallbacks`] lists those
+//! places, and the tests check that no fixture needs one).
+//!
+//! Duplicate reference definitions (a second `[label]:` for the same label) are not reported:
+//! CommonMark ignores them and pulldown-cmark does not return them.
 
-use super::Extraction;
+mod decode;
+mod embedded_html;
 
-/// The IRIs of a markdown document.
-pub fn extract(_text: &str) -> Extraction {
-    Extraction::default()
+use std::ops::Range;
+
+use pulldown_cmark::{CowStr, Event, LinkType, Options, Parser, Tag, TagEnd};
+
+use super::{Extraction, Occurrence, SpanMap, text};
+use decode::Located;
+
+/// The pulldown-cmark options irilint parses Markdown with.
+pub fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
+        | Options::ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS
+}
+
+/// The IRIs of a Markdown document.
+pub fn extract(text: &str) -> Extraction {
+    extract_with_fallbacks(text).0
+}
+
+/// The IRIs of a Markdown document, and the source ranges where an occurrence's map is coarser
+/// than exact: a destination whose decoding here differed from pulldown-cmark's, text whose
+/// events could not be decoded from their source, or HTML whose events could not be aligned
+/// with it. Empty on every fixture; for tests.
+pub fn extract_with_fallbacks(text: &str) -> (Extraction, Vec<Range<usize>>) {
+    let mut w = Walker {
+        text,
+        occurrences: Vec::new(),
+        fallbacks: Vec::new(),
+        run: Vec::new(),
+        html: Vec::new(),
+    };
+    let mut parser = Parser::new_ext(text, options()).into_offset_iter();
+    // Inside a code block or front matter (no IRIs), an autolink (reported as a whole), a table.
+    let (mut verbatim, mut autolinks, mut tables) = (0usize, 0usize, 0usize);
+    let mut links: Vec<OpenLink<'_>> = Vec::new();
+    for (event, range) in parser.by_ref() {
+        if !matches!(event, Event::Text(_)) {
+            w.flush_text(tables > 0);
+        }
+        if !matches!(event, Event::Html(_) | Event::InlineHtml(_)) {
+            w.flush_html();
+        }
+        let ends_link = matches!(event, Event::End(TagEnd::Link | TagEnd::Image));
+        if let (false, Some(top)) = (ends_link, links.last_mut()) {
+            top.inner_end = top.inner_end.max(range.end);
+        }
+        match event {
+            Event::Start(Tag::CodeBlock(_) | Tag::MetadataBlock(_)) => verbatim += 1,
+            Event::End(TagEnd::CodeBlock | TagEnd::MetadataBlock(_)) => {
+                verbatim = verbatim.saturating_sub(1);
+            }
+            Event::Start(Tag::Table(_)) => tables += 1,
+            Event::End(TagEnd::Table) => tables = tables.saturating_sub(1),
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                ..
+            }) => {
+                if matches!(link_type, LinkType::Autolink | LinkType::Email) {
+                    autolinks += 1;
+                }
+                links.push(OpenLink::new(false, link_type, dest_url, range, tables > 0));
+            }
+            Event::Start(Tag::Image {
+                link_type,
+                dest_url,
+                ..
+            }) => links.push(OpenLink::new(true, link_type, dest_url, range, tables > 0)),
+            Event::End(TagEnd::Link | TagEnd::Image) => {
+                if let Some(link) = links.pop() {
+                    if matches!(link.link_type, LinkType::Autolink | LinkType::Email) {
+                        autolinks = autolinks.saturating_sub(1);
+                    }
+                    w.link(link);
+                }
+                if let Some(top) = links.last_mut() {
+                    top.inner_end = top.inner_end.max(range.end);
+                }
+            }
+            // Text with an empty range (indentation before an HTML block) is not in the source.
+            Event::Text(t) if verbatim == 0 && autolinks == 0 && !range.is_empty() => {
+                w.run.push((range, t));
+            }
+            Event::Html(t) | Event::InlineHtml(t) => w.html.push((range, t)),
+            _ => {}
+        }
+    }
+    w.flush_text(false);
+    w.flush_html();
+    for def in parser.reference_definitions().iter().map(|(_, d)| d) {
+        if !def.dest.is_empty() {
+            let located = decode::locate_definition(text, def.span.clone(), &def.dest);
+            w.push_located(&def.dest, located, "markdown:definition");
+        }
+    }
+    let Walker {
+        mut occurrences,
+        fallbacks,
+        ..
+    } = w;
+    occurrences.sort_by_key(|o| o.map.source_range().start);
+    (
+        Extraction {
+            occurrences,
+            problems: Vec::new(),
+        },
+        fallbacks,
+    )
+}
+
+/// A link or image whose end has not been seen yet.
+struct OpenLink<'a> {
+    image: bool,
+    link_type: LinkType,
+    dest: CowStr<'a>,
+    /// The source of the whole link.
+    range: Range<usize>,
+    /// The end of the last event inside it so far (its text ends at or after it).
+    inner_end: usize,
+    in_table: bool,
+}
+
+impl<'a> OpenLink<'a> {
+    fn new(
+        image: bool,
+        link_type: LinkType,
+        dest: CowStr<'a>,
+        range: Range<usize>,
+        in_table: bool,
+    ) -> Self {
+        let inner_end = (range.start + if image { 2 } else { 1 }).min(range.end);
+        OpenLink {
+            image,
+            link_type,
+            dest,
+            range,
+            inner_end,
+            in_table,
+        }
+    }
+}
+
+struct Walker<'t> {
+    text: &'t str,
+    occurrences: Vec<Occurrence>,
+    fallbacks: Vec<Range<usize>>,
+    /// Consecutive text events not yet searched for bare IRIs.
+    run: Vec<(Range<usize>, CowStr<'t>)>,
+    /// Consecutive HTML events not yet handed to the HTML extractor.
+    html: Vec<(Range<usize>, CowStr<'t>)>,
+}
+
+impl Walker<'_> {
+    fn link(&mut self, link: OpenLink<'_>) {
+        match link.link_type {
+            LinkType::Inline if !link.dest.is_empty() => {
+                let located = decode::locate_inline(
+                    self.text,
+                    link.range.clone(),
+                    link.inner_end,
+                    &link.dest,
+                    link.in_table,
+                );
+                let origin = if link.image {
+                    "markdown:image"
+                } else {
+                    "markdown:link"
+                };
+                self.push_located(&link.dest, located, origin);
+            }
+            LinkType::Autolink if link.range.len() >= 2 => {
+                // No escapes or references in autolinks: the text between `<` and `>`.
+                let raw = link.range.start + 1..link.range.end - 1;
+                let located = if self.text.get(raw.clone()) == Some(&*link.dest) {
+                    Located::Exact(SpanMap::identity(raw))
+                } else {
+                    Located::Inexact(link.range)
+                };
+                self.push_located(&link.dest, located, "markdown:autolink");
+            }
+            // Email autolinks are not IRIs; reference-style links are reported at their
+            // definition.
+            _ => {}
+        }
+    }
+
+    fn push_located(&mut self, dest: &str, located: Located, origin: &'static str) {
+        let map = match located {
+            Located::Exact(map) => map,
+            Located::Inexact(range) => {
+                // pulldown-cmark's value, all of it mapped to the whole raw destination.
+                let mut map = SpanMap::default();
+                map.push_replaced(dest.len(), range.clone());
+                self.fallbacks.push(range);
+                map
+            }
+        };
+        self.occurrences.push(Occurrence {
+            iri: dest.to_string(),
+            map,
+            origin: origin.into(),
+        });
+    }
+
+    /// Bare IRIs in the pending text events. Text is split into several events at some
+    /// characters (brackets, escapes, references); contiguous ones are searched as one text.
+    fn flush_text(&mut self, in_table: bool) {
+        let run = std::mem::take(&mut self.run);
+        let (Some(first), Some(last)) = (run.first(), run.last()) else {
+            return;
+        };
+        let text = self.text;
+        let whole = first.0.start..last.0.end;
+        let joined: CowStr<'_> = if run.len() == 1 {
+            first.1.clone()
+        } else {
+            run.iter().map(|(_, t)| &**t).collect::<String>().into()
+        };
+        if text[whole.clone()] == *joined {
+            self.detect(&joined, &SpanMap::identity(whole));
+            return;
+        }
+        let (decoded, map) = decode::decode(text, whole, in_table);
+        if decoded == *joined {
+            self.detect(&decoded, &map);
+            return;
+        }
+        // Event by event, joining those whose source ranges touch.
+        let mut segment = (String::new(), SpanMap::default(), usize::MAX);
+        for (range, t) in &run {
+            let (piece, piece_map) = if text[range.clone()] == **t {
+                (t.to_string(), SpanMap::identity(range.clone()))
+            } else {
+                match decode::decode(text, range.clone(), in_table) {
+                    (d, m) if d == **t => (d, m),
+                    // A heading's last text event's range may include trailing whitespace.
+                    (d, m) if d.starts_with(&**t) && d[t.len()..].trim().is_empty() => {
+                        (t.to_string(), m.slice(0..t.len()))
+                    }
+                    _ => {
+                        let mut m = SpanMap::default();
+                        m.push_replaced(t.len(), range.clone());
+                        self.fallbacks.push(range.clone());
+                        (t.to_string(), m)
+                    }
+                }
+            };
+            if segment.2 != range.start {
+                let done = std::mem::take(&mut segment);
+                self.detect(&done.0, &done.1);
+            }
+            segment.0.push_str(&piece);
+            segment.1.extend(&piece_map);
+            segment.2 = range.end;
+        }
+        self.detect(&segment.0, &segment.1);
+    }
+
+    fn detect(&mut self, prepared: &str, map: &SpanMap) {
+        for r in text::detect(prepared) {
+            self.occurrences.push(Occurrence {
+                iri: prepared[r.clone()].to_string(),
+                map: map.slice(r),
+                origin: "markdown:text".into(),
+            });
+        }
+    }
+
+    fn flush_html(&mut self) {
+        let events = std::mem::take(&mut self.html);
+        if events.is_empty() {
+            return;
+        }
+        let (found, fell_back) = embedded_html::extract_group(self.text, &events);
+        if fell_back {
+            self.fallbacks
+                .push(events[0].0.start..events[events.len() - 1].0.end);
+        }
+        self.occurrences.extend(found);
+    }
 }

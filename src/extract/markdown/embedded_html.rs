@@ -1,0 +1,106 @@
+//! HTML inside Markdown, handed to the HTML extractor.
+//!
+//! An HTML block arrives as several `Html` events (one per line, without the container prefix
+//! of a block quote or list item, and without the `\r` of a CRLF); a multi-line inline HTML tag
+//! as one `InlineHtml` event whose text has the continuation lines' prefixes removed while its
+//! range still covers them. What a renderer writes out — and a browser parses — is the events'
+//! text, concatenated. So when that text is not simply the source slice, the HTML extractor runs
+//! on the concatenated text, and each occurrence's map is composed with the map from that text
+//! back to the source.
+
+use std::ops::Range;
+
+use pulldown_cmark::CowStr;
+
+use crate::extract::{Occurrence, SpanMap, html};
+
+/// Where each byte of an event's text is in the source: the text is the source slice with some
+/// bytes left out (line prefixes, `\r`). `None` when the text cannot be aligned that way.
+fn align(text: &str, range: Range<usize>, event: &str, map: &mut SpanMap) -> Option<()> {
+    let slice = &text[range.clone()];
+    if slice == event {
+        map.push_copied(range);
+        return Some(());
+    }
+    // Line by line: the event's line is the end of the source line (its prefix removed)...
+    let mut src_lines = slice.split_inclusive('\n');
+    let mut src_at = range.start;
+    for line in event.split_inclusive('\n') {
+        let src_line = src_lines.next()?;
+        let line_start = src_at;
+        src_at += src_line.len();
+        // ...a CRLF's `\r` may be left out, in which case the text's line ends in `\n` only...
+        if !src_line.ends_with(line) && line.ends_with('\n') && src_line.ends_with("\r\n") {
+            let body = &line[..line.len() - 1];
+            let src_body = &src_line[..src_line.len() - 2];
+            if src_body.ends_with(body) {
+                let s = line_start + src_body.len() - body.len();
+                map.push_copied(s..s + body.len());
+                map.push_copied(src_at - 1..src_at);
+                continue;
+            }
+        }
+        if src_line.ends_with(line) {
+            let s = src_at - line.len();
+            map.push_copied(s..src_at);
+            continue;
+        }
+        // ...or, failing that, a subsequence of it (characters matched in order).
+        let mut chars = src_line.char_indices();
+        for c in line.chars() {
+            loop {
+                let (k, s) = chars.next()?;
+                if s == c {
+                    map.push_copied(line_start + k..line_start + k + c.len_utf8());
+                    break;
+                }
+            }
+        }
+    }
+    Some(())
+}
+
+/// The occurrence `occ` found in `html` (offsets into `html`), mapped back to the source
+/// through `html_map`. A copied byte of `occ` stays copied; an escape becomes a replaced piece
+/// covering the source of the whole escape.
+fn compose(occ: Occurrence, html: &str, html_map: &SpanMap) -> Occurrence {
+    let mut map = SpanMap::default();
+    for (k, c) in occ.iri.char_indices() {
+        let r = k..k + c.len_utf8();
+        let s = occ.map.to_source(r.clone());
+        if s.len() == r.len() && html.get(s.clone()) == Some(&occ.iri[r.clone()]) {
+            map.extend(&html_map.slice(s));
+        } else {
+            map.push_replaced(r.len(), html_map.to_source(s));
+        }
+    }
+    Occurrence { map, ..occ }
+}
+
+/// The IRIs in a group of contiguous HTML events (`(range, text)` each), and whether the
+/// events could not be aligned with the source (then the HTML extractor ran on the raw source
+/// range, whose spans are still exact source positions).
+pub fn extract_group(text: &str, events: &[(Range<usize>, CowStr<'_>)]) -> (Vec<Occurrence>, bool) {
+    let (Some(first), Some(last)) = (events.first(), events.last()) else {
+        return (Vec::new(), false);
+    };
+    let whole = first.0.start..last.0.end;
+    let simple = events.windows(2).all(|w| w[0].0.end == w[1].0.start)
+        && events.iter().all(|(r, t)| text[r.clone()] == **t);
+    if simple {
+        return (html::extract_fragment(text, whole), false);
+    }
+    let mut html_text = String::new();
+    let mut html_map = SpanMap::default();
+    for (range, event) in events {
+        if align(text, range.clone(), event, &mut html_map).is_none() {
+            return (html::extract_fragment(text, whole), true);
+        }
+        html_text.push_str(event);
+    }
+    let occurrences = html::extract_fragment(&html_text, 0..html_text.len())
+        .into_iter()
+        .map(|occ| compose(occ, &html_text, &html_map))
+        .collect();
+    (occurrences, false)
+}
