@@ -206,7 +206,7 @@ fn human_report_is_safe_and_coloured_only_when_asked() {
     assert_eq!(code, 1);
     assert!(plain.contains("⟨U+202E⟩gpj.exe"), "{plain}");
     assert!(
-        plain.contains("Found 7 errors in 1 file (4 IRIs checked)."),
+        plain.contains("Found 6 errors in 1 file (5 IRIs checked)."),
         "{plain}"
     );
     assert!(

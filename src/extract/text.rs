@@ -4,13 +4,20 @@
 //! where the character before it is not an ASCII letter, digit or `+ - . _` (so `xhttp:` and
 //! `user@www.example` do not start one; CJK text directly before `https:` does).
 //!
+//! The character after `scheme:` must be able to start an IRI: a letter, digit, non-ASCII
+//! character or one of `/ % + - . _ ~ , ? # @ ! $ & * = ;` (so the reStructuredText roles
+//! ``:file:`x` `` and ``:data:`y` `` are not IRIs).
+//!
 //! It continues through every character that is not whitespace (RFC 3987 §7.3: a non-ASCII
 //! letter does not end an IRI, and a hidden U+202E or U+200B must stay inside so that the rules
 //! see it). It ends at:
 //! - whitespace of any kind (Unicode `White_Space`: U+3000, U+00A0 and the other `Zs`, line ends);
 //! - `<`, `>` and `"`;
+//! - the closing quote matching a quote right before the IRI (`'…'`, `` `…` ``, `‘…’`, `“…”`,
+//!   `«…»`, `‹…›`), so `'www.example.org'.split()` ends at the quote;
 //! - the CJK sentence marks `。` and `、`, which never belong to an IRI written in running text;
-//! - a CJK closing bracket (`」 』 ） 】 〉 》`) that closes nothing opened inside the IRI.
+//! - a closing `]`, `}` or CJK bracket (`」 』 ） 】 〉 》`) that closes nothing opened inside
+//!   the IRI (`{http://example.org/ns}tag`); a `)` does not end it, as in GFM.
 //!
 //! Then trailing punctuation is dropped: `. , : ; ! ? ' ) ] * `` ` `` and the CJK
 //! `。 、 ， ． ： ； ！ ？ 」 』 ） 】 〉 》` — a closing bracket only when it is unbalanced, so
@@ -27,11 +34,12 @@ pub const SCHEMES: &[&str] = &[
     "sip", "sips", "ssh", "svn", "tel", "telnet", "urn", "webcal", "ws", "wss", "xmpp",
 ];
 
-/// Bracket pairs whose closer is kept at the end of an IRI only when balanced. The first two are
-/// ASCII; the rest are CJK and also end an IRI when unbalanced in the middle of one.
-const PAIRS: [(char, char); 8] = [
+/// Bracket pairs whose closer is kept at the end of an IRI only when balanced. All but the
+/// first also end an IRI when unbalanced in the middle of one.
+const PAIRS: [(char, char); 9] = [
     ('(', ')'),
     ('[', ']'),
+    ('{', '}'),
     ('（', '）'),
     ('「', '」'),
     ('『', '』'),
@@ -39,7 +47,18 @@ const PAIRS: [(char, char); 8] = [
     ('〈', '〉'),
     ('《', '》'),
 ];
-const FIRST_CJK_PAIR: usize = 2;
+/// Pairs from this index on end an IRI at an unbalanced closer.
+const FIRST_ENDING_PAIR: usize = 1;
+
+/// Quotes that, right before an IRI, end it at their closing partner.
+const QUOTES: [(char, char); 6] = [
+    ('\'', '\''),
+    ('`', '`'),
+    ('‘', '’'),
+    ('“', '”'),
+    ('«', '»'),
+    ('‹', '›'),
+];
 
 /// Punctuation dropped from the end of an IRI (closers only when unbalanced).
 fn is_trailing_punctuation(c: char) -> bool {
@@ -97,6 +116,22 @@ fn is_known_scheme(s: &str) -> bool {
     SCHEMES.iter().any(|k| k.eq_ignore_ascii_case(s))
 }
 
+/// Whether `c`, right after `scheme:`, can start the rest of an IRI.
+fn can_follow_scheme(c: char) -> bool {
+    c.is_ascii_alphanumeric()
+        || (!c.is_ascii() && !c.is_whitespace())
+        || "/%+-._~,?#@!$&*=;".contains(c)
+}
+
+/// The closing quote an IRI starting at `start` must end at, if a quote opens it.
+fn closing_quote(text: &str, start: usize) -> Option<char> {
+    let before = text[..start].chars().next_back()?;
+    QUOTES
+        .iter()
+        .find(|&&(open, _)| open == before)
+        .map(|&(_, close)| close)
+}
+
 /// Byte ranges of the IRIs in `text`, in order.
 pub fn detect(text: &str) -> Vec<Range<usize>> {
     let b = text.as_bytes();
@@ -114,7 +149,14 @@ pub fn detect(text: &str) -> Vec<Range<usize>> {
         let starts_word = !joins_previous_word(b, i);
         let prefix_end = if !starts_word {
             None
-        } else if word_end < b.len() && b[word_end] == b':' && is_known_scheme(&text[i..word_end]) {
+        } else if word_end < b.len()
+            && b[word_end] == b':'
+            && is_known_scheme(&text[i..word_end])
+            && text[word_end + 1..]
+                .chars()
+                .next()
+                .is_some_and(can_follow_scheme)
+        {
             Some(word_end + 1)
         } else if b.len() - i >= 4
             && b[i..i + 4].eq_ignore_ascii_case(b"www.")
@@ -145,15 +187,16 @@ fn iri_end(text: &str, start: usize) -> usize {
     // opens minus closes, per pair
     let mut balance = [0isize; PAIRS.len()];
     let mut end = text.len();
+    let quote = closing_quote(text, start);
     for (k, c) in text[start..].char_indices() {
-        if ends_iri(c) {
+        if ends_iri(c) || Some(c) == quote {
             end = start + k;
             break;
         }
         if let Some(p) = pair_of_opener(c) {
             balance[p] += 1;
         } else if let Some(p) = pair_of_closer(c) {
-            if p >= FIRST_CJK_PAIR && balance[p] <= 0 {
+            if p >= FIRST_ENDING_PAIR && balance[p] <= 0 {
                 end = start + k;
                 break;
             }
@@ -227,6 +270,33 @@ mod tests {
         assert!(iris("svn+https://a x-http://b a.www.example.com").is_empty());
         assert!(iris("https:").is_empty());
         assert!(iris("ratio 3:4 and note: done").is_empty());
+    }
+
+    #[test]
+    fn restructuredtext_roles_and_code_are_not_iris() {
+        assert!(iris(":data:`Py_Version` and :file:`{prefix}/include` and file:`x`").is_empty());
+        assert_eq!(
+            iris("host = 'www.python.org'.rpartition(':') and `https://a.example/x`_"),
+            ["www.python.org", "https://a.example/x"]
+        );
+        assert_eq!(
+            iris("tag = '{http://people.example.com}actor' [see http://b.example/y][ref]"),
+            ["http://people.example.com", "http://b.example/y"]
+        );
+        assert_eq!(
+            iris("“https://c.example/z”, «https://d.example/»"),
+            ["https://c.example/z", "https://d.example/"]
+        );
+        // Quotes inside an IRI not opened by a quote stay part of it.
+        assert_eq!(
+            iris("https://e.example/it's-fine"),
+            ["https://e.example/it's-fine"]
+        );
+        assert_eq!(
+            iris("data:,Hello tel:+1-555 urn:isbn:1"),
+            ["data:,Hello", "tel:+1-555", "urn:isbn:1"]
+        );
+        assert_eq!(iris("http://[::1]:80/ok"), ["http://[::1]:80/ok"]);
     }
 
     #[test]
