@@ -14,6 +14,32 @@ pub const FORMATTING_CHARACTER: Rule = Rule {
     check: Check::Iri(check_formatting),
 };
 
+/// `bidi-mixed-direction`.
+pub const MIXED_DIRECTION: Rule = Rule {
+    id: "bidi-mixed-direction",
+    group: "bidi",
+    severity: Severity::Warning,
+    rfc: &["4.2"],
+    doc: include_str!("../../rules/bidi-mixed-direction.md"),
+    unicode_only: true,
+    check: Check::Iri(check_mixed_direction),
+};
+
+fn check_mixed_direction(_input: &IriCheck<'_>, _sink: &mut Sink<'_>) {}
+
+/// `bidi-component-edge`.
+pub const COMPONENT_EDGE: Rule = Rule {
+    id: "bidi-component-edge",
+    group: "bidi",
+    severity: Severity::Warning,
+    rfc: &["4.2"],
+    doc: include_str!("../../rules/bidi-component-edge.md"),
+    unicode_only: true,
+    check: Check::Iri(check_component_edge),
+};
+
+fn check_component_edge(_input: &IriCheck<'_>, _sink: &mut Sink<'_>) {}
+
 fn check_formatting(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     for (i, c) in input.text.char_indices() {
         if is_bidi_formatting(c) {

@@ -6,7 +6,11 @@
 //! mapping them to the source is the caller's business.
 
 mod bidi;
+mod delimiter;
 pub mod docs;
+mod idn;
+mod invisible;
+mod lookalike;
 mod normalization;
 mod selection;
 mod syntax;
@@ -91,7 +95,15 @@ pub static RULES: &[Rule] = &[
     syntax::PRIVATE_USE,
     syntax::CONTROL_CHARACTER,
     bidi::FORMATTING_CHARACTER,
+    bidi::MIXED_DIRECTION,
+    bidi::COMPONENT_EDGE,
+    invisible::INVISIBLE_CHARACTER,
     normalization::NOT_NFC,
+    normalization::NOT_NFKC,
+    delimiter::CONFUSABLE_DELIMITER,
+    lookalike::MIXED_SCRIPT,
+    lookalike::CONFUSABLE,
+    idn::IDN_INVALID,
     xml::NOT_WELL_FORMED,
     xml::ENTITY_LIMIT,
     xml::EXTERNAL_ENTITY,
@@ -145,16 +157,93 @@ pub struct Sink<'a> {
 impl Sink<'_> {
     /// Reports the characters at `range` of the prepared IRI.
     pub fn report(&mut self, range: Range<usize>, message: String, help: Option<String>) {
+        let severity = self.severity;
+        self.report_as(severity, range, message, help);
+    }
+
+    /// Reports with a severity other than the rule's (a rule that is a warning in the path but
+    /// only advice in the query). A rule configured below its default stays there.
+    pub fn report_as(
+        &mut self,
+        severity: Severity,
+        range: Range<usize>,
+        message: String,
+        help: Option<String>,
+    ) {
+        let severity = if self.severity < self.rule.severity {
+            self.severity.min(severity)
+        } else {
+            severity
+        };
         let component = self.iri.component_at(range.start);
         self.out.push(Finding {
             rule: self.rule,
-            severity: self.severity,
+            severity,
             range,
             component,
             message,
             help,
         });
     }
+
+    /// The severity the rule runs with.
+    pub fn severity(&self) -> Severity {
+        self.severity
+    }
+}
+
+/// One component in the sense of RFC 3987 §4.2 (bidi components) and of the script rules: each
+/// host label, the userinfo, each path segment, each query name and each query value, the
+/// fragment. Delimiters between them belong to none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    /// Which IRI component it is in.
+    pub component: Component,
+    /// Its byte range in the prepared IRI (may be empty).
+    pub range: Range<usize>,
+}
+
+/// The §4.2 components of `iri`, in order.
+pub fn parts(iri: &Iri) -> Vec<Part> {
+    let mut out = Vec::new();
+    let mut push = |component, range: &Range<usize>| {
+        out.push(Part {
+            component,
+            range: range.clone(),
+        })
+    };
+    if let Some(a) = &iri.authority {
+        if let Some(u) = &a.userinfo {
+            push(Component::Userinfo, u);
+        }
+        for label in &a.host.labels {
+            push(Component::Host, label);
+        }
+    }
+    for seg in &iri.segments {
+        push(Component::Path, seg);
+    }
+    for q in &iri.query_parts {
+        push(Component::Query, &q.name);
+        if let Some(v) = &q.value {
+            push(Component::Query, v);
+        }
+    }
+    if let Some(f) = &iri.fragment {
+        push(Component::Fragment, f);
+    }
+    out
+}
+
+/// True when the IRI has a host label in ACE form (`xn--`), which the Unicode rules decode.
+fn has_ace_label(text: &str, iri: &Iri) -> bool {
+    iri.authority.as_ref().is_some_and(|a| {
+        a.host.labels.iter().any(|l| {
+            text.as_bytes()[l.clone()]
+                .get(..4)
+                .is_some_and(|p| p.eq_ignore_ascii_case(b"xn--"))
+        })
+    })
 }
 
 /// Runs the selected rules on one prepared IRI.
@@ -166,7 +255,9 @@ pub fn check(text: &str, selection: &Selection) -> Vec<Finding> {
 /// Runs the selected rules on an IRI already parsed with [`iri::analyze`].
 pub fn check_parsed(text: &str, parsed: &Iri, selection: &Selection) -> Vec<Finding> {
     let mut out = Vec::new();
-    let ascii = text.is_ascii();
+    // The ASCII fast path: most IRIs skip every Unicode rule. An `xn--` label is ASCII but
+    // decodes to Unicode, so it takes the slow path.
+    let ascii = text.is_ascii() && !has_ace_label(text, parsed);
     let input = IriCheck { text, iri: parsed };
     for (rule, severity) in selection.enabled() {
         if ascii && rule.unicode_only {
@@ -213,6 +304,36 @@ pub(crate) fn describe_chars(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parts_are_the_bidi_components() {
+        let text = "http://us:er@a.b/c/d?e=f&g;h=#i";
+        let parsed = crate::iri::analyze(text);
+        let got: Vec<(Component, &str)> = parts(&parsed)
+            .into_iter()
+            .map(|p| (p.component, &text[p.range]))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (Component::Userinfo, "us:er"),
+                (Component::Host, "a"),
+                (Component::Host, "b"),
+                (Component::Path, "c"),
+                (Component::Path, "d"),
+                (Component::Query, "e"),
+                (Component::Query, "f"),
+                (Component::Query, "g"),
+                (Component::Query, "h"),
+                (Component::Query, ""),
+                (Component::Fragment, "i"),
+            ]
+        );
+        assert!(has_ace_label(
+            "http://xn--80ak6aa92e.com/",
+            &crate::iri::analyze("http://xn--80ak6aa92e.com/")
+        ));
+    }
 
     #[test]
     fn ids_are_unique_and_documented() {

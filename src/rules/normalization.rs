@@ -19,6 +19,19 @@ pub const NOT_NFC: Rule = Rule {
     check: Check::Iri(check_nfc),
 };
 
+/// `not-nfkc`.
+pub const NOT_NFKC: Rule = Rule {
+    id: "not-nfkc",
+    group: "normalization",
+    severity: Severity::Warning,
+    rfc: &["5.3.2.2", "7.5"],
+    doc: include_str!("../../rules/not-nfkc.md"),
+    unicode_only: true,
+    check: Check::Iri(check_nfkc),
+};
+
+fn check_nfkc(_input: &IriCheck<'_>, _sink: &mut Sink<'_>) {}
+
 /// True when normalization cannot carry across the boundary before `c`: a starter that is
 /// NFC_Quick_Check=Yes neither reorders nor composes with what precedes it.
 fn is_stable_boundary(c: char) -> bool {
