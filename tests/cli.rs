@@ -121,7 +121,10 @@ fn clean_multilingual_fixtures_are_silent() {
         let (code, report) = json(&["check", "--format", "json", &path]);
         assert_eq!(code, 0, "{name}");
         assert_eq!(report["diagnostics"], Value::Array(vec![]), "{name}");
-        assert!(report["summary"]["iris"].as_u64().unwrap() >= 2, "{name}: IRIs found");
+        assert!(
+            report["summary"]["iris"].as_u64().unwrap() >= 2,
+            "{name}: IRIs found"
+        );
     }
 }
 

@@ -174,7 +174,15 @@ mod tests {
     fn select_replaces_extend_adds_ignore_removes() {
         let s = Selection::from_selectors(&["bidi"], &["not-nfc"], &[]).unwrap();
         let ids: Vec<_> = s.enabled().map(|(r, _)| r.id).collect();
-        assert_eq!(ids, ["bidi-formatting-character", "not-nfc"]);
+        assert_eq!(
+            ids,
+            [
+                "bidi-formatting-character",
+                "bidi-mixed-direction",
+                "bidi-component-edge",
+                "not-nfc"
+            ]
+        );
         let s = Selection::from_selectors(&["ALL"], &[], &["syntax"]).unwrap();
         assert!(!s.is_enabled("syntax-invalid"));
         assert!(s.is_enabled("not-nfc"));
