@@ -1,7 +1,7 @@
 //! Rules on the RFC 3987 §2.2 grammar, reported from the parser's issues.
 
 use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars};
-use crate::iri::{Component, Issue, IssueKind};
+use crate::iri::{Component, Issue, IssueKind, chars};
 
 /// `syntax-invalid`: the text is not an IRI-reference.
 pub const SYNTAX_INVALID: Rule = Rule {
