@@ -58,12 +58,21 @@ pub const CONTROL_CHARACTER: Rule = Rule {
     check: Check::Iri(check_control),
 };
 
+/// Characters outside `ucschar` that `invisible-character` reports with a better explanation
+/// (tag characters, the variation selectors supplement, U+FFF0–U+FFFB): not reported twice.
+fn left_to_invisible_character(input: &IriCheck<'_>, issue: &Issue) -> bool {
+    input.text[issue.range.clone()]
+        .chars()
+        .next()
+        .is_some_and(|c| chars::is_default_ignorable(c) || ('\u{FFF9}'..='\u{FFFB}').contains(&c))
+}
+
 fn check_invalid(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     for issue in input
         .iri
         .issues
         .iter()
-        .filter(|i| i.kind == IssueKind::Invalid)
+        .filter(|i| i.kind == IssueKind::Invalid && !left_to_invisible_character(input, i))
     {
         let help = invalid_help(input, issue).map(str::to_string);
         sink.report(issue.range.clone(), issue.message.clone(), help);
