@@ -180,6 +180,28 @@ fn main() {
         }),
     );
     let all = Selection::all();
+    let non_ascii: Vec<&String> = iris.iter().filter(|s| !s.is_ascii()).collect();
+    let non_ascii_bytes: usize = non_ascii.iter().map(|s| s.len()).sum();
+    report(
+        "parse only (non-ASCII IRIs)",
+        non_ascii_bytes,
+        non_ascii.len(),
+        time(|| {
+            for s in &non_ascii {
+                black_box(iri::parse(black_box(s)).is_ok());
+            }
+        }),
+    );
+    report(
+        "parse + all rules (non-ASCII IRIs)",
+        non_ascii_bytes,
+        non_ascii.len(),
+        time(|| {
+            for s in &non_ascii {
+                black_box(rules::check(black_box(s), &all));
+            }
+        }),
+    );
     report(
         "parse + all rules",
         bytes,
