@@ -104,6 +104,12 @@
 
 mod decode;
 mod dtd;
+mod dtd_graph;
+mod dtd_parser;
+mod elements;
+mod entities;
+mod errors;
+mod namespaces;
 mod tags;
 mod walker;
 

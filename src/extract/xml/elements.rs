@@ -1,0 +1,309 @@
+//! Start tags and end tags: a start tag's attributes split and decoded, its namespace
+//! declarations bound, its element and attribute names resolved, the IRIs in its attributes
+//! collected, and the element's content captured when it holds an IRI; and attribute values
+//! decoded as XML 1.0 §3.3.3 prescribes.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::ops::Range;
+
+use super::decode::{
+    Prepared, Reference, Via, is_name_char, is_qname, predefined, reference, trim,
+};
+use super::errors::AMPERSAND;
+use super::walker::{Action, Capture, Cx, Open, Walker};
+use super::{
+    ElementName, Slot, Stop, Value, XML_NAMESPACE, XMLNS_NAMESPACE, attribute_slot, content_slot,
+    iri_ranges, namespace_slot, tags,
+};
+use crate::extract::Occurrence;
+
+impl<'a> Walker<'a> {
+    /// A start tag whose content (between `<` and `>` or `/>`) is `len` bytes at `start` of
+    /// the current text.
+    pub(super) fn start_tag(
+        &mut self,
+        cx: Cx<'_, 'a>,
+        start: usize,
+        len: usize,
+        empty: bool,
+    ) -> Result<Action<'a>, Stop> {
+        let src = cx.src;
+        let raw = tags::parse(src, start..start + len)
+            .map_err(|e| self.fatal(cx.via, e.range, e.message))?;
+        let qname = &src[raw.name.clone()];
+        let tag_range = Self::locate(cx.via, start - 1..raw.name.end);
+        if !is_qname(qname) {
+            return Err(self.fatal(
+                cx.via,
+                raw.name,
+                format!(
+                    "`{qname}` is not a valid element name with namespaces (one `:` at most, \
+                     between two names)"
+                ),
+            ));
+        }
+        if self.elements.is_empty() && cx.via.is_none() {
+            if self.root_closed {
+                return Err(self.fatal(
+                    None,
+                    start - 1..raw.name.end,
+                    format!(
+                        "a second root element `<{qname}>`: an XML document has exactly one \
+                         root element"
+                    ),
+                ));
+            }
+            self.root_seen = true;
+        }
+        let mark = self.ns.mark();
+        let mut values: Vec<Option<Prepared>> = vec![None; raw.attributes.len()];
+        // Namespace declarations first: they apply to the element's own names.
+        for (k, a) in raw.attributes.iter().enumerate() {
+            let name = &src[a.name.clone()];
+            let prefix = match name.strip_prefix("xmlns") {
+                Some("") => "",
+                Some(p) if p.starts_with(':') => &p[1..],
+                _ => continue,
+            };
+            if !is_qname(name) {
+                return Err(self.fatal(
+                    cx.via,
+                    a.name.clone(),
+                    format!("`{name}` is not a valid attribute name with namespaces"),
+                ));
+            }
+            let mut p = Prepared::default();
+            self.attribute_value(src, a.value.clone(), cx.via, true, &mut p)?;
+            let uri = p.text.as_str();
+            let wrong = if prefix == "xmlns" {
+                Some("the prefix `xmlns` cannot be declared".to_string())
+            } else if prefix == "xml" && uri != XML_NAMESPACE {
+                Some(format!(
+                    "the prefix `xml` can only be bound to {XML_NAMESPACE}"
+                ))
+            } else if prefix != "xml" && uri == XML_NAMESPACE {
+                Some(format!(
+                    "only the prefix `xml` can be bound to {XML_NAMESPACE}"
+                ))
+            } else if uri == XMLNS_NAMESPACE {
+                Some(format!("no prefix can be bound to {XMLNS_NAMESPACE}"))
+            } else if !prefix.is_empty() && uri.is_empty() {
+                Some(format!(
+                    "`xmlns:{prefix}=\"\"` cannot undeclare a prefix (Namespaces in XML 1.0 §3)"
+                ))
+            } else {
+                None
+            };
+            if let Some(w) = wrong {
+                return Err(self.fatal(cx.via, a.name.clone(), w));
+            }
+            self.ns.bind(prefix, uri);
+            values[k] = Some(p);
+        }
+        let (prefix, local) = qname.split_once(':').unwrap_or(("", qname));
+        let namespace = match self.ns.resolve(prefix) {
+            Some("") | None if prefix.is_empty() => None,
+            Some(uri) => Some(uri.to_string()),
+            None => {
+                self.ns.unwind(mark);
+                return Err(self.fatal(
+                    cx.via,
+                    raw.name.start..raw.name.start + prefix.len(),
+                    format!(
+                        "namespace prefix `{prefix}` is not declared (Namespaces in XML 1.0 §5)"
+                    ),
+                ));
+            }
+        };
+        if self.elements.is_empty() && cx.via.is_none() && local == "rss" && namespace.is_none() {
+            self.rss = true;
+        }
+        let element = ElementName {
+            namespace: namespace.as_deref(),
+            local,
+            rss: self.rss,
+        };
+        // The other attributes: names resolved, values decoded, IRI places found.
+        let mut slots: Vec<Option<(&'static Slot, Value, Cow<'static, str>)>> =
+            vec![None; raw.attributes.len()];
+        let mut expanded: HashSet<(String, &str)> = HashSet::new();
+        for (k, a) in raw.attributes.iter().enumerate() {
+            let name = &src[a.name.clone()];
+            if values[k].is_some() {
+                slots[k] = Some((namespace_slot(), Value::Iri, Cow::Owned(name.to_string())));
+                continue;
+            }
+            if !is_qname(name) {
+                return Err(self.fatal(
+                    cx.via,
+                    a.name.clone(),
+                    format!("`{name}` is not a valid attribute name with namespaces"),
+                ));
+            }
+            let (ns, attr_local) =
+                match name.split_once(':') {
+                    None => (None, name),
+                    Some((p, l)) => match self.ns.resolve(p) {
+                        Some(uri) if !uri.is_empty() => (Some(uri.to_string()), l),
+                        _ => {
+                            let r = a.name.start..a.name.start + p.len();
+                            return Err(self.fatal(cx.via, r, format!(
+                                "namespace prefix `{p}` is not declared (Namespaces in XML 1.0 §5)"
+                            )));
+                        }
+                    },
+                };
+            if let Some(uri) = &ns
+                && !expanded.insert((uri.clone(), attr_local))
+            {
+                return Err(self.fatal(
+                    cx.via,
+                    a.name.clone(),
+                    format!(
+                        "attribute `{name}` repeats another attribute of the tag: their \
+                         prefixes name the same namespace {uri}"
+                    ),
+                ));
+            }
+            slots[k] = attribute_slot(&element, ns.as_deref(), attr_local);
+            let mut p = Prepared::default();
+            self.attribute_value(src, a.value.clone(), cx.via, slots[k].is_some(), &mut p)?;
+            values[k] = Some(p);
+        }
+        let plain: Vec<(&str, &str)> = raw
+            .attributes
+            .iter()
+            .zip(&values)
+            .filter(|(a, _)| !src[a.name.clone()].contains(':'))
+            .map(|(a, v)| {
+                (
+                    &src[a.name.clone()],
+                    v.as_ref().map_or("", |p| p.text.as_str()),
+                )
+            })
+            .collect();
+        let mut found = Vec::new();
+        for (slot, value) in slots.iter().zip(&values) {
+            if let (Some((slot, kind, origin)), Some(p)) = (slot, value)
+                && slot.condition.holds(&plain)
+            {
+                for r in iri_ranges(*kind, &p.text) {
+                    let (iri, map) = p.slice(r);
+                    found.push(Occurrence {
+                        iri,
+                        map,
+                        origin: origin.clone(),
+                    });
+                }
+            }
+        }
+        let content = content_slot(&element).filter(|s| s.condition.holds(&plain));
+        let origin = local.to_string();
+        drop(plain);
+        self.out.occurrences.extend(found);
+        self.elements.push(Open {
+            name: qname.to_string(),
+            tag: tag_range,
+            mark,
+        });
+        if content.is_some() {
+            self.captures.push(Capture {
+                depth: self.elements.len(),
+                prepared: Prepared::default(),
+                origin,
+            });
+        }
+        if empty {
+            self.end_element(cx)?;
+        }
+        Ok(Action::Continue)
+    }
+
+    pub(super) fn end_element(&mut self, cx: Cx<'_, 'a>) -> Result<(), Stop> {
+        let depth = self.elements.len();
+        if self.captures.last().is_some_and(|c| c.depth == depth)
+            && let Some(c) = self.captures.pop()
+        {
+            let r = trim(&c.prepared.text, 0..c.prepared.text.len());
+            if !r.is_empty() {
+                let (iri, map) = c.prepared.slice(r);
+                self.out.occurrences.push(Occurrence {
+                    iri,
+                    map,
+                    origin: c.origin.into(),
+                });
+            }
+        }
+        if let Some(open) = self.elements.pop() {
+            self.ns.unwind(open.mark);
+        }
+        if self.elements.is_empty() && cx.via.is_none() {
+            self.root_closed = true;
+        }
+        Ok(())
+    }
+
+    /// Decodes the attribute value `src[range]` (of the text `via`) into `out`: XML 1.0 §3.3.3
+    /// attribute-value normalization, references resolved, entities expanded recursively.
+    pub(super) fn attribute_value(
+        &mut self,
+        src: &'a str,
+        range: Range<usize>,
+        via: Option<&Via>,
+        iri: bool,
+        out: &mut Prepared,
+    ) -> Result<(), Stop> {
+        let b = src.as_bytes();
+        let (mut run, mut i) = (range.start, range.start);
+        while i < range.end {
+            match b[i] {
+                b'<' => {
+                    return Err(self.fatal(
+                        via,
+                        i..i + 1,
+                        "`<` is not allowed in an attribute value: write `&lt;`",
+                    ));
+                }
+                b'\t' | b'\n' | b'\r' => {
+                    out.copy(src, run..i, via);
+                    let pair =
+                        via.is_none() && b[i] == b'\r' && i + 1 < range.end && b[i + 1] == b'\n';
+                    let end = i + 1 + usize::from(pair);
+                    out.produce(" ", i..end, via);
+                    i = end;
+                    run = i;
+                }
+                b'&' => {
+                    out.copy(src, run..i, via);
+                    let (r, end) = match reference(src, i) {
+                        Ok((r, end)) if end <= range.end => (r, end),
+                        Ok(_) | Err(_) => {
+                            let message =
+                                reference(src, i).err().unwrap_or_else(|| AMPERSAND.into());
+                            let r = i..src[i + 1..range.end]
+                                .char_indices()
+                                .find(|&(_, c)| !is_name_char(c) && c != '#')
+                                .map_or(range.end, |(k, c)| {
+                                    i + 1 + k + if c == ';' { 1 } else { 0 }
+                                });
+                            return Err(self.fatal(via, r, message));
+                        }
+                    };
+                    match r {
+                        Reference::Char(c) => out.produce(c.encode_utf8(&mut [0; 4]), i..end, via),
+                        Reference::Entity(name) => match predefined(name) {
+                            Some(s) => out.produce(s, i..end, via),
+                            None => self.attribute_entity(src, name, i..end, via, iri, out)?,
+                        },
+                    }
+                    i = end;
+                    run = i;
+                }
+                _ => i += 1,
+            }
+        }
+        out.copy(src, run..range.end, via);
+        Ok(())
+    }
+}

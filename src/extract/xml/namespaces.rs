@@ -1,0 +1,53 @@
+//! Namespace scopes: which URI each prefix is bound to at the current element, pushed by the
+//! `xmlns` attributes of a start tag and unwound at its end tag.
+
+use std::collections::HashMap;
+
+use super::XML_NAMESPACE;
+
+/// Namespace bindings in scope: prefix (`""` for the default namespace) → URIs, innermost last.
+pub(super) struct Namespaces {
+    bound: HashMap<String, Vec<String>>,
+    log: Vec<String>,
+}
+
+impl Namespaces {
+    pub(super) fn new() -> Namespaces {
+        let mut bound = HashMap::new();
+        bound.insert("xml".to_string(), vec![XML_NAMESPACE.to_string()]);
+        Namespaces {
+            bound,
+            log: Vec::new(),
+        }
+    }
+
+    pub(super) fn mark(&self) -> usize {
+        self.log.len()
+    }
+
+    pub(super) fn bind(&mut self, prefix: &str, uri: &str) {
+        self.bound
+            .entry(prefix.to_string())
+            .or_default()
+            .push(uri.to_string());
+        self.log.push(prefix.to_string());
+    }
+
+    pub(super) fn unwind(&mut self, mark: usize) {
+        while self.log.len() > mark {
+            if let Some(p) = self.log.pop()
+                && let Some(stack) = self.bound.get_mut(&p)
+            {
+                stack.pop();
+            }
+        }
+    }
+
+    /// The namespace of `prefix`; `Some("")` when the default namespace is undeclared.
+    pub(super) fn resolve(&self, prefix: &str) -> Option<&str> {
+        self.bound
+            .get(prefix)
+            .and_then(|v| v.last())
+            .map(String::as_str)
+    }
+}
