@@ -1,7 +1,12 @@
 //! Rules on bidirectional text (RFC 3987 §4).
 
-use super::{Check, IriCheck, Rule, Severity, Sink};
-use crate::iri::chars::{describe, is_bidi_formatting};
+use std::ops::Range;
+
+use unicode_bidi::{BidiClass, bidi_class};
+
+use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars};
+use crate::iri::Iri;
+use crate::iri::chars::{describe, escape_unsafe, is_bidi_formatting, is_hexdig};
 
 /// `bidi-formatting-character`: LRM, RLM, ALM, LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI.
 pub const FORMATTING_CHARACTER: Rule = Rule {
@@ -25,8 +30,6 @@ pub const MIXED_DIRECTION: Rule = Rule {
     check: Check::Iri(check_mixed_direction),
 };
 
-fn check_mixed_direction(_input: &IriCheck<'_>, _sink: &mut Sink<'_>) {}
-
 /// `bidi-component-edge`.
 pub const COMPONENT_EDGE: Rule = Rule {
     id: "bidi-component-edge",
@@ -37,8 +40,6 @@ pub const COMPONENT_EDGE: Rule = Rule {
     unicode_only: true,
     check: Check::Iri(check_component_edge),
 };
-
-fn check_component_edge(_input: &IriCheck<'_>, _sink: &mut Sink<'_>) {}
 
 fn check_formatting(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     for (i, c) in input.text.char_indices() {
@@ -52,5 +53,334 @@ fn check_formatting(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 ),
             );
         }
+    }
+}
+
+// RFC 3987 §4.2: the structure of bidi components.
+
+/// Which §4.2 component a range is: decides the wording of messages and, for the ones that often
+/// hold free text, the severity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    HostLabel,
+    Userinfo,
+    MailtoLocalPart,
+    PathSegment,
+    QueryName,
+    QueryValue,
+    Fragment,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::HostLabel => "host label",
+            Kind::Userinfo => "userinfo",
+            Kind::MailtoLocalPart => "local part of the mail address",
+            Kind::PathSegment => "path segment",
+            Kind::QueryName => "query parameter name",
+            Kind::QueryValue => "query parameter value",
+            Kind::Fragment => "fragment",
+        }
+    }
+
+    /// Query names and values and the fragment often hold free text, where both directions and
+    /// numbers next to right-to-left words are normal; RFC 3987 §4.2 itself says the restrictions
+    /// may be "very difficult to enforce" there. Findings in them are advice only.
+    fn is_prose(self) -> bool {
+        matches!(self, Kind::QueryName | Kind::QueryValue | Kind::Fragment)
+    }
+}
+
+/// Reports with the rule's severity, or as `info` in a prose component.
+fn report(sink: &mut Sink<'_>, kind: Kind, range: Range<usize>, message: String, help: String) {
+    if kind.is_prose() {
+        sink.report_as(Severity::Info, range, message, Some(help));
+    } else {
+        sink.report(range, message, Some(help));
+    }
+}
+
+/// Schemes whose hosts are DNS names: their labels must pass the IDNA bidi rule (RFC 5893),
+/// which `idn-invalid` checks, so the §4.2 rules leave them alone rather than report twice.
+const DNS_SCHEMES: &[&str] = &["http", "https", "ftp", "ws", "wss"];
+
+/// Calls `f` with each §4.2 component of `iri` these rules check, in order: the userinfo, the
+/// host labels (not for DNS schemes, nor for scheme-relative references, which resolve against a
+/// web page's base), each path segment without its file extensions, for `mailto:` each address's
+/// local part (its domain is a DNS name), each query name and value, the fragment.
+fn for_each_component(text: &str, iri: &Iri, mut f: impl FnMut(Kind, Range<usize>)) {
+    let scheme = iri.scheme.as_ref().map(|r| &text[r.clone()]);
+    let dns_host = scheme.is_none_or(|s| DNS_SCHEMES.iter().any(|d| s.eq_ignore_ascii_case(d)));
+    if let Some(a) = &iri.authority {
+        if let Some(u) = &a.userinfo {
+            f(Kind::Userinfo, u.clone());
+        }
+        if !dns_host {
+            for label in &a.host.labels {
+                f(Kind::HostLabel, label.clone());
+            }
+        }
+    }
+    if iri.authority.is_none() && scheme.is_some_and(|s| s.eq_ignore_ascii_case("mailto")) {
+        // RFC 6068: `mailto:` addr-spec *("," addr-spec); the domain after an address's last
+        // `@` is a DNS name.
+        let mut start = iri.path.start;
+        for piece in text[iri.path.clone()].split(',') {
+            let range = start..start + piece.len();
+            start = range.end + 1;
+            match piece.rfind('@') {
+                Some(at) => f(Kind::MailtoLocalPart, range.start..range.start + at),
+                None => f(Kind::PathSegment, range),
+            }
+        }
+    } else {
+        for seg in &iri.segments {
+            f(Kind::PathSegment, without_extensions(text, seg));
+        }
+    }
+    for q in &iri.query_parts {
+        f(Kind::QueryName, q.name.clone());
+        if let Some(v) = &q.value {
+            f(Kind::QueryValue, without_extensions(text, v));
+        }
+    }
+    if let Some(fragment) = &iri.fragment {
+        f(Kind::Fragment, fragment.clone());
+    }
+}
+
+/// `range` without its trailing file extensions (`name.tar.gz` → `name`): RFC 3987 §4.2 lets
+/// "the extensions in a resource name" be components of their own, and the draft's examples 4 and
+/// 6 (`/KL.html`) rely on it. An extension is ASCII letters and digits starting with a letter, so
+/// a dot before a letter, which keeps the two sides apart in display; `.2` is not one (the digit
+/// joins the right-to-left run before it), and neither is a leading dot (`.htaccess`).
+fn without_extensions(text: &str, range: &Range<usize>) -> Range<usize> {
+    let s = &text.as_bytes()[range.clone()];
+    let mut end = s.len();
+    while let Some(dot) = s[..end].iter().rposition(|&b| b == b'.') {
+        let ext = &s[dot + 1..end];
+        let is_extension = dot > 0
+            && ext.first().is_some_and(u8::is_ascii_alphabetic)
+            && ext.iter().all(u8::is_ascii_alphanumeric);
+        if !is_extension {
+            break;
+        }
+        end = dot;
+    }
+    range.start..range.start + end
+}
+
+/// The direction a unit of a component counts as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Dir {
+    /// Bidi class R or AL, or a non-spacing mark on such a character.
+    Rtl,
+    /// Bidi class L, or a non-spacing mark on such a character.
+    Ltr,
+    /// Everything else that is displayed: digits (EN, AN), separators and terminators (ES, CS,
+    /// ET), other neutrals (ON, ...), and a `%HH` escape as a whole.
+    Weak,
+    /// Boundary-neutral (BN: ZWJ, ZWNJ, soft hyphen, ...) and bidi formatting characters: the bidi
+    /// algorithm ignores them (UAX #9 X9) and other rules report them.
+    Transparent,
+}
+
+/// What the two rules need to know about one component.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Directions {
+    /// The first right-to-left character.
+    first_rtl: Option<char>,
+    /// The first left-to-right character.
+    first_ltr: Option<char>,
+    /// The non-right-to-left run before the first strong character, when that one is
+    /// right-to-left (byte range in the component).
+    leading: Option<Range<usize>>,
+    /// The non-right-to-left run after the last strong character, when that one is
+    /// right-to-left.
+    trailing: Option<Range<usize>>,
+}
+
+/// Classifies `s` unit by unit, in one pass and without allocating. A `%HH` escape is one weak
+/// unit: RFC 3987 §4.2 recommends percent-encoding to satisfy its restrictions, so its hex
+/// letters do not count as left-to-right text. A non-spacing mark takes the direction of the
+/// unit before it (UAX #9 W1); at the start it is weak.
+fn directions(s: &str) -> Directions {
+    let b = s.as_bytes();
+    let mut out = Directions::default();
+    let mut prev = Dir::Weak;
+    let mut first_strong = None;
+    let mut last_strong = None;
+    let mut weak_run: Option<Range<usize>> = None;
+    let mut i = 0;
+    while let Some(c) = s[i..].chars().next() {
+        let start = i;
+        let escape = c == '%' && b.len() > i + 2 && is_hexdig(b[i + 1]) && is_hexdig(b[i + 2]);
+        i += if escape { 3 } else { c.len_utf8() };
+        let dir = if escape {
+            Dir::Weak
+        } else if is_bidi_formatting(c) {
+            Dir::Transparent
+        } else {
+            match bidi_class(c) {
+                BidiClass::R | BidiClass::AL => Dir::Rtl,
+                BidiClass::L => Dir::Ltr,
+                BidiClass::NSM => prev,
+                BidiClass::BN
+                | BidiClass::LRE
+                | BidiClass::RLE
+                | BidiClass::LRO
+                | BidiClass::RLO
+                | BidiClass::PDF
+                | BidiClass::LRI
+                | BidiClass::RLI
+                | BidiClass::FSI
+                | BidiClass::PDI => Dir::Transparent,
+                _ => Dir::Weak,
+            }
+        };
+        match dir {
+            Dir::Transparent => continue,
+            Dir::Weak => {
+                weak_run = Some(weak_run.map_or(start, |r| r.start)..i);
+            }
+            Dir::Rtl | Dir::Ltr => {
+                let first = if dir == Dir::Rtl {
+                    &mut out.first_rtl
+                } else {
+                    &mut out.first_ltr
+                };
+                first.get_or_insert(c);
+                if first_strong.is_none() {
+                    first_strong = Some(dir);
+                    if dir == Dir::Rtl {
+                        out.leading = weak_run.clone();
+                    }
+                }
+                last_strong = Some(dir);
+                weak_run = None;
+            }
+        }
+        prev = dir;
+    }
+    if last_strong == Some(Dir::Rtl) {
+        out.trailing = weak_run;
+    }
+    out
+}
+
+/// `` `1` (U+0031 DIGIT ONE) `` for ASCII, the names alone otherwise (never raw right-to-left or
+/// invisible text in a message).
+fn describe_run(run: &str) -> String {
+    if run.is_ascii() {
+        format!("`{}` ({})", escape_unsafe(run), describe_chars(run))
+    } else {
+        describe_chars(run)
+    }
+}
+
+fn check_mixed_direction(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    for_each_component(input.text, input.iri, |kind, range| {
+        let s = &input.text[range.clone()];
+        if s.is_ascii() {
+            return;
+        }
+        let d = directions(s);
+        let (Some(rtl), Some(ltr)) = (d.first_rtl, d.first_ltr) else {
+            return;
+        };
+        let name = kind.name();
+        report(
+            sink,
+            kind,
+            range,
+            format!(
+                "the {name} mixes right-to-left and left-to-right characters ({} is right-to-left, {} left-to-right), so it is not displayed in the order it is read",
+                describe(rtl),
+                describe(ltr)
+            ),
+            format!(
+                "keep each component in one direction: put the right-to-left and the left-to-right text in separate components (path segments, labels or query parameters), or percent-encode the whole {name}"
+            ),
+        );
+    });
+}
+
+fn check_component_edge(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    for_each_component(input.text, input.iri, |kind, range| {
+        let s = &input.text[range.clone()];
+        if s.is_ascii() {
+            return;
+        }
+        let d = directions(s);
+        let name = kind.name();
+        for (run, edge) in [(d.leading, "starts"), (d.trailing, "ends")] {
+            let Some(run) = run else { continue };
+            report(
+                sink,
+                kind,
+                range.start + run.start..range.start + run.end,
+                format!(
+                    "the {name} uses right-to-left characters but {edge} with {}, which is not right-to-left, so it may be displayed on the far side of the delimiter next to it",
+                    describe_run(&s[run])
+                ),
+                format!(
+                    "{} the {name} with a right-to-left letter: move the digits or punctuation into a component of their own (a separate path segment or query parameter), or percent-encode the whole {name}",
+                    if edge == "starts" { "start" } else { "end" }
+                ),
+            );
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run<'a>(s: &'a str, r: &Option<Range<usize>>) -> Option<&'a str> {
+        r.clone().map(|r| &s[r])
+    }
+
+    #[test]
+    fn directions_of_units() {
+        let s = "%31\u{5E9}\u{5DC}\u{5D5}\u{5DD}1.";
+        let d = directions(s);
+        assert_eq!(d.first_rtl, Some('\u{5E9}'));
+        assert_eq!(d.first_ltr, None);
+        assert_eq!(run(s, &d.leading), Some("%31"));
+        assert_eq!(run(s, &d.trailing), Some("1."));
+        // Hex letters of an escape are not left-to-right text.
+        assert_eq!(directions("\u{5E9}%2C\u{5DD}").first_ltr, None);
+        // A mark on a right-to-left letter counts with it; one at the start is weak.
+        let s = "\u{5D9}\u{5D9}\u{5B4}";
+        assert_eq!(directions(s).trailing, None);
+        let s = "\u{5B4}\u{5D9}";
+        assert_eq!(run(s, &directions(s).leading), Some("\u{5B4}"));
+        // ZWNJ and formatting characters are transparent.
+        let s = "\u{645}\u{6CC}\u{200C}\u{62E}\u{648}\u{627}\u{647}\u{645}\u{200F}";
+        assert_eq!(
+            directions(s),
+            Directions {
+                first_rtl: Some('\u{645}'),
+                ..Directions::default()
+            }
+        );
+        // A component that starts left-to-right is the mixed rule's business, not an edge.
+        let d = directions("1a\u{5D0}");
+        assert_eq!((d.leading, d.first_ltr), (None, Some('a')));
+    }
+
+    #[test]
+    fn extensions_are_components_of_their_own() {
+        fn strip(s: &str) -> &str {
+            &s[without_extensions(s, &(0..s.len()))]
+        }
+        assert_eq!(strip("\u{5D0}.tar.gz"), "\u{5D0}");
+        assert_eq!(strip("\u{5D0}.mp4"), "\u{5D0}");
+        assert_eq!(strip("\u{5D0}.2"), "\u{5D0}.2");
+        assert_eq!(strip("\u{5D0}.2a"), "\u{5D0}.2a");
+        assert_eq!(strip("\u{5D0}.\u{5D1}"), "\u{5D0}.\u{5D1}");
+        assert_eq!(strip(".htaccess"), ".htaccess");
+        assert_eq!(strip("\u{5D0}."), "\u{5D0}.");
     }
 }
