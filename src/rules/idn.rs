@@ -1,6 +1,21 @@
 //! Internationalized domain names (RFC 3987 §3.1, §5.3.3; UTS #46).
+//!
+//! `idn-invalid` runs UTS #46 ToASCII (nontransitional, that is IDNA2008 with the UTS #46
+//! mapping) on every host that is a DNS name, with CheckHyphens, CheckBidi, CheckJoiners,
+//! UseSTD3ASCIIRules and VerifyDnsLength, as the `idna` crate implements them. The crate only says
+//! *that* a name fails; when it does, each label is checked again on its own to say which label
+//! and which check.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
+use unicode_bidi::{BidiClass, bidi_class};
+use unicode_normalization::char::is_combining_mark;
 
 use super::{Check, IriCheck, Rule, Severity, Sink};
+use crate::iri::chars::{describe, escape_unsafe};
+use crate::iri::{HostKind, IssueKind};
 
 /// `idn-invalid`.
 pub const IDN_INVALID: Rule = Rule {
@@ -13,4 +28,506 @@ pub const IDN_INVALID: Rule = Rule {
     check: Check::Iri(check_idn),
 };
 
-fn check_idn(_input: &IriCheck<'_>, _sink: &mut Sink<'_>) {}
+/// Schemes whose authority host is a DNS name.
+const DNS_SCHEMES: [&str; 5] = ["http", "https", "ftp", "ws", "wss"];
+
+/// The UTS #46 implementation (data compiled in; constructing it is free).
+const UTS46: Uts46 = Uts46::new();
+
+/// ToASCII with every check on. A trailing root dot (`example.com.`) is a fully qualified name
+/// and allowed.
+fn to_ascii(domain: &str) -> Result<Cow<'_, str>, idna::Errors> {
+    UTS46.to_ascii(
+        domain.as_bytes(),
+        AsciiDenyList::STD3,
+        Hyphens::Check,
+        DnsLength::VerifyAllowRootDot,
+    )
+}
+
+/// ToASCII on one label, without the length checks (they are done on the result).
+fn label_to_ascii(label: &str) -> Result<Cow<'_, str>, idna::Errors> {
+    UTS46.to_ascii(
+        label.as_bytes(),
+        AsciiDenyList::STD3,
+        Hyphens::Check,
+        DnsLength::Ignore,
+    )
+}
+
+fn check_idn(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    let iri = input.iri;
+    let text = input.text;
+    let scheme = iri.scheme.as_ref().map(|r| &text[r.clone()]);
+    let dns = match scheme {
+        Some(s) => DNS_SCHEMES.iter().any(|d| s.eq_ignore_ascii_case(d)),
+        // A network-path reference (`//host/path`) takes the scheme of its base, which on the
+        // web is http or https.
+        None => true,
+    };
+    if dns {
+        if let Some(authority) = &iri.authority {
+            let host = &authority.host;
+            let blocked = iri.issues.iter().any(|i| {
+                matches!(
+                    i.kind,
+                    IssueKind::Invalid | IssueKind::Control | IssueKind::BadPercent
+                ) && i.range.start < host.range.end
+                    && host.range.start < i.range.end
+            });
+            if host.kind == Some(HostKind::RegName) && !host.range.is_empty() && !blocked {
+                check_domain(text, host.range.clone(), &host.labels, "host", sink);
+            }
+        }
+    } else if scheme.is_some_and(|s| s.eq_ignore_ascii_case("mailto")) {
+        check_mailto(input, sink);
+    }
+}
+
+/// The domain of each address in a `mailto:` path (RFC 6068: `addr-spec *("," addr-spec)`).
+fn check_mailto(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    let text = input.text;
+    let path = input.iri.path.clone();
+    if input.iri.issues.iter().any(|i| {
+        matches!(
+            i.kind,
+            IssueKind::Invalid | IssueKind::Control | IssueKind::BadPercent
+        ) && i.range.start < path.end
+            && path.start < i.range.end
+    }) {
+        return;
+    }
+    let mut start = path.start;
+    for addr in text[path.clone()].split(',') {
+        let end = start + addr.len();
+        if let Some(at) = addr.rfind('@') {
+            let domain = start + at + 1..end;
+            let d = &text[domain.clone()];
+            if !d.is_empty() && !d.starts_with('[') {
+                let mut labels = Vec::new();
+                let mut l = domain.start;
+                for part in d.split('.') {
+                    labels.push(l..l + part.len());
+                    l += part.len() + 1;
+                }
+                check_domain(text, domain, &labels, "mail domain", sink);
+            }
+        }
+        start = end + 1;
+    }
+}
+
+/// Decodes `%XX` escapes; `None` when the octets are not UTF-8 (`percent-non-utf8` says so).
+fn percent_decode(s: &str) -> Option<Cow<'_, str>> {
+    if !s.contains('%') {
+        return Some(Cow::Borrowed(s));
+    }
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        if b[i] == b'%'
+            && let (Some(h), Some(l)) = (
+                b.get(i + 1).and_then(|&c| hex(c)),
+                b.get(i + 2).and_then(|&c| hex(c)),
+            )
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok().map(Cow::Owned)
+}
+
+/// One label as checked: its range in the IRI and its text, `%XX` decoded.
+struct Label<'a> {
+    range: Range<usize>,
+    text: Cow<'a, str>,
+}
+
+/// Checks one domain name; `what` names it in messages (`host`, `mail domain`).
+fn check_domain(
+    text: &str,
+    range: Range<usize>,
+    label_ranges: &[Range<usize>],
+    what: &str,
+    sink: &mut Sink<'_>,
+) {
+    let raw = &text[range.clone()];
+    // The common case: a valid name, checked without allocating when it is ASCII.
+    let whole: Cow<'_, str> = if raw.contains('%') {
+        match percent_decode(raw) {
+            Some(d) => d,
+            None => return,
+        }
+    } else {
+        Cow::Borrowed(raw)
+    };
+    if to_ascii(&whole).is_ok() {
+        return;
+    }
+    // Something fails: find which label and which check.
+    let mut labels = Vec::with_capacity(label_ranges.len());
+    for r in label_ranges {
+        match percent_decode(&text[r.clone()]) {
+            Some(t) => labels.push(Label {
+                range: r.clone(),
+                text: t,
+            }),
+            None => return,
+        }
+    }
+    let mut reported = 0usize;
+    let mut ace_len = 0usize;
+    let mut unicode_forms: Vec<Option<String>> = Vec::with_capacity(labels.len());
+    let last = labels.len().saturating_sub(1);
+    for (i, label) in labels.iter().enumerate() {
+        if label.text.is_empty() {
+            unicode_forms.push(None);
+            if i == last && i > 0 {
+                continue; // the root dot of a fully qualified name
+            }
+            let dot = if label.range.start > range.start {
+                label.range.start - 1..label.range.start
+            } else {
+                label.range.end..(label.range.end + 1).min(range.end)
+            };
+            let where_ = if i == 0 {
+                "starts with a dot"
+            } else {
+                "has two dots in a row"
+            };
+            reported += 1;
+            sink.report(
+                dot,
+                format!("the {what} {where_}: an empty label is not a valid DNS name"),
+                Some("remove the extra dot".to_string()),
+            );
+            continue;
+        }
+        match label_to_ascii(&label.text) {
+            Err(_) => {
+                unicode_forms.push(None);
+                reported += 1;
+                let message = diagnose_label(&label.text)
+                    .unwrap_or_else(|| "fails UTS #46 ToASCII (IDNA2008) processing".to_string());
+                sink.report(
+                    label.range.clone(),
+                    format!(
+                        "the {what} label `{}` {message}",
+                        escape_unsafe(&label.text)
+                    ),
+                    Some(LABEL_HELP.to_string()),
+                );
+            }
+            Ok(ace) => {
+                ace_len += ace.len() + 1;
+                if ace.len() > 63 {
+                    reported += 1;
+                    let form = if ace.as_ref() == label.text.as_ref() {
+                        String::new()
+                    } else {
+                        format!(" (as `{}`)", ace)
+                    };
+                    sink.report(
+                        label.range.clone(),
+                        format!(
+                            "the {what} label {}is {} octets long{form}; DNS allows at most 63",
+                            shown(&label.text),
+                            ace.len()
+                        ),
+                        Some("shorten the label".to_string()),
+                    );
+                }
+                let (uni, _) =
+                    UTS46.to_unicode(label.text.as_bytes(), AsciiDenyList::EMPTY, Hyphens::Allow);
+                unicode_forms.push(Some(uni.into_owned()));
+            }
+        }
+    }
+    if reported == 0 {
+        // Every label is fine on its own: the bidi rule across labels, or the total length.
+        let is_bidi = unicode_forms.iter().flatten().any(|l| {
+            l.chars()
+                .any(|c| matches!(bidi_class(c), BidiClass::R | BidiClass::AL | BidiClass::AN))
+        });
+        if is_bidi {
+            for (label, uni) in labels.iter().zip(&unicode_forms) {
+                if let Some(uni) = uni
+                    && let Some(problem) = bidi_rule(uni)
+                {
+                    reported += 1;
+                    sink.report(
+                        label.range.clone(),
+                        format!(
+                            "the {what} label {}breaks the bidi rule of RFC 5893 (UTS #46 CheckBidi) in a domain name with right-to-left labels: {problem}",
+                            shown(&label.text)
+                        ),
+                        Some(BIDI_HELP.to_string()),
+                    );
+                }
+            }
+        }
+        // The root label of a trailing dot adds nothing.
+        let total = ace_len.saturating_sub(1);
+        if total > 253 {
+            reported += 1;
+            sink.report(
+                range.clone(),
+                format!(
+                    "the {what} is {total} octets long in its ASCII form; DNS allows at most 253"
+                ),
+                Some("use a shorter name".to_string()),
+            );
+        }
+    }
+    if reported == 0 {
+        sink.report(
+            range,
+            format!("the {what} fails UTS #46 ToASCII (IDNA2008) processing"),
+            Some(LABEL_HELP.to_string()),
+        );
+    }
+}
+
+const LABEL_HELP: &str = "a DNS name must pass IDNA2008 (UTS #46 ToASCII): letters, digits and inner hyphens, no `--` in the third and fourth position unless it is a valid `xn--` label, at most 63 octets per label";
+
+const BIDI_HELP: &str = "in a domain name with right-to-left labels, every label must start with a letter and a right-to-left label must not mix in left-to-right letters (RFC 5893); split the words into separate labels or change the name";
+
+/// How a label is named in a message: `` `label` `` (escaped), with its decoded form for `xn--`.
+fn shown(label: &str) -> String {
+    let mut s = format!("`{}` ", escape_unsafe(label));
+    if is_ace(label)
+        && let Some(d) = idna::punycode::decode_to_string(&label[4..])
+    {
+        s = format!("`{}` (`{}`) ", escape_unsafe(label), escape_unsafe(&d));
+    }
+    s
+}
+
+fn is_ace(label: &str) -> bool {
+    label
+        .as_bytes()
+        .get(..4)
+        .is_some_and(|p| p.eq_ignore_ascii_case(b"xn--"))
+}
+
+/// Why a label fails ToASCII on its own, as the end of a sentence starting with the label.
+fn diagnose_label(label: &str) -> Option<String> {
+    if is_ace(label) {
+        let rest = &label[4..];
+        let Some(decoded) = idna::punycode::decode_to_string(rest).filter(|_| !rest.is_empty())
+        else {
+            return Some("is not valid Punycode after its `xn--` prefix".to_string());
+        };
+        if rest.ends_with('-') || decoded.is_ascii() {
+            return Some(format!(
+                "decodes to the ASCII-only `{}`, which is not a valid `xn--` label",
+                escape_unsafe(&decoded)
+            ));
+        }
+        if let Some(why) = diagnose_unicode(&decoded) {
+            return Some(format!(
+                "decodes to `{}`, which {why}",
+                escape_unsafe(&decoded)
+            ));
+        }
+        // The decoded label is valid once mapped: it was not in its mapped, normalized form.
+        if let Ok(canonical) = label_to_ascii(&decoded) {
+            return Some(format!(
+                "decodes to `{}`, which is not in the form IDNA maps it to (uppercase, compatibility or non-NFC characters); its valid form is `{canonical}`",
+                escape_unsafe(&decoded)
+            ));
+        }
+        return None;
+    }
+    diagnose_unicode(label)
+}
+
+/// Why a label that is not an `xn--` label fails ToASCII, as a verb phrase (`starts with ...`).
+fn diagnose_unicode(label: &str) -> Option<String> {
+    let chars: Vec<char> = label.chars().collect();
+    if chars.first() == Some(&'-') {
+        return Some("starts with a hyphen (CheckHyphens)".to_string());
+    }
+    if chars.last() == Some(&'-') {
+        return Some("ends with a hyphen (CheckHyphens)".to_string());
+    }
+    if chars.get(2) == Some(&'-') && chars.get(3) == Some(&'-') {
+        return Some(
+            "has `--` in the third and fourth positions, which only a valid `xn--` label may have (CheckHyphens; RFC 5891 §4.2.3.1)"
+                .to_string(),
+        );
+    }
+    for &c in &chars {
+        if c.is_ascii() && !c.is_ascii_alphanumeric() && c != '-' {
+            return Some(format!(
+                "contains {}: a DNS name has only letters, digits and hyphens (UseSTD3ASCIIRules)",
+                describe(c)
+            ));
+        }
+    }
+    for &c in &chars {
+        if c.is_ascii() || c == '\u{200C}' || c == '\u{200D}' {
+            continue;
+        }
+        // Each character alone, in a context where it can be valid: a combining mark after a
+        // letter, an Arabic digit after an Arabic letter.
+        let probe = if is_combining_mark(c) {
+            format!("a{c}")
+        } else if bidi_class(c) == BidiClass::AN {
+            format!("\u{0628}{c}")
+        } else {
+            c.to_string()
+        };
+        if label_to_ascii(&probe).is_err() {
+            return Some(format!(
+                "contains {}, a character IDNA does not allow in domain names (UTS #46 status disallowed)",
+                describe(c)
+            ));
+        }
+    }
+    if let Some(&first) = chars.first()
+        && is_combining_mark(first)
+    {
+        return Some(format!(
+            "starts with the combining mark {} (UTS #46 validity criteria)",
+            describe(first)
+        ));
+    }
+    if let Some(&j) = chars.iter().find(|&&c| c == '\u{200C}' || c == '\u{200D}') {
+        let without: String = chars
+            .iter()
+            .filter(|&&c| c != '\u{200C}' && c != '\u{200D}')
+            .collect();
+        if label_to_ascii(&without).is_ok() {
+            return Some(format!(
+                "contains {} where IDNA does not allow it: a joiner must follow a virama, and U+200C may also sit between joining Arabic-script letters (CheckJoiners; RFC 5892 Appendix A.1, A.2)",
+                describe(j)
+            ));
+        }
+    }
+    if chars
+        .iter()
+        .any(|&c| matches!(bidi_class(c), BidiClass::R | BidiClass::AL | BidiClass::AN))
+        && let Some(problem) = bidi_rule(label)
+    {
+        return Some(format!(
+            "breaks the bidi rule of RFC 5893 (UTS #46 CheckBidi): {problem}"
+        ));
+    }
+    None
+}
+
+/// The first rule of RFC 5893 §2 that `label` breaks, assuming it is in a bidi domain name.
+fn bidi_rule(label: &str) -> Option<String> {
+    use BidiClass::*;
+    let mut chars = label.chars();
+    let first = chars.next()?;
+    let first_class = bidi_class(first);
+    let rtl = match first_class {
+        L => false,
+        R | AL => true,
+        _ => {
+            return Some(format!(
+                "it starts with {}, not with a letter (rule 1)",
+                describe(first)
+            ));
+        }
+    };
+    let classes: Vec<(char, BidiClass)> = label.chars().map(|c| (c, bidi_class(c))).collect();
+    let last = classes
+        .iter()
+        .rev()
+        .find(|(_, b)| *b != NSM)
+        .copied()
+        .unwrap_or((first, first_class));
+    if rtl {
+        if let Some((c, _)) = classes
+            .iter()
+            .find(|(_, b)| !matches!(b, R | AL | AN | EN | ES | CS | ET | ON | BN | NSM))
+        {
+            return Some(format!(
+                "this right-to-left label contains {}, a left-to-right character (rule 2)",
+                describe(*c)
+            ));
+        }
+        if !matches!(last.1, R | AL | EN | AN) {
+            return Some(format!(
+                "this right-to-left label ends with {}, not with a right-to-left letter or a digit (rule 3)",
+                describe(last.0)
+            ));
+        }
+        let en = classes.iter().find(|(_, b)| *b == EN);
+        let an = classes.iter().find(|(_, b)| *b == AN);
+        if let (Some((e, _)), Some((a, _))) = (en, an) {
+            return Some(format!(
+                "this right-to-left label mixes European digits ({}) and Arabic-Indic digits ({}) (rule 4)",
+                describe(*e),
+                describe(*a)
+            ));
+        }
+    } else {
+        if let Some((c, _)) = classes
+            .iter()
+            .find(|(_, b)| !matches!(b, L | EN | ES | CS | ET | ON | BN | NSM))
+        {
+            return Some(format!(
+                "this left-to-right label contains {}, a right-to-left character (rule 5)",
+                describe(*c)
+            ));
+        }
+        if !matches!(last.1, L | EN) {
+            return Some(format!(
+                "this left-to-right label ends with {}, not with a letter or a digit (rule 6)",
+                describe(last.0)
+            ));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_are_diagnosed() {
+        assert!(
+            diagnose_label("-a")
+                .unwrap()
+                .contains("starts with a hyphen")
+        );
+        assert!(
+            diagnose_label("ab--c")
+                .unwrap()
+                .contains("third and fourth")
+        );
+        assert!(diagnose_label("a_b").unwrap().contains("U+005F LOW LINE"));
+        assert!(diagnose_label("xn--zz").unwrap().contains("Punycode"));
+        assert!(diagnose_label("xn--abc-").unwrap().contains("ASCII-only"));
+        assert!(diagnose_label("a\u{5D0}").unwrap().contains("rule 5"));
+        assert!(
+            diagnose_label("\u{301}a")
+                .unwrap()
+                .contains("combining mark")
+        );
+        assert!(diagnose_label("a\u{200D}b").unwrap().contains("U+200D"));
+        assert!(diagnose_label("xn--a").unwrap().contains("U+0080"));
+        assert_eq!(diagnose_label("b\u{FC}cher"), None);
+    }
+
+    #[test]
+    fn bidi_rule_names_the_rule() {
+        assert!(bidi_rule("1abc").unwrap().contains("rule 1"));
+        assert!(bidi_rule("\u{5E9}\u{5DC}\u{5D5}\u{5DD}").is_none());
+        assert!(bidi_rule("\u{5D0}a").unwrap().contains("rule 2"));
+        assert!(bidi_rule("\u{5D0}-").unwrap().contains("rule 3"));
+        assert!(bidi_rule("\u{627}1\u{661}").unwrap().contains("rule 4"));
+        assert!(bidi_rule("example").is_none());
+    }
+}

@@ -1,6 +1,23 @@
 //! Mixed scripts and look-alikes (RFC 3987 §6.1, §7.5, §8; UTS #39).
+//!
+//! Both rules look at one word at a time: each §4.2 component ([`parts`]) cut at ASCII characters
+//! other than letters and digits (`-` `_` `.` `~` `:` `+` ...) and at `%XX` triplets. Host labels
+//! in ACE form (`xn--`) are decoded first and checked as the Unicode label they stand for; a
+//! finding then covers the whole ACE label and its message shows the decoded form.
+//!
+//! Script data: `unicode-script` (Script and Script_Extensions) and `unicode-security` (UTS #39
+//! confusables and skeletons), both Unicode 18.0 (`unicode_security::UNICODE_VERSION`).
 
-use super::{Check, IriCheck, Rule, Severity, Sink};
+use std::borrow::Cow;
+use std::ops::Range;
+
+use unicode_script::{Script, UnicodeScript};
+use unicode_security::confusable_detection::skeleton;
+use unicode_security::mixed_script::AugmentedScriptSet;
+
+use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars, parts};
+use crate::iri::Component;
+use crate::iri::chars::{describe, escape_unsafe, is_bidi_formatting, is_default_ignorable};
 
 /// `mixed-script`.
 pub const MIXED_SCRIPT: Rule = Rule {
@@ -13,8 +30,6 @@ pub const MIXED_SCRIPT: Rule = Rule {
     check: Check::Iri(check_mixed_script),
 };
 
-fn check_mixed_script(_input: &IriCheck<'_>, _sink: &mut Sink<'_>) {}
-
 /// `confusable`.
 pub const CONFUSABLE: Rule = Rule {
     id: "confusable",
@@ -26,4 +41,800 @@ pub const CONFUSABLE: Rule = Rule {
     check: Check::Iri(check_confusable),
 };
 
-fn check_confusable(_input: &IriCheck<'_>, _sink: &mut Sink<'_>) {}
+// ---------------------------------------------------------------------------------------------
+// Units and words
+// ---------------------------------------------------------------------------------------------
+
+/// A component as the script rules see it.
+struct Unit<'a> {
+    component: Component,
+    /// Its range in the prepared IRI.
+    range: Range<usize>,
+    /// The text checked: the component itself, or the decoded form of an `xn--` label.
+    text: Cow<'a, str>,
+    /// The `xn--` label `text` was decoded from.
+    ace: Option<&'a str>,
+}
+
+impl Unit<'_> {
+    /// The range in the IRI to report for `word` (a range in `text`).
+    fn span(&self, word: &Range<usize>) -> Range<usize> {
+        if self.ace.is_some() {
+            self.range.clone()
+        } else {
+            self.range.start + word.start..self.range.start + word.end
+        }
+    }
+
+    /// `the host label`, `the path segment`, or the ACE label with its decoded form.
+    fn place(&self) -> String {
+        match self.ace {
+            Some(ace) => format!(
+                "the host label `{ace}` (decoded: `{}`)",
+                escape_unsafe(&self.text)
+            ),
+            None => format!(
+                "the {}",
+                match self.component {
+                    Component::Host => "host label",
+                    Component::Path => "path segment",
+                    c => c.name(),
+                }
+            ),
+        }
+    }
+}
+
+fn is_ace(label: &str) -> bool {
+    label
+        .as_bytes()
+        .get(..4)
+        .is_some_and(|p| p.eq_ignore_ascii_case(b"xn--"))
+}
+
+/// Decodes an `xn--` label; `None` when it is not valid Punycode (`idn-invalid` reports that).
+fn decode_ace(label: &str) -> Option<String> {
+    let rest = &label[4..];
+    if rest.is_empty() {
+        return None;
+    }
+    idna::punycode::decode_to_string(rest).filter(|d| !d.is_ascii())
+}
+
+/// The non-ASCII components and decoded ACE labels of the IRI.
+fn units<'a>(input: &IriCheck<'a>) -> Vec<Unit<'a>> {
+    let text: &'a str = input.text;
+    let mut out = Vec::new();
+    for part in parts(input.iri) {
+        let s = &text[part.range.clone()];
+        if part.component == Component::Host && is_ace(s) {
+            if let Some(decoded) = decode_ace(s) {
+                out.push(Unit {
+                    component: part.component,
+                    range: part.range,
+                    text: Cow::Owned(decoded),
+                    ace: Some(s),
+                });
+            }
+        } else if !s.is_ascii() {
+            out.push(Unit {
+                component: part.component,
+                range: part.range,
+                text: Cow::Borrowed(s),
+                ace: None,
+            });
+        }
+    }
+    out
+}
+
+/// The words of a component: maximal runs without ASCII punctuation, space or `%XX`.
+fn words(s: &str) -> impl Iterator<Item = Range<usize>> + '_ {
+    let b = s.as_bytes();
+    // Length of the separator at `i` (0 when none).
+    let sep = move |i: usize| -> usize {
+        let c = b[i];
+        if c == b'%'
+            && b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+            && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
+        {
+            3
+        } else if c.is_ascii() && !c.is_ascii_alphanumeric() {
+            1
+        } else {
+            0
+        }
+    };
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < b.len() {
+            match sep(i) {
+                0 => break,
+                n => i += n,
+            }
+        }
+        if i >= b.len() {
+            return None;
+        }
+        let start = i;
+        while i < b.len() && sep(i) == 0 {
+            i += 1;
+        }
+        Some(start..i)
+    })
+}
+
+/// Characters of no script in particular: Common, Inherited, Unknown (unassigned, private use).
+fn is_neutral(s: Script) -> bool {
+    matches!(s, Script::Common | Script::Inherited | Script::Unknown)
+}
+
+/// Invisible characters are not letters of a word: `invisible-character` and
+/// `bidi-formatting-character` report them (U+061C ARABIC LETTER MARK is Arabic, U+3164 HANGUL
+/// FILLER Hangul, U+180E MONGOLIAN VOWEL SEPARATOR Mongolian).
+fn is_invisible(c: char) -> bool {
+    is_default_ignorable(c) || is_bidi_formatting(c)
+}
+
+/// The script of `c` for these rules: Unknown for invisible characters.
+fn script(c: char) -> Script {
+    if is_invisible(c) {
+        Script::Unknown
+    } else {
+        c.script()
+    }
+}
+
+/// The fast path: every letter has the same Script value and there is no non-ASCII character of
+/// Common or Inherited script (whose Script_Extensions could narrow the set). Such a word is
+/// single-script.
+fn plainly_one_script(word: &str) -> bool {
+    let mut seen: Option<Script> = None;
+    for c in word.chars() {
+        let s = if c.is_ascii() {
+            if !c.is_ascii_alphabetic() {
+                continue;
+            }
+            Script::Latin
+        } else {
+            let s = c.script();
+            if is_neutral(s) {
+                return false;
+            }
+            s
+        };
+        match seen {
+            None => seen = Some(s),
+            Some(t) if t != s => return false,
+            Some(_) => {}
+        }
+    }
+    true
+}
+
+/// UTS #39 §5.2 highly restrictive: the resolved script set (with Script_Extensions and the
+/// augmented Jpan, Kore, Hanb sets) is not empty, or it is once Latin letters are left out and
+/// what remains is Japanese, Korean or Chinese. Unassigned and private-use characters (script
+/// Unknown) are left out.
+fn highly_restrictive(word: &str) -> bool {
+    if plainly_one_script(word) {
+        return true;
+    }
+    let mut all = AugmentedScriptSet::default();
+    let mut non_latin = AugmentedScriptSet::default();
+    for c in word.chars() {
+        if script(c) == Script::Unknown {
+            continue;
+        }
+        let set = AugmentedScriptSet::for_char(c);
+        all.intersect_with(set);
+        if !set.base.contains_script(Script::Latin) {
+            non_latin.intersect_with(set);
+        }
+    }
+    !all.is_empty() || non_latin.jpan || non_latin.kore || non_latin.hanb
+}
+
+/// True when the word's resolved script set is not empty (UTS #39 single-script, augmented).
+fn single_script(word: &str) -> bool {
+    if plainly_one_script(word) {
+        return true;
+    }
+    let mut all = AugmentedScriptSet::default();
+    for c in word.chars().filter(|&c| script(c) != Script::Unknown) {
+        all.intersect_with(AugmentedScriptSet::for_char(c));
+    }
+    !all.is_empty()
+}
+
+/// The scripts of a word's letters with the letters of each, most frequent first (ties: Latin
+/// first, then order of appearance).
+fn tally(word: &str) -> Vec<(Script, String)> {
+    let mut out: Vec<(Script, String)> = Vec::new();
+    for c in word.chars() {
+        let mut s = script(c);
+        if is_neutral(s) {
+            // A character of no script of its own but used with only a few (`ー` is Hiragana and
+            // Katakana, `।` several Indic scripts) counts for the first of them.
+            let ext = c.script_extension();
+            if is_invisible(c) || s == Script::Unknown || ext.is_common() || ext.is_inherited() {
+                continue;
+            }
+            match ext.iter().next() {
+                Some(first) => s = first,
+                None => continue,
+            }
+        }
+        match out.iter_mut().find(|(t, _)| *t == s) {
+            Some((_, chars)) => chars.push(c),
+            None => out.push((s, c.to_string())),
+        }
+    }
+    // Stable sort: order of appearance among equals, Latin ahead.
+    out.sort_by_key(|(s, chars)| {
+        (
+            std::cmp::Reverse(chars.chars().count()),
+            *s != Script::Latin,
+        )
+    });
+    out
+}
+
+/// `Latin and Cyrillic`, `Latin, Cyrillic and Greek`.
+fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+fn distinct_count(s: &str) -> usize {
+    let mut seen: Vec<char> = Vec::new();
+    for c in s.chars() {
+        if !seen.contains(&c) {
+            seen.push(c);
+        }
+    }
+    seen.len()
+}
+
+// ---------------------------------------------------------------------------------------------
+// mixed-script
+// ---------------------------------------------------------------------------------------------
+
+fn check_mixed_script(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    for unit in units(input) {
+        for word in words(&unit.text) {
+            let w = &unit.text[word.clone()];
+            if w.is_ascii() || highly_restrictive(w) {
+                continue;
+            }
+            let scripts = tally(w);
+            if scripts.len() < 2 {
+                continue;
+            }
+            let names: Vec<&str> = scripts.iter().map(|(s, _)| s.full_name()).collect();
+            let (dominant, _) = scripts[0];
+            let others: Vec<String> = scripts[1..]
+                .iter()
+                .map(|(s, chars)| {
+                    let verb = if distinct_count(chars) == 1 {
+                        "is"
+                    } else {
+                        "are"
+                    };
+                    format!("{} {verb} {}", describe_chars(chars), s.full_name())
+                })
+                .collect();
+            sink.report(
+                unit.span(&word),
+                format!(
+                    "a word of {} mixes the {} scripts: {}, the rest is {}",
+                    unit.place(),
+                    and_list(&names),
+                    others.join("; "),
+                    dominant.full_name()
+                ),
+                Some(format!(
+                    "write each word in one script: if the {} letters stand in for {} ones, retype them; a word mixing scripts (beyond UTS #39 highly restrictive) is how look-alike names are built",
+                    and_list(&names[1..]),
+                    dominant.full_name()
+                )),
+            );
+            if unit.ace.is_some() {
+                break; // one finding per ACE label: they would all cover the same span
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// confusable
+// ---------------------------------------------------------------------------------------------
+
+/// Latin look-alike letters of a script, after Chromium's IDN spoof checker
+/// (`components/url_formatter/spoof_checks/idn_spoof_checker.cc`, `kWholeScriptConfusables`):
+/// a host label made only of these (and digits) reads as a Latin name, unless its TLD is one
+/// where names in that script are at home.
+struct WholeScript {
+    script: Script,
+    /// Lowercase letters of the script that look like Latin letters.
+    letters: &'static [char],
+    /// ASCII TLDs where labels of this script are expected (IDN TLDs containing a letter of
+    /// the script are accepted too).
+    tlds: &'static [&'static str],
+}
+
+static WHOLE_SCRIPT: &[WholeScript] = &[
+    WholeScript {
+        script: Script::Armenian,
+        // ՙ ա գ զ է լ հ յ ո ս ւ օ
+        letters: &[
+            '\u{0559}', '\u{0561}', '\u{0563}', '\u{0566}', '\u{0567}', '\u{056C}', '\u{0570}',
+            '\u{0575}', '\u{0578}', '\u{057D}', '\u{0582}', '\u{0585}',
+        ],
+        tlds: &["am"],
+    },
+    WholeScript {
+        script: Script::Cyrillic,
+        // а г е к о п р с у х ъ ы ь ю ѕ і ј ѡ ѵ һ ҽ ӏ ԁ ԍ ԗ ԛ ԝ
+        letters: &[
+            '\u{0430}', '\u{0433}', '\u{0435}', '\u{043A}', '\u{043E}', '\u{043F}', '\u{0440}',
+            '\u{0441}', '\u{0443}', '\u{0445}', '\u{044A}', '\u{044B}', '\u{044C}', '\u{044E}',
+            '\u{0455}', '\u{0456}', '\u{0458}', '\u{0461}', '\u{0475}', '\u{04BB}', '\u{04BD}',
+            '\u{04CF}', '\u{0501}', '\u{050D}', '\u{0517}', '\u{051B}', '\u{051D}',
+        ],
+        tlds: &["bg", "by", "kz", "pyc", "ru", "su", "ua", "uz"],
+    },
+    WholeScript {
+        script: Script::Ethiopic,
+        letters: &[
+            '\u{1200}', '\u{1220}', '\u{1230}', '\u{1235}', '\u{1260}', '\u{1270}', '\u{1290}',
+            '\u{12A8}', '\u{12D0}', '\u{12D5}', '\u{12D8}', '\u{1320}', '\u{1350}', '\u{AB05}',
+        ],
+        tlds: &["er", "et"],
+    },
+    WholeScript {
+        script: Script::Georgian,
+        letters: &[
+            '\u{10D8}', '\u{10DD}', '\u{10E7}', '\u{10EB}', '\u{10EE}', '\u{10FD}', '\u{10FF}',
+        ],
+        tlds: &["ge"],
+    },
+    WholeScript {
+        script: Script::Greek,
+        // α η ι κ ν ο ρ τ υ ω
+        letters: &[
+            '\u{03B1}', '\u{03B7}', '\u{03B9}', '\u{03BA}', '\u{03BD}', '\u{03BF}', '\u{03C1}',
+            '\u{03C4}', '\u{03C5}', '\u{03C9}',
+        ],
+        tlds: &["gr"],
+    },
+    WholeScript {
+        script: Script::Hebrew,
+        letters: &[
+            '\u{05D3}', '\u{05D5}', '\u{05D7}', '\u{05D9}', '\u{05DF}', '\u{05E1}', '\u{05F0}',
+            '\u{05F2}', '\u{05F3}', '\u{FB26}',
+        ],
+        tlds: &["il"],
+    },
+    WholeScript {
+        script: Script::Bengali,
+        letters: &['\u{09E6}', '\u{09ED}'],
+        tlds: &[],
+    },
+    WholeScript {
+        script: Script::Devanagari,
+        letters: &['\u{093D}', '\u{0966}', '\u{0971}'],
+        tlds: &[],
+    },
+    WholeScript {
+        script: Script::Gujarati,
+        letters: &['\u{0A9F}', '\u{0AA1}', '\u{0AE6}', '\u{0AE7}'],
+        tlds: &[],
+    },
+    WholeScript {
+        script: Script::Gurmukhi,
+        letters: &['\u{0A66}', '\u{0A67}'],
+        tlds: &[],
+    },
+    WholeScript {
+        script: Script::Kannada,
+        letters: &['\u{0CBD}', '\u{0CE6}', '\u{0CE7}'],
+        tlds: &[],
+    },
+    WholeScript {
+        script: Script::Malayalam,
+        letters: &[
+            '\u{0D1F}', '\u{0D20}', '\u{0D27}', '\u{0D28}', '\u{0D31}', '\u{0D66}',
+        ],
+        tlds: &[],
+    },
+    WholeScript {
+        script: Script::Oriya,
+        letters: &['\u{0B20}', '\u{0B66}', '\u{0B6E}'],
+        tlds: &[],
+    },
+    WholeScript {
+        script: Script::Tamil,
+        letters: &['\u{0B9F}', '\u{0BAA}', '\u{0BE6}'],
+        tlds: &[],
+    },
+    WholeScript {
+        script: Script::Telugu,
+        letters: &['\u{0C66}', '\u{0C67}'],
+        tlds: &[],
+    },
+    WholeScript {
+        script: Script::Myanmar,
+        letters: &[
+            '\u{1001}', '\u{1002}', '\u{1004}', '\u{1011}', '\u{1015}', '\u{101D}', '\u{1040}',
+            '\u{1042}', '\u{1054}', '\u{105C}', '\u{1090}', '\u{1091}', '\u{1095}', '\u{1096}',
+            '\u{1097}',
+        ],
+        tlds: &["mm"],
+    },
+    WholeScript {
+        script: Script::Thai,
+        letters: &['\u{0E1A}', '\u{0E1E}', '\u{0E40}', '\u{0E41}', '\u{0E50}'],
+        tlds: &["th"],
+    },
+];
+
+/// Common words that are whole-script look-alikes but spell no Latin word (Chromium's
+/// `kAllowedWholeScriptConfusableWords`).
+const ALLOWED_WORDS: &[&str] = &[
+    "секс",
+    "как",
+    "коса",
+    "курс",
+    "парк",
+    "такий",
+    "укроп",
+    "сахарок",
+    "покраска",
+];
+
+/// The skeleton of `c` when it falls into `script`: made of letters of that script (and
+/// neutral characters), and not `c` itself. `а` (Cyrillic) falls into Latin as `a`.
+fn lookalike_into(c: char, script: Script) -> Option<String> {
+    let mut buf = [0u8; 4];
+    let sk: String = skeleton(c.encode_utf8(&mut buf)).collect();
+    let mut hit = false;
+    for k in sk.chars() {
+        let s = k.script();
+        if s == script {
+            hit = true;
+        } else if !matches!(s, Script::Common | Script::Inherited) {
+            return None;
+        }
+    }
+    (hit && !sk.chars().eq(std::iter::once(c))).then_some(sk)
+}
+
+/// The ASCII name a word reads as: its ASCII characters as they are, every other character
+/// replaced by its UTS #39 skeleton, invisible characters left out. `None` unless all of it is
+/// ASCII letters and digits.
+fn reads_as(word: &str) -> Option<String> {
+    let s = reads_as_lossy(word);
+    (!s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric())).then_some(s)
+}
+
+/// [`reads_as`], whatever the result.
+fn reads_as_lossy(word: &str) -> String {
+    let mut out = String::with_capacity(word.len());
+    for c in word.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else if !is_invisible(c) {
+            let mut buf = [0u8; 4];
+            out.extend(skeleton(c.encode_utf8(&mut buf)));
+        }
+    }
+    out
+}
+
+/// `U+0061 LATIN SMALL LETTER A` for a one-character skeleton, `` `rn` `` otherwise.
+fn describe_skeleton(sk: &str) -> String {
+    let mut it = sk.chars();
+    match (it.next(), it.next()) {
+        (Some(c), None) => describe(c),
+        _ => format!("`{}`", escape_unsafe(sk)),
+    }
+}
+
+/// The host's TLD (last non-empty label), decoded and lowercased.
+fn tld(input: &IriCheck<'_>) -> Option<String> {
+    let authority = input.iri.authority.as_ref()?;
+    let label = authority
+        .host
+        .labels
+        .iter()
+        .rev()
+        .map(|r| &input.text[r.clone()])
+        .find(|l| !l.is_empty())?;
+    let decoded = if is_ace(label) {
+        decode_ace(label).unwrap_or_else(|| label.to_string())
+    } else {
+        label.to_string()
+    };
+    Some(decoded.to_lowercase())
+}
+
+/// The single lowercase form of `c` (or `c`).
+fn lower(c: char) -> char {
+    let mut l = c.to_lowercase();
+    match (l.next(), l.next()) {
+        (Some(x), None) => x,
+        _ => c,
+    }
+}
+
+/// What a host word that reads as ASCII is made of.
+enum WholeLookalike {
+    /// Latin letters with look-alikes from other scripts: a spoof whatever the TLD.
+    Mixed,
+    /// Only letters of other scripts (and digits) that all look like Latin letters.
+    Pure,
+}
+
+/// Whether a host word reads as an ASCII name: its UTS #39 skeleton is ASCII letters and digits,
+/// it has letters of a script other than Latin, and either it also has Latin letters or every one
+/// of its letters is in the Chromium look-alike list of its script, the TLD is not one of that
+/// script and the word is not an allowed common word.
+fn whole_lookalike(word: &str, label: &str, tld: Option<&str>) -> Option<(WholeLookalike, String)> {
+    let mut foreign = false;
+    let mut latin = false;
+    for c in word.chars() {
+        match script(c) {
+            Script::Latin => latin = true,
+            s if is_neutral(s) => {}
+            _ => foreign = true,
+        }
+    }
+    if !foreign {
+        return None;
+    }
+    if latin {
+        return Some((WholeLookalike::Mixed, reads_as(word)?));
+    }
+    // The cheap tests first: most words of other scripts have a letter outside the list.
+    for c in word.chars() {
+        let s = script(c);
+        if is_neutral(s) {
+            continue;
+        }
+        let entry = WHOLE_SCRIPT.iter().find(|e| e.script == s)?;
+        if !entry.letters.contains(&lower(c)) {
+            return None;
+        }
+        if let Some(tld) = tld
+            && (entry.tlds.contains(&tld) || tld.chars().any(|t| t.script() == s))
+        {
+            return None;
+        }
+    }
+    let (w, l) = (word.to_lowercase(), label.to_lowercase());
+    if ALLOWED_WORDS.contains(&w.as_str()) || ALLOWED_WORDS.contains(&l.as_str()) {
+        return None;
+    }
+    Some((WholeLookalike::Pure, reads_as(word)?))
+}
+
+fn check_confusable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    let tld = tld(input);
+    for unit in units(input) {
+        let host = unit.component == Component::Host;
+        let severity = if host {
+            Severity::Error
+        } else {
+            sink.severity()
+        };
+        let mut ace_reported = false;
+        for word in words(&unit.text) {
+            if unit.ace.is_some() && ace_reported {
+                break;
+            }
+            let w = &unit.text[word.clone()];
+            if w.is_ascii() {
+                continue;
+            }
+            // (a) Letters of a minority script that look like letters of the word's script.
+            let mut minority: Vec<(usize, char, String)> = Vec::new();
+            if !single_script(w) {
+                let Some(&(dominant, _)) = tally(w).first() else {
+                    continue;
+                };
+                let mut all = true;
+                for (i, c) in w.char_indices() {
+                    let s = script(c);
+                    if is_neutral(s)
+                        || s == dominant
+                        || c.script_extension().contains_script(dominant)
+                    {
+                        continue;
+                    }
+                    match lookalike_into(c, dominant) {
+                        Some(sk) => minority.push((i, c, sk)),
+                        None => {
+                            all = false;
+                            break;
+                        }
+                    }
+                }
+                // Only when every minority letter imitates the word's script: `iPhoneчехол` is
+                // two words run together (mixed-script says so), not a disguise.
+                if !all {
+                    minority.clear();
+                }
+                let name = dominant.full_name();
+                let help = |sk: &str| {
+                    Some(format!(
+                        "type `{}` if the {name} letter is meant: a letter from another script that looks the same makes a different name that reads the same",
+                        escape_unsafe(sk)
+                    ))
+                };
+                if unit.ace.is_some() && !minority.is_empty() {
+                    let chars: String = minority.iter().map(|(_, c, _)| *c).collect();
+                    let reads = reads_as_lossy(w).to_lowercase();
+                    let like = if distinct_count(&chars) == 1 {
+                        format!("looks like a {name} letter")
+                    } else {
+                        format!("look like {name} letters")
+                    };
+                    sink.report_as(
+                        severity,
+                        unit.span(&word),
+                        format!(
+                            "{}: {} in a {name} word {like}, so it reads as `{}`",
+                            unit.place(),
+                            describe_chars(&chars),
+                            escape_unsafe(&reads)
+                        ),
+                        Some(format!(
+                            "type `{}` in {name} letters if that name is meant; otherwise this is a different domain that displays like it",
+                            escape_unsafe(&reads)
+                        )),
+                    );
+                    ace_reported = true;
+                    continue;
+                }
+                for (i, c, sk) in &minority {
+                    let at = word.start + i;
+                    sink.report_as(
+                        severity,
+                        unit.span(&(at..at + c.len_utf8())),
+                        format!(
+                            "{} in a {name} word of {} looks like {} (UTS #39 confusable)",
+                            describe(*c),
+                            unit.place(),
+                            describe_skeleton(sk)
+                        ),
+                        help(sk),
+                    );
+                }
+            }
+            if !minority.is_empty() || !host {
+                continue;
+            }
+            // (b) A host word that reads as an ASCII name.
+            let label = unit.text.as_ref();
+            let Some((kind, reads)) = whole_lookalike(w, label, tld.as_deref()) else {
+                continue;
+            };
+            let foreign: String = w
+                .chars()
+                .filter(|&c| !is_neutral(script(c)) && script(c) != Script::Latin)
+                .collect();
+            let scripts: Vec<&str> = tally(&foreign).iter().map(|(s, _)| s.full_name()).collect();
+            let scripts = and_list(&scripts);
+            let reads = escape_unsafe(&reads.to_lowercase());
+            let message = match kind {
+                WholeLookalike::Mixed => format!(
+                    "{} mixes Latin letters with {scripts} look-alikes ({}): it reads as `{reads}`",
+                    unit.place(),
+                    describe_chars(&foreign)
+                ),
+                WholeLookalike::Pure => format!(
+                    "{} is a whole-script look-alike: its {scripts} letters ({}) all look like Latin ones, so it reads as `{reads}`{}",
+                    unit.place(),
+                    describe_chars(&foreign),
+                    tld.as_deref()
+                        .map(|t| format!(" under `.{}`", escape_unsafe(t)))
+                        .unwrap_or_default()
+                ),
+            };
+            let ace = match unit.ace {
+                Some(ace) => ace.to_string(),
+                None => idna::domain_to_ascii(label).unwrap_or_default(),
+            };
+            let shown_as = if ace.is_empty() {
+                String::new()
+            } else {
+                format!(" (its real name is `{ace}`)")
+            };
+            sink.report_as(
+                severity,
+                unit.span(&word),
+                message,
+                Some(format!(
+                    "type `{reads}` in Latin letters if that name is meant; otherwise this is a different domain that displays like `{reads}`{shown_as}"
+                )),
+            );
+            ace_reported = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words_of(s: &str) -> Vec<&str> {
+        words(s).map(|r| &s[r]).collect()
+    }
+
+    #[test]
+    fn words_split_at_ascii_punctuation_and_escapes() {
+        assert_eq!(
+            words_of("File:Пример_2.jpg"),
+            ["File", "Пример", "2", "jpg"]
+        );
+        assert_eq!(words_of("%D0%BFример-x"), ["ример", "x"]);
+        assert_eq!(words_of("a%2"), ["a", "2"]);
+        assert!(words_of("--").is_empty());
+    }
+
+    #[test]
+    fn highly_restrictive_allows_cjk_with_latin() {
+        for ok in [
+            "日本語のページ",
+            "iPhoneケース",
+            "2024年版",
+            "한국어",
+            "中文",
+            "Hello世界",
+            "русский",
+            "paypal",
+        ] {
+            assert!(highly_restrictive(ok), "{ok}");
+        }
+        for bad in ["p\u{430}ypal", "\u{3B1}\u{430}", "日本\u{430}"] {
+            assert!(!highly_restrictive(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn lookalikes_fall_into_the_dominant_script() {
+        assert_eq!(
+            lookalike_into('\u{430}', Script::Latin).as_deref(),
+            Some("a")
+        );
+        assert_eq!(
+            lookalike_into('\u{3BF}', Script::Latin).as_deref(),
+            Some("o")
+        );
+        assert_eq!(lookalike_into('\u{447}', Script::Latin), None);
+        assert_eq!(lookalike_into('a', Script::Latin), None);
+        assert_eq!(lookalike_into('l', Script::Cyrillic), None);
+    }
+
+    #[test]
+    fn whole_script_lookalikes_respect_the_tld() {
+        let apple = "\u{430}\u{440}\u{440}\u{4CF}\u{435}";
+        assert!(matches!(
+            whole_lookalike(apple, apple, Some("com")),
+            Some((WholeLookalike::Pure, ref s)) if s == "apple"
+        ));
+        assert!(whole_lookalike(apple, apple, Some("ru")).is_none());
+        assert!(whole_lookalike(apple, apple, Some("\u{440}\u{444}")).is_none());
+        assert!(whole_lookalike("курс", "курс", Some("com")).is_none());
+        assert!(whole_lookalike("пример", "пример", Some("com")).is_none());
+        let paypal = "\u{440}\u{430}\u{443}\u{440}\u{430}l";
+        assert!(matches!(
+            whole_lookalike(paypal, paypal, Some("ru")),
+            Some((WholeLookalike::Mixed, ref s)) if s == "paypal"
+        ));
+    }
+}
