@@ -1,0 +1,109 @@
+//! The precision and recall corpora of the Unicode rules.
+//!
+//! `fixtures/clean/`: realistic IRIs in 25 writing systems and languages, in text, HTML and
+//! Markdown. Not one warning or error from any rule.
+//!
+//! `fixtures/attacks/`: every line holding `expect=<rule>` must get a diagnostic from that rule
+//! on that line. Trojan Source classes, IDN homographs (mixed and whole-script, raw and
+//! punycode), delimiter spoofing, tag characters, Hangul fillers, digit swaps in RTL
+//! components, non-NFC twins, compatibility characters.
+
+use std::fs;
+use std::path::PathBuf;
+
+use irilint::check::{CheckOptions, check_source};
+use irilint::rules::{Selection, Severity};
+use irilint::source::{Format, Source};
+
+fn documents(dir: &str) -> Vec<(PathBuf, Source)> {
+    let mut out = Vec::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let bytes = fs::read(&path).unwrap();
+        let format = Format::for_file(&path, &bytes).expect("known format");
+        out.push((
+            path.clone(),
+            Source::decode(path.display().to_string(), format, &bytes).unwrap(),
+        ));
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+#[test]
+fn the_clean_corpus_has_no_warnings_or_errors() {
+    let selection = Selection::default();
+    let options = CheckOptions {
+        selection: &selection,
+        render: None,
+    };
+    let mut iris = 0;
+    let mut problems = Vec::new();
+    for (path, source) in documents("fixtures/clean") {
+        let outcome = check_source(&source, &options);
+        iris += outcome.iris;
+        for d in outcome.diagnostics {
+            if d.severity >= Severity::Warning {
+                problems.push(format!(
+                    "{}:{}:{}: {} {} in {:?}",
+                    path.display(),
+                    d.start.line,
+                    d.start.column,
+                    d.rule,
+                    d.message,
+                    d.iri
+                ));
+            }
+        }
+    }
+    assert!(iris >= 140, "only {iris} IRIs in the clean corpus");
+    assert!(
+        problems.is_empty(),
+        "false positives:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn every_attack_is_caught_by_its_rule() {
+    let selection = Selection::default();
+    let options = CheckOptions {
+        selection: &selection,
+        render: None,
+    };
+    let mut cases = 0;
+    let mut missed = Vec::new();
+    for (path, source) in documents("fixtures/attacks") {
+        let outcome = check_source(&source, &options);
+        for (n, line) in source.text.lines().enumerate() {
+            let Some(at) = line.find("expect=") else {
+                continue;
+            };
+            let rule: String = line[at + 7..]
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || *c == '-')
+                .collect();
+            assert!(irilint::rules::rule(&rule).is_some(), "unknown rule {rule}");
+            cases += 1;
+            let caught = outcome
+                .diagnostics
+                .iter()
+                .any(|d| d.rule == rule && d.start.line == n + 1);
+            if !caught {
+                let fired: Vec<&str> = outcome
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.start.line == n + 1)
+                    .map(|d| d.rule)
+                    .collect();
+                missed.push(format!(
+                    "{}:{}: expected {rule}, got {fired:?}",
+                    path.display(),
+                    n + 1
+                ));
+            }
+        }
+    }
+    assert!(cases >= 40, "only {cases} attack cases");
+    assert!(missed.is_empty(), "missed attacks:\n{}", missed.join("\n"));
+}
