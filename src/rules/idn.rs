@@ -71,7 +71,10 @@ fn check_idn(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             let blocked = iri.issues.iter().any(|i| {
                 matches!(
                     i.kind,
-                    IssueKind::Invalid | IssueKind::Control | IssueKind::BadPercent
+                    IssueKind::Invalid
+                        | IssueKind::Control
+                        | IssueKind::BadPercent
+                        | IssueKind::UnwiseAscii
                 ) && i.range.start < host.range.end
                     && host.range.start < i.range.end
             });
@@ -91,7 +94,10 @@ fn check_mailto(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     if input.iri.issues.iter().any(|i| {
         matches!(
             i.kind,
-            IssueKind::Invalid | IssueKind::Control | IssueKind::BadPercent
+            IssueKind::Invalid
+                | IssueKind::Control
+                | IssueKind::BadPercent
+                | IssueKind::UnwiseAscii
         ) && i.range.start < path.end
             && path.start < i.range.end
     }) {
