@@ -333,18 +333,7 @@ use Jt::{C, D, L, R};
 
 fn joining_type(c: char) -> Option<Jt> {
     let u = c as u32;
-    JOINING_TYPES
-        .binary_search_by(|&(lo, hi, _)| {
-            if hi < u {
-                std::cmp::Ordering::Less
-            } else if lo > u {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-        .ok()
-        .map(|k| JOINING_TYPES[k].2)
+    super::range_index(JOINING_TYPES, u, |&(lo, hi, _)| (lo, hi)).map(|k| JOINING_TYPES[k].2)
 }
 
 /// Joining_Type T (transparent), approximated: every character with a non-zero canonical
@@ -375,17 +364,7 @@ fn joining_neighbour(mut chars: impl Iterator<Item = char>) -> Option<Jt> {
 /// Extended_Pictographic: emoji and the pictographs reserved for them.
 pub(super) fn is_extended_pictographic(c: char) -> bool {
     let u = c as u32;
-    EXTENDED_PICTOGRAPHIC
-        .binary_search_by(|&(lo, hi)| {
-            if hi < u {
-                std::cmp::Ordering::Less
-            } else if lo > u {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-        .is_ok()
+    super::range_index(EXTENDED_PICTOGRAPHIC, u, |&r| r).is_some()
 }
 
 /// What may precede the ZWJ of an emoji ZWJ sequence (UTS #51 §1.4.9): an emoji, its VS16, an

@@ -280,6 +280,27 @@ pub fn check_parsed(text: &str, parsed: &Iri, selection: &Selection) -> Vec<Find
     out
 }
 
+/// The index of the range of a sorted, disjoint `(first, last, ..)` code point table that holds
+/// `u` (the tables of generated Unicode data the rules carry).
+pub(crate) fn range_index<T>(
+    table: &[T],
+    u: u32,
+    bounds: impl Fn(&T) -> (u32, u32),
+) -> Option<usize> {
+    table
+        .binary_search_by(|entry| {
+            let (lo, hi) = bounds(entry);
+            if hi < u {
+                std::cmp::Ordering::Less
+            } else if lo > u {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .ok()
+}
+
 /// `U+202E RIGHT-TO-LEFT OVERRIDE` for one character, a list for a few, a count for many.
 pub(crate) fn describe_chars(s: &str) -> String {
     let mut distinct: Vec<char> = Vec::new();

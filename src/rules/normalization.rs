@@ -74,17 +74,7 @@ fn has_compatibility_mapping(c: char) -> bool {
     {
         return false;
     }
-    COMPATIBILITY
-        .binary_search_by(|&(lo, hi)| {
-            if hi < u {
-                std::cmp::Ordering::Less
-            } else if lo > u {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-        .is_ok()
+    super::range_index(COMPATIBILITY, u, |&r| r).is_some()
 }
 
 /// One bit per 256-code-point block of the BMP: set when the block holds a character of
