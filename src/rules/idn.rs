@@ -15,7 +15,7 @@ use unicode_normalization::char::is_combining_mark;
 
 use super::{Check, IriCheck, Rule, Severity, Sink};
 use crate::iri::chars::{describe, escape_unsafe};
-use crate::iri::{HostKind, IssueKind};
+use crate::iri::{HostKind, Iri, IssueKind};
 
 /// `idn-invalid`.
 pub const IDN_INVALID: Rule = Rule {
@@ -68,17 +68,10 @@ fn check_idn(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     if dns {
         if let Some(authority) = &iri.authority {
             let host = &authority.host;
-            let blocked = iri.issues.iter().any(|i| {
-                matches!(
-                    i.kind,
-                    IssueKind::Invalid
-                        | IssueKind::Control
-                        | IssueKind::BadPercent
-                        | IssueKind::UnwiseAscii
-                ) && i.range.start < host.range.end
-                    && host.range.start < i.range.end
-            });
-            if host.kind == Some(HostKind::RegName) && !host.range.is_empty() && !blocked {
+            if host.kind == Some(HostKind::RegName)
+                && !host.range.is_empty()
+                && !reported_by_syntax_rules(iri, &host.range)
+            {
                 check_domain(text, host.range.clone(), &host.labels, "host", sink);
             }
         }
@@ -87,20 +80,26 @@ fn check_idn(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     }
 }
 
-/// The domain of each address in a `mailto:` path (RFC 6068: `addr-spec *("," addr-spec)`).
-fn check_mailto(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
-    let text = input.text;
-    let path = input.iri.path.clone();
-    if input.iri.issues.iter().any(|i| {
+/// True when a syntax rule already reports a character in `range`: the name is then left alone,
+/// so that one character gets one report.
+fn reported_by_syntax_rules(iri: &Iri, range: &Range<usize>) -> bool {
+    iri.issues.iter().any(|i| {
         matches!(
             i.kind,
             IssueKind::Invalid
                 | IssueKind::Control
                 | IssueKind::BadPercent
                 | IssueKind::UnwiseAscii
-        ) && i.range.start < path.end
-            && path.start < i.range.end
-    }) {
+        ) && i.range.start < range.end
+            && range.start < i.range.end
+    })
+}
+
+/// The domain of each address in a `mailto:` path (RFC 6068: `addr-spec *("," addr-spec)`).
+fn check_mailto(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    let text = input.text;
+    let path = input.iri.path.clone();
+    if reported_by_syntax_rules(input.iri, &path) {
         return;
     }
     let mut start = path.start;
