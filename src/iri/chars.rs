@@ -200,13 +200,18 @@ pub fn is_unsafe_to_display(c: char) -> bool {
 pub fn escape_unsafe(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        if is_unsafe_to_display(c) {
-            out.push_str(&format!("⟨U+{:04X}⟩", c as u32));
-        } else {
-            out.push(c);
-        }
+        push_visible(&mut out, c);
     }
     out
+}
+
+/// Appends `c`, or its visible `⟨U+XXXX⟩` escape when it is unsafe to display.
+pub fn push_visible(out: &mut String, c: char) {
+    if is_unsafe_to_display(c) {
+        out.push_str(&format!("⟨U+{:04X}⟩", c as u32));
+    } else {
+        out.push(c);
+    }
 }
 
 /// Names of the C0 and C1 controls (NameAliases.txt), which have no Unicode `Name` property.

@@ -16,7 +16,7 @@ use miette::{
 
 use crate::diagnostic::Diagnostic;
 use crate::iri::chars::escape_unsafe;
-use crate::iri::chars::is_unsafe_to_display;
+use crate::iri::chars::push_visible;
 use crate::rules::Severity;
 use crate::source::Source;
 
@@ -83,10 +83,8 @@ fn push_escaped(out: &mut String, text: &str, r: Range<usize>, in_span: bool) {
     for c in text[r].chars() {
         if c == '\t' && !in_span {
             out.push(' ');
-        } else if is_unsafe_to_display(c) {
-            out.push_str(&format!("⟨U+{:04X}⟩", c as u32));
         } else {
-            out.push(c);
+            push_visible(out, c);
         }
     }
 }
