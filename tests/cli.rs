@@ -49,7 +49,7 @@ fn fixture_documents() -> Vec<PathBuf> {
         for entry in fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
             let name = path.file_name().unwrap().to_str().unwrap().to_string();
-            if !name.ends_with(".expected.json") {
+            if !name.ends_with(".expected.json") && !name.ends_with(".args") {
                 out.push(path);
             }
         }
@@ -60,6 +60,20 @@ fn fixture_documents() -> Vec<PathBuf> {
 
 fn expected_path(doc: &Path) -> PathBuf {
     doc.with_extension("expected.json")
+}
+
+/// Extra arguments for a fixture (`--select style` for the rules that are off by default), one
+/// per line, from `<name>.args` next to it.
+fn fixture_args(doc: &Path) -> Vec<String> {
+    fs::read_to_string(doc.with_extension("args"))
+        .map(|s| {
+            s.lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The precision and recall corpora (`fixtures/clean`, `fixtures/attacks`) are held to their own
@@ -83,7 +97,11 @@ fn fixtures_match_their_expected_reports() {
     let mut mismatches = Vec::new();
     for doc in docs.iter().filter(|d| !is_corpus(d)) {
         let path = doc.to_str().unwrap();
-        let (code, stdout, _) = run(&["check", "--format", "json", path]);
+        let extra = fixture_args(doc);
+        let mut args = vec!["check", "--format", "json"];
+        args.extend(extra.iter().map(String::as_str));
+        args.push(path);
+        let (code, stdout, _) = run(&args);
         let mut actual: Value = serde_json::from_str(&stdout).expect("a JSON report");
         let has_errors = actual["summary"]["errors"].as_u64().unwrap() > 0;
         assert_eq!(code, i32::from(has_errors), "{path}: exit code");

@@ -41,7 +41,7 @@ fn fixtures() -> Vec<(PathBuf, String)> {
         .map(|e| e.unwrap().path())
         .filter(|p| {
             let name = p.file_name().unwrap().to_str().unwrap();
-            !name.ends_with(".expected.json")
+            !name.ends_with(".expected.json") && !name.ends_with(".args")
         })
         .map(|p| {
             let text = fs::read_to_string(&p).unwrap();
