@@ -46,7 +46,7 @@ const ZWJ: char = '\u{200D}';
 const KEYCAP: char = '\u{20E3}';
 /// U+E007F CANCEL TAG, which ends an emoji tag sequence (`🏴` + tag letters + U+E007F is a
 /// subdivision flag).
-const TAG_CANCEL: char = '\u{E007F}';
+pub(super) const TAG_CANCEL: char = '\u{E007F}';
 
 /// The characters this rule is about: Default_Ignorable_Code_Point minus the bidi formatting
 /// characters, plus the interlinear annotation characters U+FFF9–U+FFFB.
@@ -114,7 +114,8 @@ fn check_invisible(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
 
 /// Why a character is reported, when it is not simply an invisible character.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Note {
+pub(super) enum Note {
+    /// An invisible character with no context that excuses it (an error).
     Plain,
     /// A ZWNJ or ZWJ next to Arabic-script letters that changes nothing displayed (a warning).
     IdleJoiner,
@@ -122,8 +123,9 @@ enum Note {
     WordBreak,
 }
 
-/// Whether `c`, between `before` and `after` in its component, is reported, and how.
-fn verdict(before: &str, c: char, after: &str, host: bool) -> Option<(Severity, Note)> {
+/// Whether `c`, between `before` and `after` in its component, is reported, and how
+/// (`percent-encoded-forbidden` asks the same of the characters it decodes).
+pub(super) fn verdict(before: &str, c: char, after: &str, host: bool) -> Option<(Severity, Note)> {
     let prev = before.chars().next_back();
     let next = after.chars().next();
     let error = Some((Severity::Error, Note::Plain));

@@ -12,7 +12,9 @@ mod idn;
 mod invisible;
 mod lookalike;
 mod normalization;
+mod percent;
 mod selection;
+mod style;
 mod syntax;
 mod xml;
 
@@ -104,6 +106,13 @@ pub static RULES: &[Rule] = &[
     lookalike::MIXED_SCRIPT,
     lookalike::CONFUSABLE,
     idn::IDN_INVALID,
+    percent::NON_UTF8,
+    percent::OVERLONG_UTF8,
+    percent::ENCODED_FORBIDDEN,
+    percent::LOWERCASE_HEX,
+    percent::ENCODED_UNRESERVED,
+    style::CASE_SCHEME_HOST,
+    style::DOT_SEGMENT,
     xml::NOT_WELL_FORMED,
     xml::ENTITY_LIMIT,
     xml::EXTERNAL_ENTITY,

@@ -1,0 +1,469 @@
+//! Percent-encodings: what their octets decode to (RFC 3987 §3.2, §8) and how they are spelled
+//! (§5.3.2.1, §5.3.2.3).
+//!
+//! The octets are decoded strictly by [`crate::iri::percent`], and the three decoding rules split
+//! its pieces between them, so one sequence is reported for one reason: octets that are not
+//! UTF-8 go to `percent-non-utf8`, overlong, surrogate and too-large forms to
+//! `percent-overlong-utf8`, characters to `percent-encoded-forbidden`. Malformed triplets
+//! (`%zz`) are `syntax-bad-percent-encoding`'s. Every check returns at once on an IRI without `%`.
+
+mod forbidden;
+
+use std::ops::Range;
+
+use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars};
+use crate::iri::IssueKind;
+use crate::iri::chars::{
+    self, describe, escape_unsafe, is_control, is_unreserved, is_unsafe_to_display,
+};
+use crate::iri::percent::{self, Decoded, Piece};
+
+/// `percent-non-utf8`: octets that are not strictly legal UTF-8.
+pub const NON_UTF8: Rule = Rule {
+    id: "percent-non-utf8",
+    group: "percent",
+    severity: Severity::Warning,
+    rfc: &["3.2", "1.2"],
+    doc: include_str!("../../rules/percent-non-utf8.md"),
+    unicode_only: false,
+    check: Check::Iri(check_non_utf8),
+};
+
+/// `percent-overlong-utf8`: overlong forms, encoded surrogates, values above U+10FFFF.
+pub const OVERLONG_UTF8: Rule = Rule {
+    id: "percent-overlong-utf8",
+    group: "percent",
+    severity: Severity::Error,
+    rfc: &["8"],
+    doc: include_str!("../../rules/percent-overlong-utf8.md"),
+    unicode_only: false,
+    check: Check::Iri(check_overlong),
+};
+
+/// `percent-encoded-forbidden`: encoded bidi formatting, invisible and control characters.
+pub const ENCODED_FORBIDDEN: Rule = Rule {
+    id: "percent-encoded-forbidden",
+    group: "percent",
+    severity: Severity::Error,
+    rfc: &["3.2", "4.1"],
+    doc: include_str!("../../rules/percent-encoded-forbidden.md"),
+    unicode_only: false,
+    check: Check::Iri(forbidden::check_forbidden),
+};
+
+/// `percent-lowercase-hex`: `%3a` instead of `%3A`.
+pub const LOWERCASE_HEX: Rule = Rule {
+    id: "percent-lowercase-hex",
+    group: "style",
+    severity: Severity::Info,
+    rfc: &["3.1", "5.3.2.1"],
+    doc: include_str!("../../rules/percent-lowercase-hex.md"),
+    unicode_only: false,
+    check: Check::Iri(check_lowercase_hex),
+};
+
+/// `percent-encoded-unreserved`: `%7E`, `%41`: unreserved characters encoded.
+pub const ENCODED_UNRESERVED: Rule = Rule {
+    id: "percent-encoded-unreserved",
+    group: "style",
+    severity: Severity::Info,
+    rfc: &["5.3.2.3"],
+    doc: include_str!("../../rules/percent-encoded-unreserved.md"),
+    unicode_only: false,
+    check: Check::Iri(check_unreserved),
+};
+
+/// The runs of triplets whose octets name characters of the IRI: all of them except those in
+/// the payload of a `data:` IRI, whose octets are whatever its media type says (an image, text in
+/// a declared charset) — binary there is not a legacy encoding nor an attack.
+fn decoding_runs(input: &IriCheck<'_>) -> Vec<Range<usize>> {
+    if !input.text.contains('%') {
+        return Vec::new();
+    }
+    let payload = data_payload(input);
+    percent::runs(input.text)
+        .into_iter()
+        .filter(|r| !payload.as_ref().is_some_and(|p| p.contains(&r.start)))
+        .collect()
+}
+
+/// From the first `,` of a `data:` IRI's path to its fragment (RFC 2397).
+fn data_payload(input: &IriCheck<'_>) -> Option<Range<usize>> {
+    let scheme = input.iri.scheme.clone()?;
+    if !input.text[scheme].eq_ignore_ascii_case("data") {
+        return None;
+    }
+    let path = input.iri.path.clone();
+    let comma = path.start + input.text[path].find(',')?;
+    let end = input
+        .iri
+        .fragment
+        .as_ref()
+        .map_or(input.text.len(), |f| f.start - 1);
+    Some(comma..end)
+}
+
+/// `%E2%80%AE`: the UTF-8 bytes of `s`, percent-encoded.
+fn percent_encode(s: &str) -> String {
+    s.bytes().map(|b| format!("%{b:02X}")).collect()
+}
+
+/// The text of some triplets for a message, at most 12 triplets of it.
+fn triplets(s: &str) -> String {
+    if s.len() <= 36 {
+        s.to_string()
+    } else {
+        format!("{}...", &s[..27])
+    }
+}
+
+/// `s` in backticks, hidden characters escaped, at most 24 characters.
+fn code(s: &str) -> String {
+    let shown = if s.chars().count() <= 24 {
+        escape_unsafe(s)
+    } else {
+        format!(
+            "{}...",
+            escape_unsafe(&s.chars().take(21).collect::<String>())
+        )
+    };
+    if shown.contains('`') {
+        format!("`` {shown} ``")
+    } else {
+        format!("`{shown}`")
+    }
+}
+
+// percent-non-utf8
+
+fn check_non_utf8(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    for run in decoding_runs(input) {
+        let pieces = percent::decode(input.text, run.clone());
+        let last = pieces.len() - 1;
+        for (k, piece) in pieces.iter().enumerate() {
+            if piece.decoded != Decoded::NotUtf8 {
+                continue;
+            }
+            // `%E2%8Z`: the octets before a malformed triplet were cut short by it, and
+            // `syntax-bad-percent-encoding` reports that triplet.
+            if k == last
+                && utf8_prefix_of(&piece.octets).is_some()
+                && bad_percent_at(input, run.end)
+            {
+                continue;
+            }
+            report_non_utf8(input, sink, piece);
+        }
+    }
+}
+
+/// True when a malformed `%` starts at `at`.
+fn bad_percent_at(input: &IriCheck<'_>, at: usize) -> bool {
+    input
+        .iri
+        .issues
+        .iter()
+        .any(|i| i.kind == IssueKind::BadPercent && i.range.start == at)
+}
+
+/// When `octets` are the start of a strictly legal UTF-8 sequence cut short, the length of the
+/// whole sequence.
+fn utf8_prefix_of(octets: &[u8]) -> Option<usize> {
+    let (&lead, rest) = octets.split_first()?;
+    let (len, second) = match lead {
+        0xC2..=0xDF => (2, 0x80..=0xBF),
+        0xE0 => (3, 0xA0..=0xBF),
+        0xED => (3, 0x80..=0x9F),
+        0xE1..=0xEF => (3, 0x80..=0xBF),
+        0xF0 => (4, 0x90..=0xBF),
+        0xF1..=0xF3 => (4, 0x80..=0xBF),
+        0xF4 => (4, 0x80..=0x8F),
+        _ => return None,
+    };
+    let legal = octets.len() < len
+        && rest.first().is_none_or(|b| second.contains(b))
+        && rest.iter().skip(1).all(|&b| b & 0xC0 == 0x80);
+    legal.then_some(len)
+}
+
+/// The octets read as windows-1252, when each is a character there (0x81, 0x8D, 0x8F, 0x90 and
+/// 0x9D are not). For 0xA0–0xFF this is also ISO-8859-1.
+fn windows_1252(octets: &[u8]) -> Option<String> {
+    let (text, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(octets);
+    (!text.chars().any(is_control)).then(|| text.into_owned())
+}
+
+fn report_non_utf8(input: &IriCheck<'_>, sink: &mut Sink<'_>, piece: &Piece) {
+    let shown = triplets(&input.text[piece.range.clone()]);
+    let mut message = format!("`{shown}` is not UTF-8");
+    let cut = utf8_prefix_of(&piece.octets).filter(|_| piece.octets.len() > 1);
+    if let Some(len) = cut {
+        message.push_str(&format!(
+            ": the start of a {len}-octet UTF-8 sequence, cut short"
+        ));
+    }
+    let legacy = windows_1252(&piece.octets);
+    match &legacy {
+        Some(text) => message.push_str(&format!(
+            "; in windows-1252 it would be {} ({})",
+            code(text),
+            describe_chars(text)
+        )),
+        None => message.push_str(", nor text in windows-1252"),
+    }
+    let help = match (&legacy, cut) {
+        (_, Some(_)) => {
+            "write all the octets of the character that was cut short, or the character itself"
+                .to_string()
+        }
+        (Some(text), None) => {
+            let itself = if text.chars().any(is_unsafe_to_display) {
+                ""
+            } else if text.chars().count() == 1 {
+                " or the character itself"
+            } else {
+                " or the characters themselves"
+            };
+            format!(
+                "if {} was meant, write its UTF-8, `{}`{}{itself}; check first that the server expects UTF-8, as this changes which resource the IRI names",
+                code(text),
+                triplets(&percent_encode(text)),
+                if itself.is_empty() { "" } else { "," }
+            )
+        }
+        (None, None) => {
+            "write the UTF-8 of the characters that were meant, or remove the octets".to_string()
+        }
+    };
+    sink.report(piece.range.clone(), message, Some(help));
+}
+
+// percent-overlong-utf8
+
+fn check_overlong(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    for run in decoding_runs(input) {
+        let pieces = percent::decode(input.text, run);
+        let mut k = 0;
+        while k < pieces.len() {
+            let piece = &pieces[k];
+            let shown = triplets(&input.text[piece.range.clone()]);
+            let finding = match piece.decoded {
+                Decoded::Overlong(v) => Some(overlong(&shown, v)),
+                Decoded::Surrogate(high @ 0xD800..=0xDBFF) => match pieces.get(k + 1) {
+                    Some(Piece {
+                        decoded: Decoded::Surrogate(low @ 0xDC00..=0xDFFF),
+                        range,
+                        ..
+                    }) => {
+                        k += 1;
+                        let pair = piece.range.start..range.end;
+                        let shown = triplets(&input.text[pair.clone()]);
+                        let (message, help) = surrogate_pair(&shown, high, *low);
+                        sink.report(pair, message, Some(help));
+                        None
+                    }
+                    _ => Some(lone_surrogate(&shown, high)),
+                },
+                Decoded::Surrogate(v) => Some(lone_surrogate(&shown, v)),
+                Decoded::TooLarge(v) => Some((
+                    format!(
+                        "`{shown}` encodes 0x{v:X}, above U+10FFFF, the last Unicode code point: no character has this value, and decoders disagree on what to make of it"
+                    ),
+                    "remove it, or write the UTF-8 of the character that was meant".to_string(),
+                )),
+                _ => None,
+            };
+            if let Some((message, help)) = finding {
+                sink.report(piece.range.clone(), message, Some(help));
+            }
+            k += 1;
+        }
+    }
+}
+
+/// What an overlong form of `v` is and what to write instead.
+fn overlong(shown: &str, v: u32) -> (String, String) {
+    let Some(c) = char::from_u32(v) else {
+        return lone_surrogate(shown, v);
+    };
+    let lenient = if is_unsafe_to_display(c) {
+        describe(c)
+    } else {
+        code(&c.to_string())
+    };
+    let mut message = format!(
+        "`{shown}` is an overlong UTF-8 form of {}, which UTF-8 forbids: a strict decoder rejects it, a lenient one reads it as {lenient}",
+        describe(c)
+    );
+    message.push_str(match c {
+        '/' | '\\' => ": a path traversal in disguise, past filters that look for the delimiter",
+        '.' => ": a dot segment in disguise, past filters that look for `..`",
+        '\0' => ": the NUL of Java's modified UTF-8, which cuts names short in C",
+        _ => ": a way to slip a character past filters that look for its real encoding",
+    });
+    let utf8 = percent_encode(&c.to_string());
+    let help = if c.is_ascii() && is_unreserved(c as u8) {
+        format!("write `{c}`")
+    } else if chars::is_ucschar(c) && !is_unsafe_to_display(c) {
+        format!(
+            "if {} was meant, write its UTF-8, `{utf8}`, or the character itself",
+            describe(c)
+        )
+    } else {
+        format!(
+            "if {} was meant, write its one legal UTF-8 form, `{utf8}`",
+            describe(c)
+        )
+    };
+    (message, help)
+}
+
+fn lone_surrogate(shown: &str, v: u32) -> (String, String) {
+    (
+        format!(
+            "`{shown}` encodes U+{v:04X}, a UTF-16 surrogate, which UTF-8 forbids: decoders turn it into U+FFFD, drop it or pass an unpaired surrogate on"
+        ),
+        "remove it, or write the UTF-8 of the character that was meant".to_string(),
+    )
+}
+
+fn surrogate_pair(shown: &str, high: u32, low: u32) -> (String, String) {
+    let u = 0x1_0000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+    // A high and a low surrogate always combine to a character of the supplementary planes.
+    let c = char::from_u32(u).unwrap_or(char::REPLACEMENT_CHARACTER);
+    let itself = if chars::is_ucschar(c) && !is_unsafe_to_display(c) {
+        ", or the character itself"
+    } else {
+        ""
+    };
+    (
+        format!(
+            "`{shown}` encodes the UTF-16 surrogate pair of {} one surrogate at a time (CESU-8), which UTF-8 forbids",
+            describe(c)
+        ),
+        format!(
+            "write its UTF-8, `{}`{itself}",
+            percent_encode(&c.to_string())
+        ),
+    )
+}
+
+// percent-lowercase-hex
+
+fn check_lowercase_hex(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    let text = input.text;
+    if !text.contains('%') {
+        return;
+    }
+    let lower = |at: usize| {
+        text.as_bytes()[at + 1..at + 3]
+            .iter()
+            .any(u8::is_ascii_lowercase)
+    };
+    for run in percent::runs(text) {
+        let Some(first) = run.clone().step_by(3).find(|&at| lower(at)) else {
+            continue;
+        };
+        let last = (first..run.end)
+            .step_by(3)
+            .rfind(|&at| lower(at))
+            .unwrap_or(first);
+        let range = first..last + 3;
+        let spelled = &text[range.clone()];
+        sink.report(
+            range.clone(),
+            format!(
+                "lowercase hex digits in `{}`: RFC 3987 §3.1 says to write them in uppercase, and §5.3.2.1 normalizes them to uppercase",
+                triplets(spelled)
+            ),
+            Some(format!("write `{}`", triplets(&spelled.to_ascii_uppercase()))),
+        );
+    }
+}
+
+// percent-encoded-unreserved
+
+fn check_unreserved(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    let text = input.text;
+    if !text.contains('%') {
+        return;
+    }
+    let mut found: Vec<(Range<usize>, String)> = Vec::new();
+    for run in percent::runs(text) {
+        for at in run.step_by(3) {
+            let Some(b) = percent::triplet_at(text, at).filter(|&b| is_unreserved(b)) else {
+                continue;
+            };
+            if b == b'.' && in_dot_segment(input, at) {
+                continue;
+            }
+            match found.last_mut() {
+                Some((r, s)) if r.end == at => {
+                    r.end = at + 3;
+                    s.push(char::from(b));
+                }
+                _ => found.push((at..at + 3, char::from(b).to_string())),
+            }
+        }
+    }
+    for (range, decoded) in found {
+        let one = decoded.len() == 1;
+        sink.report(
+            range.clone(),
+            format!(
+                "`{}` {} `{decoded}`, {}: RFC 3987 §5.3.2.3 normalizes {} by decoding",
+                triplets(&text[range]),
+                if one { "encodes" } else { "encode" },
+                if one {
+                    "an unreserved character, which never needs percent-encoding"
+                } else {
+                    "unreserved characters, which never need percent-encoding"
+                },
+                if one { "it" } else { "them" }
+            ),
+            Some(format!("write `{decoded}`")),
+        );
+    }
+}
+
+/// True when the triplet at `at` is in a path segment that decodes to `.` or `..`: decoding it
+/// would turn a name into a dot segment (`dot-segment` has its say on those in absolute IRIs).
+fn in_dot_segment(input: &IriCheck<'_>, at: usize) -> bool {
+    input
+        .iri
+        .segments
+        .iter()
+        .find(|s| s.contains(&at))
+        .is_some_and(|s| super::style::dot_segment(&input.text[s.clone()]).is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf8_prefixes() {
+        assert_eq!(utf8_prefix_of(&[0xE4, 0xB8]), Some(3));
+        assert_eq!(utf8_prefix_of(&[0xE2]), Some(3));
+        assert_eq!(utf8_prefix_of(&[0xF0, 0x9F, 0x98]), Some(4));
+        // Overlong and surrogate starts are no prefix of legal UTF-8.
+        assert_eq!(utf8_prefix_of(&[0xE0, 0x80]), None);
+        assert_eq!(utf8_prefix_of(&[0xED, 0xA0]), None);
+        assert_eq!(utf8_prefix_of(&[0xFC]), None);
+        assert_eq!(utf8_prefix_of(&[0x80]), None);
+        assert_eq!(utf8_prefix_of(&[0xE4, 0xB8, 0xAD]), None);
+    }
+
+    #[test]
+    fn windows_1252_hints() {
+        assert_eq!(windows_1252(&[0xFC]).as_deref(), Some("ü"));
+        assert_eq!(windows_1252(&[0x80, 0x92]).as_deref(), Some("€’"));
+        assert_eq!(windows_1252(&[0x81]), None);
+    }
+
+    #[test]
+    fn code_never_shows_hidden_characters() {
+        assert_eq!(code("\u{A0}x"), "`⟨U+00A0⟩x`");
+        assert_eq!(code("`"), "`` ` ``");
+    }
+}

@@ -1,0 +1,358 @@
+//! `percent-encoded-forbidden`: percent-encoded characters that must not appear decoded (RFC 3987
+//! §3.2 step 4, §4.1), judged with the exceptions of `invisible-character` in their decoded
+//! context.
+
+use std::ops::Range;
+
+use unicode_script::{Script, UnicodeScript};
+
+use super::{decoding_runs, percent_encode, triplets, windows_1252};
+use crate::iri::Component;
+use crate::iri::chars::{is_bidi_formatting, is_control};
+use crate::iri::percent::{self, Decoded};
+use crate::rules::invisible::{self, Note, TAG_CANCEL};
+use crate::rules::{IriCheck, Severity, Sink, describe_chars, parts};
+
+/// Why a decoded character is reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Forbidden {
+    Bidi,
+    Invisible(Note),
+    Control,
+}
+
+/// One character of a component with percent-encodings decoded: the character and the source
+/// range it came from (its triplets when `encoded`).
+struct DecodedChar {
+    c: char,
+    range: Range<usize>,
+    encoded: bool,
+}
+
+/// The component `context` of the IRI with the characters of `runs` decoded; octets that are
+/// not a character stand as U+FFFD, which joins nothing and is no emoji.
+fn decode_context(text: &str, context: Range<usize>, runs: &[Range<usize>]) -> Vec<DecodedChar> {
+    let mut out = Vec::new();
+    let mut at = context.start;
+    for run in runs.iter().filter(|r| context.contains(&r.start)) {
+        out.extend(
+            text[at..run.start]
+                .char_indices()
+                .map(|(i, c)| DecodedChar {
+                    c,
+                    range: at + i..at + i + c.len_utf8(),
+                    encoded: false,
+                }),
+        );
+        for piece in percent::decode(text, run.clone()) {
+            let c = match piece.decoded {
+                Decoded::Char(c) => c,
+                _ => char::REPLACEMENT_CHARACTER,
+            };
+            out.push(DecodedChar {
+                c,
+                range: piece.range,
+                encoded: true,
+            });
+        }
+        at = run.end;
+    }
+    out.extend(
+        text[at..context.end]
+            .char_indices()
+            .map(|(i, c)| DecodedChar {
+                c,
+                range: at + i..at + i + c.len_utf8(),
+                encoded: false,
+            }),
+    );
+    out
+}
+
+/// A character worth a closer look: what the rule is about, before exceptions.
+fn suspect(c: char) -> bool {
+    is_control(c) || is_bidi_formatting(c) || invisible::is_invisible(c)
+}
+
+pub(super) fn check_forbidden(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    let text = input.text;
+    let runs = decoding_runs(input);
+    let suspects: Vec<&Range<usize>> = runs
+        .iter()
+        .filter(|r| {
+            percent::decode(text, (*r).clone())
+                .iter()
+                .any(|p| matches!(p.decoded, Decoded::Char(c) if suspect(c)))
+        })
+        .collect();
+    if suspects.is_empty() {
+        return;
+    }
+    let parts = parts(input.iri);
+    let mut hits: Vec<(Range<usize>, String, Severity, Forbidden)> = Vec::new();
+    let mut done = 0;
+    for run in suspects {
+        if run.start < done {
+            continue;
+        }
+        // The exceptions look at neighbours in the same component, decoded: `to-uri` encodes a
+        // whole emoji ZWJ sequence, not only its joiners.
+        let (context, component) = parts
+            .iter()
+            .find(|p| p.range.contains(&run.start))
+            .map_or((run.clone(), input.iri.component_at(run.start)), |p| {
+                (p.range.clone(), Some(p.component))
+            });
+        done = context.end;
+        let decoded = decode_context(text, context, &runs);
+        let string: String = decoded.iter().map(|d| d.c).collect();
+        let mut offset = 0;
+        for d in &decoded {
+            let end = offset + d.c.len_utf8();
+            let why = if d.encoded && suspect(d.c) {
+                judge(&string[..offset], d.c, &string[end..], component)
+            } else {
+                None
+            };
+            offset = end;
+            let Some((severity, why)) = why else {
+                continue;
+            };
+            match hits.last_mut() {
+                Some((r, s, sev, w)) if r.end == d.range.start && *sev == severity && *w == why => {
+                    r.end = d.range.end;
+                    s.push(d.c);
+                }
+                _ => hits.push((d.range.clone(), d.c.to_string(), severity, why)),
+            }
+        }
+    }
+    for (range, decoded, severity, why) in hits {
+        let (message, help) = forbidden_message(input, &range, &decoded, why);
+        sink.report_as(severity, range, message, Some(help));
+    }
+}
+
+/// Whether the decoded `c`, between `before` and `after` in its component, is reported.
+fn judge(
+    before: &str,
+    c: char,
+    after: &str,
+    component: Option<Component>,
+) -> Option<(Severity, Forbidden)> {
+    if is_bidi_formatting(c) {
+        return Some((Severity::Error, Forbidden::Bidi));
+    }
+    if is_control(c) {
+        if c > '\u{1F}' {
+            return Some((Severity::Error, Forbidden::Control));
+        }
+        // Line breaks and tabs are text in a query (a form's text area, a `mailto:` body) and in
+        // a fragment; anywhere else, and any other C0 control anywhere, they are suspect.
+        let text_like = matches!(component, Some(Component::Query | Component::Fragment));
+        if text_like && matches!(c, '\t' | '\n' | '\r') {
+            return None;
+        }
+        return Some((Severity::Warning, Forbidden::Control));
+    }
+    if in_emoji_tag_sequence(before, c, after) || is_ideographic_variation(before, c) {
+        return None;
+    }
+    let host = component == Some(Component::Host);
+    invisible::verdict(before, c, after, host).map(|(s, note)| (s, Forbidden::Invisible(note)))
+}
+
+/// A tag character of an emoji tag sequence (a subdivision flag, `🏴` + tag letters + U+E007F):
+/// `invisible-character` tells people to percent-encode these to keep the flag.
+fn in_emoji_tag_sequence(before: &str, c: char, after: &str) -> bool {
+    let tag = |c: &char| ('\u{E0020}'..='\u{E007E}').contains(c);
+    if !(tag(&c) || c == TAG_CANCEL) {
+        return false;
+    }
+    let base = before.chars().rev().find(|c| !tag(c));
+    let end = if c == TAG_CANCEL {
+        Some(TAG_CANCEL)
+    } else {
+        after.chars().find(|c| !tag(c))
+    };
+    base.is_some_and(invisible::is_extended_pictographic) && end == Some(TAG_CANCEL)
+}
+
+/// An ideographic variation selector after a Han character (a registered glyph variant, `葛` +
+/// U+E0100 in Japanese place names): `invisible-character` tells people to percent-encode it.
+fn is_ideographic_variation(before: &str, c: char) -> bool {
+    ('\u{E0100}'..='\u{E01EF}').contains(&c)
+        && before
+            .chars()
+            .next_back()
+            .is_some_and(|p| p.script() == Script::Han)
+}
+
+fn forbidden_message(
+    input: &IriCheck<'_>,
+    range: &Range<usize>,
+    decoded: &str,
+    why: Forbidden,
+) -> (String, String) {
+    let shown = triplets(&input.text[range.clone()]);
+    let component = input
+        .iri
+        .component_at(range.start)
+        .map_or("IRI", |c| c.name());
+    let one = decoded.chars().count() == 1;
+    let (verb, a) = if one {
+        ("decodes", "a ")
+    } else {
+        ("decode", "")
+    };
+    let s = if one { "" } else { "s" };
+    let names = describe_chars(decoded);
+    let head = format!("`{shown}` in the {component} {verb} to {names}");
+    let changes = "removing it changes which resource the IRI names, so check which one was meant";
+    match why {
+        Forbidden::Bidi => (
+            format!(
+                "{head}, {a}bidi formatting character{s}: RFC 3987 §4.1 forbids these in IRIs (§3.2 step 4 keeps them encoded), and wherever the IRI is shown decoded they reorder the text around them"
+            ),
+            format!("remove it: a name has no use for a bidi control; {changes}"),
+        ),
+        Forbidden::Invisible(note) => {
+            let what = match note {
+                Note::IdleJoiner => format!(
+                    "{a}joiner{s} that change{} no shape next to these letters",
+                    if one { "s" } else { "" }
+                ),
+                Note::WordBreak => {
+                    format!("{a}word-break hint{s} of text written without spaces")
+                }
+                Note::Plain if one => "an invisible character".to_string(),
+                Note::Plain => "invisible characters".to_string(),
+            };
+            (
+                format!(
+                    "{head}, {what}: wherever the IRI is shown decoded it looks the same without {}",
+                    if one { "it" } else { "them" }
+                ),
+                format!("remove it; {changes}"),
+            )
+        }
+        Forbidden::Control => {
+            let mut message = format!("{head}, {a}control character{s}");
+            if decoded.contains('\0') {
+                message.push_str(
+                    ": a NUL cuts the name short in software written in C (null-byte injection)",
+                );
+            } else if decoded.contains(['\r', '\n']) {
+                message.push_str(": a line break in a request line or header splits it (HTTP response splitting, log injection)");
+            } else if decoded.contains('\u{1B}') {
+                message.push_str(
+                    ": ESC starts a terminal escape sequence wherever the IRI is logged decoded",
+                );
+            }
+            // C1 controls in UTF-8 are what windows-1252 text read as ISO-8859-1 becomes.
+            let c1: Option<Vec<u8>> = decoded
+                .chars()
+                .map(|c| ('\u{80}'..='\u{9F}').contains(&c).then_some(c as u8))
+                .collect();
+            let help = match c1.as_deref().and_then(windows_1252) {
+                Some(text) => format!(
+                    "if this came from windows-1252 text read as ISO-8859-1, {} was meant: write `{}`; otherwise remove it",
+                    describe_chars(&text),
+                    triplets(&percent_encode(&text))
+                ),
+                _ => format!("remove it; {changes}"),
+            };
+            (message, help)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PATH: Option<Component> = Some(Component::Path);
+    const QUERY: Option<Component> = Some(Component::Query);
+
+    #[test]
+    fn c0_line_breaks_and_tabs_are_text_only_in_query_and_fragment() {
+        for c in ['\t', '\n', '\r'] {
+            assert_eq!(judge("a", c, "b", QUERY), None);
+            assert_eq!(judge("a", c, "b", Some(Component::Fragment)), None);
+            assert_eq!(
+                judge("a", c, "b", PATH),
+                Some((Severity::Warning, Forbidden::Control))
+            );
+        }
+        assert_eq!(
+            judge("a", '\0', "", QUERY),
+            Some((Severity::Warning, Forbidden::Control))
+        );
+        assert_eq!(
+            judge("a", '\u{7F}', "", QUERY),
+            Some((Severity::Error, Forbidden::Control))
+        );
+        assert_eq!(
+            judge("a", '\u{85}', "", QUERY),
+            Some((Severity::Error, Forbidden::Control))
+        );
+    }
+
+    #[test]
+    fn context_decides_for_joiners_and_selectors() {
+        assert_eq!(judge("\u{1F468}", '\u{200D}', "\u{1F469}", PATH), None);
+        assert_eq!(
+            judge("\u{1F468}", '\u{200D}', "\u{1F469}", Some(Component::Host)),
+            Some((Severity::Error, Forbidden::Invisible(Note::Plain)))
+        );
+        assert_eq!(judge("\u{2764}", '\u{FE0F}', "", PATH), None);
+        assert_eq!(
+            judge("a", '\u{FE0F}', "", PATH),
+            Some((Severity::Error, Forbidden::Invisible(Note::Plain)))
+        );
+        assert_eq!(
+            judge("a", '\u{202E}', "", QUERY),
+            Some((Severity::Error, Forbidden::Bidi))
+        );
+    }
+
+    #[test]
+    fn emoji_tag_sequences_and_ideographic_variations() {
+        let flag = "\u{1F3F4}\u{E0067}\u{E0062}";
+        assert!(in_emoji_tag_sequence(
+            flag,
+            '\u{E0065}',
+            "\u{E006E}\u{E0067}\u{E007F}"
+        ));
+        assert!(in_emoji_tag_sequence(flag, TAG_CANCEL, ""));
+        assert!(!in_emoji_tag_sequence(flag, '\u{E0065}', "x"));
+        assert!(!in_emoji_tag_sequence(
+            "a\u{E0067}",
+            '\u{E0065}',
+            "\u{E007F}"
+        ));
+        assert!(!in_emoji_tag_sequence("\u{1F3F4}", 'a', "\u{E007F}"));
+        assert!(is_ideographic_variation("\u{845B}", '\u{E0100}'));
+        assert!(!is_ideographic_variation("a", '\u{E0100}'));
+        assert!(!is_ideographic_variation("\u{845B}", '\u{FE00}'));
+    }
+
+    #[test]
+    fn decoding_keeps_the_source_ranges() {
+        let text = "/a%E2%80%8Db%FF";
+        let runs = percent::runs(text);
+        let got: Vec<(char, &str, bool)> = decode_context(text, 1..text.len(), &runs)
+            .into_iter()
+            .map(|d| (d.c, &text[d.range], d.encoded))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ('a', "a", false),
+                ('\u{200D}', "%E2%80%8D", true),
+                ('b', "b", false),
+                (char::REPLACEMENT_CHARACTER, "%FF", true),
+            ]
+        );
+    }
+}

@@ -1,0 +1,277 @@
+//! Style: the spellings the syntax-based normalization of RFC 3987 §5.3.2 would change, for the
+//! scheme, the host and the path (the percent-encoding ones are in `percent.rs`). Off by default.
+
+use std::ops::Range;
+
+use super::{Check, IriCheck, Rule, Severity, Sink};
+use crate::iri::chars::escape_unsafe;
+use crate::iri::{HostKind, Kind, percent};
+
+/// `case-scheme-host`: uppercase letters in the scheme or an ASCII host.
+pub const CASE_SCHEME_HOST: Rule = Rule {
+    id: "case-scheme-host",
+    group: "style",
+    severity: Severity::Info,
+    rfc: &["5.3.2.1"],
+    doc: include_str!("../../rules/case-scheme-host.md"),
+    unicode_only: false,
+    check: Check::Iri(check_case),
+};
+
+/// `dot-segment`: `.` or `..` segments in an absolute IRI's path.
+pub const DOT_SEGMENT: Rule = Rule {
+    id: "dot-segment",
+    group: "style",
+    severity: Severity::Info,
+    rfc: &["5.3.2.4"],
+    doc: include_str!("../../rules/dot-segment.md"),
+    unicode_only: false,
+    check: Check::Iri(check_dot_segments),
+};
+
+// case-scheme-host
+
+fn check_case(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    let text = input.text;
+    if let Some(scheme) = input.iri.scheme.clone()
+        && let Some(range) = uppercase_span(text, scheme.clone())
+    {
+        sink.report(
+            range,
+            format!(
+                "uppercase letters in the scheme `{}`: schemes are case-insensitive, and RFC 3987 §5.3.2.1 normalizes them to lowercase",
+                escape_unsafe(&text[scheme.clone()])
+            ),
+            Some(format!(
+                "write `{}`",
+                escape_unsafe(&text[scheme].to_ascii_lowercase())
+            )),
+        );
+    }
+    let Some(host) = input.iri.authority.as_ref().map(|a| &a.host) else {
+        return;
+    };
+    let name = &text[host.range.clone()];
+    let Some(span) = uppercase_span(text, host.range.clone()) else {
+        return;
+    };
+    // Only a US-ASCII host is case-insensitive as written (§5.3.2.1); a non-ASCII one, or one
+    // with non-ASCII percent-encoded, is an IDN, folded by its own mapping (§5.3.3). An
+    // IPvFuture's syntax is its own, and a malformed IP literal is `syntax-invalid`'s.
+    let ascii = name.is_ascii()
+        && percent::runs(name)
+            .into_iter()
+            .flat_map(|r| r.step_by(3))
+            .all(|at| percent::triplet_at(name, at).is_some_and(|b| b.is_ascii()));
+    if !ascii || name.starts_with('[') && host.kind != Some(HostKind::Ipv6) {
+        return;
+    }
+    sink.report(
+        span,
+        format!(
+            "uppercase letters in the host `{}`: an ASCII host is case-insensitive, and RFC 3987 §5.3.2.1 normalizes it to lowercase",
+            escape_unsafe(name)
+        ),
+        Some(format!(
+            "write `{}`",
+            escape_unsafe(&lowercase_outside_triplets(name))
+        )),
+    );
+}
+
+/// From the first to the last uppercase letter of `range`, leaving out the hex digits of
+/// triplets (uppercase is their preferred spelling).
+fn uppercase_span(text: &str, range: Range<usize>) -> Option<Range<usize>> {
+    let b = text.as_bytes();
+    let mut first = None;
+    let mut last = 0;
+    let mut i = range.start;
+    while i < range.end {
+        if percent::triplet_at(text, i).is_some() {
+            i += 3;
+            continue;
+        }
+        if b[i].is_ascii_uppercase() {
+            first.get_or_insert(i);
+            last = i + 1;
+        }
+        i += 1;
+    }
+    first.map(|f| f..last)
+}
+
+/// ASCII `s` with its letters lowercased, except the hex digits of triplets.
+fn lowercase_outside_triplets(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < s.len() {
+        if percent::triplet_at(s, i).is_some() {
+            out.push_str(&s[i..i + 3]);
+            i += 3;
+        } else {
+            out.push(char::from(s.as_bytes()[i].to_ascii_lowercase()));
+            i += 1;
+        }
+    }
+    out
+}
+
+// dot-segment
+
+/// Whether a path segment is a dot segment: 1 for `.`, 2 for `..`, with `%2E` counted as a dot
+/// the way RFC 3986 §6.2.2.2 decodes it and browsers (the WHATWG URL Standard) resolve it.
+pub(super) fn dot_segment(segment: &str) -> Option<usize> {
+    let mut dots = 0;
+    let mut rest = segment;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('.') {
+            rest = r;
+        } else if rest
+            .as_bytes()
+            .get(..3)
+            .is_some_and(|t| t.eq_ignore_ascii_case(b"%2E"))
+        {
+            rest = &rest[3..];
+        } else {
+            return None;
+        }
+        dots += 1;
+    }
+    matches!(dots, 1 | 2).then_some(dots)
+}
+
+fn check_dot_segments(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    let iri = input.iri;
+    let text = input.text;
+    let path = &text[iri.path.clone()];
+    // Relative references are where dot segments belong. A rootless path (`urn:`, `data:`,
+    // `javascript:`) is scheme-specific data that browsers never resolve dot segments in.
+    if iri.kind != Kind::Iri || !path.starts_with('/') || !path.contains(['.', '%']) {
+        return;
+    }
+    let dots: Vec<(&Range<usize>, usize)> = iri
+        .segments
+        .iter()
+        .filter_map(|s| dot_segment(&text[s.clone()]).map(|n| (s, n)))
+        .collect();
+    if dots.is_empty() {
+        return;
+    }
+    // The path with encoded dot segments spelled with dots, then resolved.
+    let mut spelled = String::with_capacity(path.len());
+    let mut at = iri.path.start;
+    for &(s, n) in &dots {
+        spelled.push_str(&text[at..s.start]);
+        spelled.push_str(&"..."[..n]);
+        at = s.end;
+    }
+    spelled.push_str(&text[at..iri.path.end]);
+    let resolved = escape_unsafe(&remove_dot_segments(&spelled));
+    let mut runs: Vec<Range<usize>> = Vec::new();
+    for (s, _) in dots {
+        match runs.last_mut() {
+            Some(r) if r.end + 1 == s.start => r.end = s.end,
+            _ => runs.push(s.clone()),
+        }
+    }
+    for range in runs {
+        let written = &text[range.clone()];
+        let mut message = format!(
+            "dot segment{} `{written}` in the path of an absolute IRI: dot segments are for relative references, and RFC 3987 §5.3.2.4 removes them",
+            if written.contains('/') { "s" } else { "" }
+        );
+        if written.contains('%') {
+            message.push_str(
+                "; `%2E` is a percent-encoded dot, which browsers resolve like `.` and servers may not (a path traversal in disguise)",
+            );
+        }
+        sink.report(
+            range,
+            message,
+            Some(format!(
+                "write the path as `{resolved}` (remove_dot_segments, RFC 3986 §5.2.4)"
+            )),
+        );
+    }
+}
+
+/// `remove_dot_segments` of RFC 3986 §5.2.4, literally, on a path whose dot segments are
+/// spelled with dots. Private to this rule: it reports, it does not compare.
+fn remove_dot_segments(path: &str) -> String {
+    let mut input = path;
+    let mut output = String::with_capacity(path.len());
+    let pop = |output: &mut String| {
+        let cut = output.rfind('/').unwrap_or(0);
+        output.truncate(cut);
+    };
+    while !input.is_empty() {
+        if let Some(rest) = input.strip_prefix("../") {
+            input = rest;
+        } else if let Some(rest) = input.strip_prefix("./") {
+            input = rest;
+        } else if input.starts_with("/./") {
+            input = &input[2..];
+        } else if input == "/." {
+            input = "/";
+        } else if input.starts_with("/../") {
+            input = &input[3..];
+            pop(&mut output);
+        } else if input == "/.." {
+            input = "/";
+            pop(&mut output);
+        } else if input == "." || input == ".." {
+            input = "";
+        } else {
+            let from = usize::from(input.starts_with('/'));
+            let end = input[from..].find('/').map_or(input.len(), |i| i + from);
+            output.push_str(&input[..end]);
+            input = &input[end..];
+        }
+    }
+    output
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remove_dot_segments_follows_rfc_3986() {
+        // RFC 3986 §5.2.4 and the §5.4 examples' paths.
+        for (path, want) in [
+            ("/a/b/c/./../../g", "/a/g"),
+            ("mid/content=5/../6", "mid/6"),
+            ("/b/c/./g", "/b/c/g"),
+            ("/b/c/g/.", "/b/c/g/"),
+            ("/b/c/..", "/b/"),
+            ("/b/c/../..", "/"),
+            ("/../g", "/g"),
+            ("/./../..", "/"),
+            ("/b/c/g..", "/b/c/g.."),
+            ("/b/c/.g", "/b/c/.g"),
+            ("/b/./g/.", "/b/g/"),
+            ("/a//../b", "/a/b"),
+        ] {
+            assert_eq!(remove_dot_segments(path), want, "{path}");
+        }
+    }
+
+    #[test]
+    fn dot_segments_with_encoded_dots() {
+        assert_eq!(dot_segment("."), Some(1));
+        assert_eq!(dot_segment(".."), Some(2));
+        assert_eq!(dot_segment("%2e"), Some(1));
+        assert_eq!(dot_segment("%2E%2e"), Some(2));
+        assert_eq!(dot_segment(".%2E"), Some(2));
+        assert_eq!(dot_segment("..."), None);
+        assert_eq!(dot_segment(""), None);
+        assert_eq!(dot_segment(".a"), None);
+        assert_eq!(dot_segment("%2F"), None);
+    }
+
+    #[test]
+    fn lowercasing_keeps_triplets() {
+        assert_eq!(lowercase_outside_triplets("EX%41MPLE.Com"), "ex%41mple.com");
+        assert_eq!(lowercase_outside_triplets("[FE80::1]"), "[fe80::1]");
+    }
+}
