@@ -11,8 +11,10 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::check::{self, CheckOptions, LoadOptions, Run, RunOutcome};
+use crate::convert::{Comparison, Conversion, InputError, Normalization};
 use crate::inspect::Inspection;
 use crate::iri::chars::escape_unsafe;
+use crate::iri::{Hosts, Level};
 use crate::list;
 use crate::report::{self, ReportFormat, Summary, concise, human::HumanRenderer, json};
 use crate::rules::{self, RULES, Selection, Severity};
@@ -61,6 +63,75 @@ enum Command {
         #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
         color: ColorChoice,
     },
+    /// Map an IRI to a URI (RFC 3987 §3.1): percent-encode its non-ASCII characters as UTF-8.
+    ToUri {
+        /// The IRI (put it after `--` if it starts with `-`).
+        #[arg(allow_hyphen_values = true)]
+        iri: String,
+        /// Convert a non-ASCII host to punycode (IDNA ToASCII) for http, https, ws, wss and ftp.
+        #[arg(long)]
+        idna: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+        format: ListFormat,
+    },
+    /// Convert a URI to an IRI (RFC 3987 §3.2): decode percent-encoded UTF-8 where it is safe.
+    ToIri {
+        /// The URI (put it after `--` if it starts with `-`).
+        #[arg(allow_hyphen_values = true)]
+        uri: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+        format: ListFormat,
+    },
+    /// Print an IRI's normal form at a level of the comparison ladder (RFC 3987 §5.3).
+    Normalize {
+        /// The IRI (put it after `--` if it starts with `-`).
+        #[arg(allow_hyphen_values = true)]
+        iri: String,
+        /// How far up the ladder to go.
+        #[arg(long, value_enum, default_value_t = LevelArg::Scheme)]
+        level: LevelArg,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+        format: ListFormat,
+    },
+    /// Tell whether two IRIs are equivalent (RFC 3987 §5.3): exit 0 if they are, 1 if not.
+    Compare {
+        /// The first IRI (put both after `--` if one starts with `-`).
+        #[arg(allow_hyphen_values = true)]
+        a: String,
+        /// The second IRI.
+        #[arg(allow_hyphen_values = true)]
+        b: String,
+        /// How far up the ladder to go.
+        #[arg(long, value_enum, default_value_t = LevelArg::Scheme)]
+        level: LevelArg,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+        format: ListFormat,
+    },
+}
+
+/// A rung of the RFC 3987 §5.3 comparison ladder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum LevelArg {
+    /// Character by character (§5.3.1).
+    Simple,
+    /// Case, NFC, percent-encoding and dot segments (§5.3.2).
+    Syntax,
+    /// Syntax, plus default ports, empty paths and IDN hosts of http(s), ws(s), ftp (§5.3.3).
+    Scheme,
+}
+
+impl From<LevelArg> for Level {
+    fn from(level: LevelArg) -> Level {
+        match level {
+            LevelArg::Simple => Level::Simple,
+            LevelArg::Syntax => Level::Syntax,
+            LevelArg::Scheme => Level::Scheme,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -160,7 +231,18 @@ fn parse_input_format(s: &str) -> Result<Format, String> {
     })
 }
 
-const SUBCOMMANDS: [&str; 6] = ["check", "list", "rules", "explain", "inspect", "help"];
+const SUBCOMMANDS: [&str; 10] = [
+    "check",
+    "list",
+    "rules",
+    "explain",
+    "inspect",
+    "to-uri",
+    "to-iri",
+    "normalize",
+    "compare",
+    "help",
+];
 
 /// Runs irilint with `args` (including the program name) and returns the exit code.
 pub fn run(mut args: Vec<OsString>) -> ExitCode {
@@ -192,6 +274,65 @@ pub fn run(mut args: Vec<OsString>) -> ExitCode {
             }
             ExitCode::from(u8::from(!inspection.is_valid()))
         }
+        Command::ToUri { iri, idna, format } => {
+            let hosts = if idna {
+                Hosts::ToAscii
+            } else {
+                Hosts::PercentEncode
+            };
+            print_result(
+                Conversion::to_uri(&iri, hosts),
+                format,
+                Conversion::to_json,
+                Conversion::to_human,
+            )
+        }
+        Command::ToIri { uri, format } => print_result(
+            Conversion::to_iri(&uri),
+            format,
+            Conversion::to_json,
+            Conversion::to_human,
+        ),
+        Command::Normalize { iri, level, format } => print_result(
+            Normalization::new(&iri, level.into()),
+            format,
+            Normalization::to_json,
+            Normalization::to_human,
+        ),
+        Command::Compare {
+            a,
+            b,
+            level,
+            format,
+        } => match Comparison::new(&a, &b, level.into()) {
+            Ok(c) => {
+                emit(&match format {
+                    ListFormat::Json => c.to_json(),
+                    ListFormat::Human => c.to_human(),
+                });
+                ExitCode::from(u8::from(!c.is_equivalent()))
+            }
+            Err(InputError(message)) => fail(&message),
+        },
+    }
+}
+
+/// Prints a conversion's result (exit 0) or its error (exit 2).
+fn print_result<T>(
+    result: Result<T, InputError>,
+    format: ListFormat,
+    json: fn(&T) -> String,
+    human: fn(&T) -> String,
+) -> ExitCode {
+    match result {
+        Ok(r) => {
+            emit(&match format {
+                ListFormat::Json => json(&r),
+                ListFormat::Human => human(&r),
+            });
+            ExitCode::SUCCESS
+        }
+        Err(InputError(message)) => fail(&message),
     }
 }
 
@@ -373,5 +514,23 @@ fn run_explain(id: &str) -> ExitCode {
             )),
             Err(e) => fail(&e.to_string()),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn every_subcommand_is_dispatched_without_an_implicit_check() {
+        for command in Cli::command().get_subcommands() {
+            let name = command.get_name();
+            assert!(
+                SUBCOMMANDS.contains(&name),
+                "{name} is missing from SUBCOMMANDS"
+            );
+        }
     }
 }

@@ -9,6 +9,7 @@
 
 pub mod check;
 pub mod cli;
+pub mod convert;
 pub mod diagnostic;
 pub mod extract;
 pub mod inspect;

@@ -1,13 +1,20 @@
 //! RFC 3987 IRIs as a library: parsing into components ([`parse`], [`analyze`]) and the character
-//! classes of §2.2 ([`chars`]), percent-encodings and their UTF-8 ([`percent`]). No I/O and no knowledge of document formats, so it can be used on
-//! its own.
+//! classes of §2.2 ([`chars`]), percent-encodings and their UTF-8 ([`percent`]), IRI→URI
+//! ([`to_uri()`], §3.1), URI→IRI ([`to_iri()`], §3.2) and the comparison ladder ([`compare`], §5.3).
+//! No I/O and no knowledge of document formats, so it can be used on its own.
 
 pub mod chars;
+pub mod compare;
 mod ip;
 mod parse;
 pub mod percent;
+pub mod to_iri;
+pub mod to_uri;
 
+pub use compare::{Level, equivalent, normalize};
 pub use parse::{
     Authority, Component, Host, HostKind, Iri, Issue, IssueKind, Kind, QueryPart, SyntaxError,
     analyze, parse,
 };
+pub use to_iri::to_iri;
+pub use to_uri::{Hosts, ToUriError, to_uri};
