@@ -6,8 +6,10 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Location};
 use crate::extract;
+use crate::iri;
+use crate::rules::equivalence::{self, EQUIVALENT_VARIANTS, Variant};
 use crate::rules::{self, Selection};
 use crate::source::{Format, NotText, Source};
 use crate::walk::{FileError, Input, describe_io_error};
@@ -15,12 +17,18 @@ use crate::walk::{FileError, Input, describe_io_error};
 /// Renders one file's diagnostics while its source is still in memory.
 pub type Render<'a> = &'a (dyn Fn(&Source, &[Diagnostic]) -> String + Sync);
 
+/// Renders the project-level diagnostics that belong to a file (its path given), after the run,
+/// when its source is no longer in memory.
+pub type RenderProject<'a> = &'a (dyn Fn(&str, &[Diagnostic]) -> String + Sync);
+
 /// What a check run needs besides the inputs.
 pub struct CheckOptions<'a> {
     /// The rules that run.
     pub selection: &'a Selection,
     /// Renders one file's diagnostics while its source is still in memory (human output).
     pub render: Option<Render<'a>>,
+    /// Renders project-level diagnostics (`equivalent-variants`) after the run.
+    pub render_project: Option<RenderProject<'a>>,
 }
 
 /// The result for one file.
@@ -34,6 +42,8 @@ pub struct FileOutcome {
     pub iris: usize,
     /// The rendered report for it, if a renderer was given.
     pub rendered: String,
+    /// Its absolute IRIs' normal forms and places, when `equivalent-variants` runs.
+    pub variants: Vec<Variant>,
 }
 
 /// The result of running something over every input.
@@ -98,9 +108,51 @@ pub fn for_each_source<T: Send>(
     run
 }
 
-/// Checks every input.
+/// Checks every input, then runs the project-level rules over all of them.
 pub fn run(inputs: &[Input], load: &LoadOptions, options: &CheckOptions<'_>) -> RunOutcome {
-    for_each_source(inputs, load, |source| check_source(source, options))
+    let mut outcome = for_each_source(inputs, load, |source| check_source(source, options));
+    check_project(&mut outcome.files, options);
+    outcome
+}
+
+/// Runs the project-level rules (`equivalent-variants`) over checked files, adding their
+/// diagnostics to the file each belongs to, and frees what the files kept for them.
+pub fn check_project(files: &mut [FileOutcome], options: &CheckOptions<'_>) {
+    let Some(severity) = options.selection.severity_of(EQUIVALENT_VARIANTS.id) else {
+        return;
+    };
+    let found = {
+        let inputs: Vec<(&str, &[Variant])> = files
+            .iter()
+            .map(|f| (f.path.as_str(), f.variants.as_slice()))
+            .collect();
+        equivalence::group(&inputs, severity)
+    };
+    let mut per_file: Vec<Vec<Diagnostic>> = vec![Vec::new(); files.len()];
+    for (i, d) in found {
+        per_file[i].push(d);
+    }
+    for (file, added) in files.iter_mut().zip(per_file) {
+        file.variants = Vec::new();
+        if added.is_empty() {
+            continue;
+        }
+        if let Some(render) = options.render_project {
+            file.rendered.push_str(&render(&file.path, &added));
+        }
+        file.diagnostics.extend(added);
+        sort(&mut file.diagnostics);
+    }
+}
+
+fn sort(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by(|a, b| {
+        (a.start.text_offset, a.end.text_offset, a.rule).cmp(&(
+            b.start.text_offset,
+            b.end.text_offset,
+            b.rule,
+        ))
+    });
 }
 
 fn load_input(input: &Input, options: &LoadOptions) -> Result<Source, NotLoaded> {
@@ -154,9 +206,18 @@ fn load_input(input: &Input, options: &LoadOptions) -> Result<Source, NotLoaded>
 pub fn check_source(source: &Source, options: &CheckOptions<'_>) -> FileOutcome {
     let extraction = extract::extract(source);
     let mut diagnostics = Vec::new();
+    let keep_variants = options.selection.is_enabled(EQUIVALENT_VARIANTS.id);
+    let mut variants = Vec::new();
     for occ in &extraction.occurrences {
-        for finding in rules::check(&occ.iri, options.selection) {
+        let parsed = iri::analyze(&occ.iri);
+        for finding in rules::check_parsed(&occ.iri, &parsed, options.selection) {
             diagnostics.push(Diagnostic::new(source, occ, finding));
+        }
+        if keep_variants {
+            let span = occ.map.to_source(0..occ.iri.len());
+            let start = Location::of(source, span.start);
+            let end = Location::of(source, span.end);
+            variants.extend(equivalence::variant(&occ.iri, &parsed, start, end));
         }
     }
     for problem in &extraction.problems {
@@ -164,13 +225,7 @@ pub fn check_source(source: &Source, options: &CheckOptions<'_>) -> FileOutcome 
             diagnostics.push(Diagnostic::from_problem(source, problem, severity));
         }
     }
-    diagnostics.sort_by(|a, b| {
-        (a.start.text_offset, a.end.text_offset, a.rule).cmp(&(
-            b.start.text_offset,
-            b.end.text_offset,
-            b.rule,
-        ))
-    });
+    sort(&mut diagnostics);
     let rendered = options
         .render
         .map(|render| render(source, &diagnostics))
@@ -180,6 +235,7 @@ pub fn check_source(source: &Source, options: &CheckOptions<'_>) -> FileOutcome 
         diagnostics,
         iris: extraction.occurrences.len(),
         rendered,
+        variants,
     }
 }
 
@@ -206,6 +262,7 @@ mod tests {
         let options = CheckOptions {
             selection: &selection,
             render: None,
+            render_project: None,
         };
         let outcome = run(&inputs, &LoadOptions::default(), &options);
         assert_eq!(outcome.files.len(), 1);

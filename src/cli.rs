@@ -386,9 +386,18 @@ fn run_check(args: CheckArgs) -> ExitCode {
         ReportFormat::Concise => Some(&render_concise),
         ReportFormat::Json => None,
     };
+    let project_human =
+        |path: &str, d: &[crate::diagnostic::Diagnostic]| renderer.render_detached(path, d);
+    let project_concise = concise::render_file;
+    let render_project: Option<check::RenderProject<'_>> = match args.format {
+        ReportFormat::Human => Some(&project_human),
+        ReportFormat::Concise => Some(&project_concise),
+        ReportFormat::Json => None,
+    };
     let options = CheckOptions {
         selection: &selection,
         render,
+        render_project,
     };
     let mut outcome = check::run(&walk.inputs, &args.input.load_options(), &options);
     outcome.errors.splice(0..0, walk.errors);

@@ -36,9 +36,11 @@ impl Location {
     }
 }
 
-/// Another place in the document that explains a diagnostic.
+/// Another place that explains a diagnostic: in its document, or in another one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RelatedLocation {
+    /// The other document's path, when it is not the diagnostic's own.
+    pub path: Option<String>,
     /// Start of the range.
     pub start: Location,
     /// End (exclusive).
@@ -50,6 +52,7 @@ pub struct RelatedLocation {
 impl RelatedLocation {
     fn new(source: &Source, r: &Related) -> RelatedLocation {
         RelatedLocation {
+            path: None,
             start: Location::of(source, r.range.start),
             end: Location::of(source, r.range.end),
             label: r.label.clone(),

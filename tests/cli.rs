@@ -605,3 +605,94 @@ fn list_shows_what_is_checked() {
     assert_eq!(occ[1]["span"]["start"]["line"], 1);
     assert_eq!(occ[1]["span"]["start"]["column"], 59);
 }
+
+/// `equivalent-variants` groups spellings across files and formats: one report per resource, at
+/// the first place that does not use the preferred spelling, the others as related places with
+/// their paths; off by default.
+#[test]
+fn equivalent_variants_span_the_whole_project() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("a.html"),
+        "<p><a href=\"HTTP://Example.com:80/%7Euser\">x</a> <a href=\"https://example.org/a\">y</a>\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.path().join("b.md"),
+        "Home: <http://example.com/~user> and <https://example.org/b>\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.path().join("c.xml"),
+        "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n<url><loc>http://example.com/~user</loc></url>\n</urlset>\n",
+    )
+    .unwrap();
+    let root = dir.path().to_str().unwrap();
+    let (code, v) = json(&["check", "--format", "json", root]);
+    assert_eq!(code, 0);
+    assert_eq!(v["summary"]["infos"], 0, "off by default");
+
+    let (code, v) = json(&[
+        "check",
+        "--format",
+        "json",
+        "--select",
+        "equivalent-variants",
+        root,
+    ]);
+    assert_eq!(code, 0, "info does not fail the run");
+    let diags = v["diagnostics"].as_array().unwrap();
+    assert_eq!(diags.len(), 1, "{v:#}");
+    let d = &diags[0];
+    assert!(d["path"].as_str().unwrap().ends_with("a.html"));
+    assert_eq!(d["iri"], "HTTP://Example.com:80/%7Euser");
+    assert_eq!(d["span"]["start"]["column"], 13);
+    assert!(
+        d["help"]
+            .as_str()
+            .unwrap()
+            .contains("`http://example.com/~user` (2 of 3 places already do)"),
+        "{d:#}"
+    );
+    let related: Vec<(String, u64)> = d["related"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let path = r["path"].as_str().unwrap();
+            let name = Path::new(path).file_name().unwrap().to_str().unwrap();
+            (
+                name.to_string(),
+                r["span"]["start"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(related, [("b.md".to_string(), 1), ("c.xml".to_string(), 2)]);
+
+    let (_, human, _) = run(&[
+        "check",
+        "--color",
+        "never",
+        "--select",
+        "equivalent-variants",
+        root,
+    ]);
+    assert!(
+        human.contains("a.html:1:13: the same resource is written"),
+        "{human}"
+    );
+    assert!(human.contains("c.xml:2:11)"), "{human}");
+    let (_, concise, _) = run(&[
+        "check",
+        "--format",
+        "concise",
+        "--select",
+        "equivalent-variants",
+        root,
+    ]);
+    assert_eq!(concise.lines().count(), 1, "{concise}");
+    assert!(
+        concise.contains("a.html:1:13: info[equivalent-variants]"),
+        "{concise}"
+    );
+}

@@ -36,6 +36,7 @@ fn the_clean_corpus_has_no_warnings_or_errors() {
     let options = CheckOptions {
         selection: &selection,
         render: None,
+        render_project: None,
     };
     let mut iris = 0;
     let mut problems = Vec::new();
@@ -70,6 +71,7 @@ fn every_attack_is_caught_by_its_rule() {
     let options = CheckOptions {
         selection: &selection,
         render: None,
+        render_project: None,
     };
     let mut cases = 0;
     let mut missed = Vec::new();

@@ -2,7 +2,7 @@
 //! rule, no passing example does. IRI examples go through the rule engine; document examples
 //! (`xml-fail`, `html-pass`, ...) through the whole pipeline, extraction included.
 
-use irilint::check::{CheckOptions, check_source};
+use irilint::check::{CheckOptions, check_project, check_source};
 use irilint::iri::chars::is_unsafe_to_display;
 use irilint::rules::docs::{Example, Expect, examples};
 use irilint::rules::{self, RULES, Selection, Severity};
@@ -23,8 +23,13 @@ fn fired(example: &Example) -> Vec<(&'static str, Severity)> {
             let options = CheckOptions {
                 selection: &all,
                 render: None,
+                render_project: None,
             };
-            check_source(&source, &options)
+            // A one-document project, so that project-level rules run too.
+            let mut outcome = [check_source(&source, &options)];
+            check_project(&mut outcome, &options);
+            let [outcome] = outcome;
+            outcome
                 .diagnostics
                 .into_iter()
                 .map(|d| (d.rule, d.severity))

@@ -103,8 +103,13 @@ pub fn normalize(iri: &str, level: Level) -> String {
     if level == Level::Simple {
         return iri.to_owned();
     }
-    let parsed = analyze(iri);
-    if !parsed.is_valid() {
+    normalize_parsed(iri, &analyze(iri), level)
+}
+
+/// [`normalize`] for an IRI already parsed with [`analyze`], so that a caller that has parsed it
+/// (the linter) does not parse it twice.
+pub fn normalize_parsed(iri: &str, parsed: &Iri, level: Level) -> String {
+    if level == Level::Simple || !parsed.is_valid() {
         return iri.to_owned();
     }
     let scheme_level = level == Level::Scheme;
@@ -125,7 +130,7 @@ pub fn normalize(iri: &str, level: Level) -> String {
             normalize_text(&iri[u.clone()], Text::Other, &mut out);
             out.push('@');
         }
-        push_host(iri, &parsed, dns, &mut out);
+        push_host(iri, parsed, dns, &mut out);
         if let Some(p) = &authority.port {
             let port = &iri[p.clone()];
             let kept = if scheme_level {

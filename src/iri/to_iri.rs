@@ -12,10 +12,10 @@
 //!    [`stays_encoded`] lists them, and a combining mark also stays encoded when it would attach
 //!    to a delimiter, to the start, or to an octet that stays encoded (a mark decoded after `/`
 //!    would change how the `/` looks).
-//! 5. The rest is the output. Octets that stay encoded keep the hex case they were written in,
-//!    so the conversion changes only what it decodes. The RFC's third example shows `%e2%80%ae`
-//!    coming out as `%E2%80%AE`; §3.2 itself says the case "may not be preserved", and the two
-//!    differ only in hex case.
+//! 5. The rest is the output. Octets that step 2 decoded and steps 3 or 4 re-encode are written
+//!    with uppercase hex, as in the RFC's third example (`%e2%80%ae` comes out as `%E2%80%AE`:
+//!    "the case … may not be preserved"); what step 2 never decoded (`%25`, reserved and
+//!    not-allowed ASCII) keeps its spelling.
 //!
 //! Punycode labels are not converted to Unicode (the RFC's third example does not either).
 //! The output is always an IRI reference, maps back to the input under [`super::to_uri()`]
@@ -59,8 +59,16 @@ pub fn to_iri(uri: &str) -> Result<String, SyntaxError> {
                     out.push(c);
                     before = Some(c);
                 }
-                _ => {
+                // Step 2 left `%25`, reserved and not-allowed ASCII alone: they keep their
+                // spelling. Every other octet was decoded in step 2 and is re-encoded by step 3
+                // or 4, which writes uppercase hex (the RFC's third example: `%e2%80%ae` comes
+                // out as `%E2%80%AE`).
+                Decoded::Char(c) if c.is_ascii() => {
                     out.push_str(&uri[piece.range]);
+                    before = None;
+                }
+                _ => {
+                    out.push_str(&uri[piece.range].to_ascii_uppercase());
                     before = None;
                 }
             }
@@ -149,13 +157,15 @@ mod tests {
     fn invalid_utf8_keeps_its_spelling() {
         for s in [
             "http://a/%FC",
-            "http://a/%c0%af",
+            "http://a/%C0%AF",
             "http://a/%ED%A0%80",
             "http://a/%F4%90%80%80",
             "http://a/%E2%82",
         ] {
             assert_eq!(iri(s), s);
         }
+        // Re-encoded octets come out uppercase; what step 2 left alone keeps its case.
+        assert_eq!(iri("http://a/%c0%af%2f%fc"), "http://a/%C0%AF%2f%FC");
         assert_eq!(iri("http://a/%E2%82%C3%A9"), "http://a/%E2%82é");
     }
 

@@ -166,7 +166,8 @@ struct Rendered<'a> {
     diagnostic: &'a Diagnostic,
     message: String,
     help: String,
-    snippet: Snippet,
+    /// The excerpt; `None` when the document is no longer in memory.
+    snippet: Option<Snippet>,
     label: Range<usize>,
 }
 
@@ -196,10 +197,11 @@ impl MietteDiagnostic for Rendered<'_> {
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        Some(&self.snippet)
+        self.snippet.as_ref().map(|s| s as &dyn SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        self.snippet.as_ref()?;
         let text = self
             .diagnostic
             .component
@@ -245,19 +247,12 @@ impl HumanRenderer {
                 (None, Some(rfc)) => format!("see RFC 3987 §{rfc}"),
                 (None, None) => String::new(),
             };
-            for r in &d.related {
-                help.push_str(&format!(
-                    "\nnote: {} (line {}, column {})",
-                    escape_unsafe(&r.label),
-                    r.start.line,
-                    r.start.column
-                ));
-            }
+            push_related(&mut help, d);
             let rendered = Rendered {
                 diagnostic: d,
                 message: escape_unsafe(&d.message),
                 help,
-                snippet,
+                snippet: Some(snippet),
                 label,
             };
             // Rendering into a String cannot fail.
@@ -265,6 +260,51 @@ impl HumanRenderer {
             out.push('\n');
         }
         out
+    }
+
+    /// Diagnostics of the document at `path` rendered after the run, without its text: the
+    /// place as `path:line:col`, every related place as a note (project-level rules).
+    pub fn render_detached(&self, path: &str, diagnostics: &[Diagnostic]) -> String {
+        let mut out = String::new();
+        for d in diagnostics {
+            let mut help = d.help.as_deref().map(escape_unsafe).unwrap_or_default();
+            if let Some(rfc) = d.rfc {
+                help.push_str(&format!(" (RFC 3987 §{rfc})"));
+            }
+            push_related(&mut help, d);
+            let rendered = Rendered {
+                diagnostic: d,
+                message: format!(
+                    "{}:{}:{}: {}",
+                    escape_unsafe(path),
+                    d.start.line,
+                    d.start.column,
+                    escape_unsafe(&d.message)
+                ),
+                help,
+                snippet: None,
+                label: 0..0,
+            };
+            let _ = self.handler.render_report(&mut out, &rendered);
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// Appends a `note:` line to `help` for every related place of `d`.
+fn push_related(help: &mut String, d: &Diagnostic) {
+    for r in &d.related {
+        let place = match &r.path {
+            Some(path) => format!(
+                "{}:{}:{}",
+                escape_unsafe(path),
+                r.start.line,
+                r.start.column
+            ),
+            None => format!("line {}, column {}", r.start.line, r.start.column),
+        };
+        help.push_str(&format!("\nnote: {} ({place})", escape_unsafe(&r.label)));
     }
 }
 
@@ -283,6 +323,7 @@ mod tests {
             &CheckOptions {
                 selection: &selection,
                 render: None,
+                render_project: None,
             },
         );
         HumanRenderer::new(false).render_file(&source, &outcome.diagnostics)
@@ -314,6 +355,7 @@ mod tests {
             &CheckOptions {
                 selection: &selection,
                 render: None,
+                render_project: None,
             },
         );
         let out = HumanRenderer::new(false).render_file(&source, &outcome.diagnostics);

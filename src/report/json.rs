@@ -4,7 +4,8 @@
 //! the text as decoded to UTF-8 for documents in other encodings (UTF-16). `iri_range` is a byte
 //! range of the prepared IRI (`iri`) in UTF-8; both are `null` for problems with the document
 //! itself (`xml-not-well-formed`). `related`, present only when non-empty, lists other places
-//! that explain a diagnostic (the declaration of the entity an IRI came from).
+//! that explain a diagnostic (the declaration of the entity an IRI came from; for
+//! `equivalent-variants`, the other spellings, with their `path` when in another file).
 
 use std::io;
 
@@ -60,9 +61,12 @@ pub struct JsonDiagnostic<'a> {
     related: Vec<JsonRelated<'a>>,
 }
 
-/// `{"span": ..., "message": ...}`: another place that explains a diagnostic.
+/// `{"path": ..., "span": ..., "message": ...}`: another place that explains a diagnostic;
+/// `path` only when it is in another file.
 #[derive(Serialize)]
 struct JsonRelated<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<&'a str>,
     span: Span,
     message: &'a str,
 }
@@ -120,6 +124,7 @@ impl<'a> JsonDiagnostic<'a> {
                 .related
                 .iter()
                 .map(|r| JsonRelated {
+                    path: r.path.as_deref(),
                     span: Span::new(r.start, r.end),
                     message: &r.label,
                 })

@@ -8,6 +8,7 @@
 mod bidi;
 mod delimiter;
 pub mod docs;
+pub mod equivalence;
 mod idn;
 mod invisible;
 mod lookalike;
@@ -75,6 +76,8 @@ pub enum Check {
     Iri(fn(&IriCheck<'_>, &mut Sink<'_>)),
     /// Reported by a format's extractor as an [`crate::extract::Problem`] with this rule's id.
     Extractor,
+    /// Runs once over the whole project, after every file is checked ([`equivalence`]).
+    Project,
 }
 
 impl Rule {
@@ -116,6 +119,7 @@ pub static RULES: &[Rule] = &[
     xml::NOT_WELL_FORMED,
     xml::ENTITY_LIMIT,
     xml::EXTERNAL_ENTITY,
+    equivalence::EQUIVALENT_VARIANTS,
 ];
 
 /// The rule with id `id`.
