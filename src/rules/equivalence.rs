@@ -99,18 +99,18 @@ pub fn group(files: &[(&str, &[Variant])], severity: Severity) -> Vec<(usize, Di
 }
 
 /// The spelling to recommend: the normal form itself when the project already uses it, else
-/// the most frequent spelling (the first one seen on a tie), since that is the least churn.
-fn preferred<'a>(key: &str, spellings: &[(&'a str, usize)]) -> &'a str {
-    if let Some((s, _)) = spellings.iter().find(|(s, _)| *s == key) {
-        return s;
+/// the most frequent spelling (the least churn), and on a tie the normal form, which no choice
+/// between the project's own spellings would justify better.
+fn preferred<'a>(key: &'a str, spellings: &[(&'a str, usize)]) -> &'a str {
+    if spellings.iter().any(|(s, _)| *s == key) {
+        return key;
     }
-    let mut best = spellings[0];
-    for &candidate in &spellings[1..] {
-        if candidate.1 > best.1 {
-            best = candidate;
-        }
+    let most = spellings.iter().map(|(_, n)| *n).max().unwrap_or(0);
+    let mut top = spellings.iter().filter(|(_, n)| *n == most);
+    match (top.next(), top.next()) {
+        (Some((s, _)), None) => s,
+        _ => key,
     }
-    best.0
 }
 
 fn report(
@@ -157,12 +157,20 @@ fn report(
         .iter()
         .find(|(s, _)| *s == preferred)
         .map_or(0, |(_, n)| *n);
-    let help = format!(
-        "write it one way everywhere, e.g. `{}` ({already} of {} places already do); \
-         the spellings are equivalent, so the change is safe",
-        escape_unsafe(preferred),
-        members.len()
-    );
+    let help = if already > 0 {
+        format!(
+            "write it one way everywhere, e.g. `{}` ({already} of {} places already do); \
+             the spellings are equivalent, so the change is safe",
+            escape_unsafe(preferred),
+            members.len()
+        )
+    } else {
+        format!(
+            "write it one way everywhere, e.g. `{}`, its normal form; \
+             the spellings are equivalent, so the change is safe",
+            escape_unsafe(preferred),
+        )
+    };
     let diagnostic = Diagnostic {
         rule: EQUIVALENT_VARIANTS.id,
         severity,
@@ -259,6 +267,23 @@ mod tests {
                 .contains("`http://e/%7eu` (2 of 3"),
             "{:?}",
             d.help
+        );
+    }
+
+    #[test]
+    fn on_a_tie_the_normal_form_is_preferred() {
+        let key = "ftp://ftp.example.net/pub/";
+        let a = [
+            v(key, "ftp://ftp.example.net:21/pub/", 1),
+            v(key, "ftp://FTP.example.net/pub/", 2),
+        ];
+        let files: [(&str, &[Variant]); 1] = [("a.txt", &a)];
+        let (_, d) = &group(&files, Severity::Info)[0];
+        assert_eq!(d.start.line, 1, "no spelling is preferred: the first place");
+        assert_eq!(
+            d.help.as_deref().unwrap(),
+            "write it one way everywhere, e.g. `ftp://ftp.example.net/pub/`, its normal form; \
+             the spellings are equivalent, so the change is safe"
         );
     }
 
