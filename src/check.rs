@@ -155,11 +155,12 @@ pub fn check_source(source: &Source, options: &CheckOptions<'_>) -> FileOutcome 
     let extraction = extract::extract(source);
     let mut diagnostics = Vec::new();
     for occ in &extraction.occurrences {
-        for finding in rules::check(&occ.iri, options.selection) {
+        for finding in rules::check_occurrence(source, occ, options.selection) {
             diagnostics.push(Diagnostic::new(source, occ, finding));
         }
     }
-    for problem in &extraction.problems {
+    let document_problems = rules::check_document(source, options.selection);
+    for problem in extraction.problems.iter().chain(&document_problems) {
         if let Some(severity) = options.selection.severity_of(problem.rule) {
             diagnostics.push(Diagnostic::from_problem(source, problem, severity));
         }
