@@ -210,7 +210,7 @@ pub fn check_source(source: &Source, options: &CheckOptions<'_>) -> FileOutcome 
     let mut variants = Vec::new();
     for occ in &extraction.occurrences {
         let parsed = iri::analyze(&occ.iri);
-        for finding in rules::check_parsed(&occ.iri, &parsed, options.selection) {
+        for finding in rules::check_occurrence(source, occ, &parsed, options.selection) {
             diagnostics.push(Diagnostic::new(source, occ, finding));
         }
         if keep_variants {
@@ -220,7 +220,8 @@ pub fn check_source(source: &Source, options: &CheckOptions<'_>) -> FileOutcome 
             variants.extend(equivalence::variant(&occ.iri, &parsed, start, end));
         }
     }
-    for problem in &extraction.problems {
+    let document_problems = rules::check_document(source, options.selection);
+    for problem in extraction.problems.iter().chain(&document_problems) {
         if let Some(severity) = options.selection.severity_of(problem.rule) {
             diagnostics.push(Diagnostic::from_problem(source, problem, severity));
         }

@@ -1,8 +1,32 @@
 //! Where a document declares its own encoding: the HTML prescan of `<meta charset>` /
-//! `<meta http-equiv="Content-Type">` (WHATWG HTML §13.2.3.2, first 1024 bytes) and the XML
-//! declaration's `encoding=` pseudo-attribute. Both work on bytes, before decoding.
+//! `<meta http-equiv="Content-Type">` (WHATWG HTML §13.2.3.2, first 1024 bytes), the same
+//! declarations anywhere in the document (which the prescan never sees, but the encoding rules
+//! report), and the XML declaration's `encoding=` pseudo-attribute. All work on bytes of an
+//! ASCII-compatible document, before decoding (or on the UTF-8 text of a UTF-16 one).
 
 use std::ops::Range;
+
+/// Which construct declares a charset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeclarationKind {
+    /// `<?xml version="1.0" encoding="ISO-8859-1"?>`.
+    XmlDeclaration,
+    /// `<meta charset="ISO-8859-1">`.
+    MetaCharset,
+    /// `<meta http-equiv="Content-Type" content="text/html; charset=ISO-8859-1">`.
+    MetaHttpEquiv,
+}
+
+impl DeclarationKind {
+    /// How messages name the construct.
+    pub fn describe(self) -> &'static str {
+        match self {
+            DeclarationKind::XmlDeclaration => "the XML declaration",
+            DeclarationKind::MetaCharset => "`<meta charset>`",
+            DeclarationKind::MetaHttpEquiv => "`<meta http-equiv=\"Content-Type\">`",
+        }
+    }
+}
 
 /// A charset label found in the bytes of a document.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -11,6 +35,8 @@ pub struct FoundLabel {
     pub label: String,
     /// Where the label is, in bytes of the file.
     pub bytes: Range<usize>,
+    /// What declares it.
+    pub kind: DeclarationKind,
 }
 
 /// How many bytes the HTML prescan looks at.
@@ -31,6 +57,28 @@ fn find(haystack: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
         .position(|w| w == needle)
         .map(|i| i + from)
 }
+
+fn find_ignore_case(haystack: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    haystack
+        .get(from..)?
+        .windows(needle.len())
+        .position(|w| w.eq_ignore_ascii_case(needle))
+        .map(|i| i + from)
+}
+
+/// Elements whose text is not markup: a `<meta>` written inside them declares nothing.
+const RAW_TEXT_ELEMENTS: [&[u8]; 10] = [
+    b"script",
+    b"style",
+    b"textarea",
+    b"title",
+    b"xmp",
+    b"iframe",
+    b"noembed",
+    b"noframes",
+    b"noscript",
+    b"template",
+];
 
 /// One attribute read by the prescan's "get an attribute" algorithm: lowercased name and the
 /// value's byte range.
@@ -135,7 +183,7 @@ fn charset_in_content(b: &[u8], content: Range<usize>) -> Option<Range<usize>> {
 }
 
 /// The charset a `<meta>` element declares, from its attributes.
-fn meta_charset(b: &[u8], pos: &mut usize) -> Option<Range<usize>> {
+fn meta_charset(b: &[u8], pos: &mut usize) -> Option<(Range<usize>, DeclarationKind)> {
     let (mut charset, mut content, mut http_equiv_content_type) = (None, None, false);
     let mut seen: Vec<Vec<u8>> = Vec::new();
     while let Some(attr) = get_attribute(b, pos) {
@@ -154,28 +202,47 @@ fn meta_charset(b: &[u8], pos: &mut usize) -> Option<Range<usize>> {
         seen.push(attr.name);
     }
     match (charset, content) {
-        (Some(c), _) if !c.is_empty() => Some(c),
-        (_, Some(c)) if http_equiv_content_type => charset_in_content(b, c),
+        (Some(c), _) if !c.is_empty() => Some((c, DeclarationKind::MetaCharset)),
+        (_, Some(c)) if http_equiv_content_type => {
+            charset_in_content(b, c).map(|r| (r, DeclarationKind::MetaHttpEquiv))
+        }
         _ => None,
     }
 }
 
-/// The HTML prescan: the first charset a `<meta>` declares in the first 1024 bytes.
-pub fn html_meta_charset(bytes: &[u8]) -> Option<FoundLabel> {
-    let b = &bytes[..bytes.len().min(HTML_PRESCAN_LEN)];
+/// The HTML prescan: every charset a `<meta>` declares in the first 1024 bytes, in order. The
+/// prescan itself stops at the first whose label names an encoding; the rest are kept for the
+/// encoding rules.
+pub fn html_prescan(bytes: &[u8]) -> Vec<FoundLabel> {
+    scan_meta(&bytes[..bytes.len().min(HTML_PRESCAN_LEN)], false)
+}
+
+/// Every charset a `<meta>` declares anywhere in `bytes`, in order. Unlike the prescan, the text
+/// of `<script>`, `<style>` and the other raw-text elements and XML CDATA sections is skipped:
+/// there a `<meta>` is text, not an element.
+pub fn meta_declarations(bytes: &[u8]) -> Vec<FoundLabel> {
+    scan_meta(bytes, true)
+}
+
+/// The prescan's tokenizer over `b`; `markup_aware` adds the raw-text and CDATA skipping.
+fn scan_meta(b: &[u8], markup_aware: bool) -> Vec<FoundLabel> {
+    let mut out = Vec::new();
     let mut pos = 0;
     while pos < b.len() {
         let rest = &b[pos..];
         if rest.starts_with(b"<!--") {
             pos = find(b, pos + 2, b"-->").map_or(b.len(), |e| e + 3);
+        } else if markup_aware && rest.starts_with(b"<![CDATA[") {
+            pos = find(b, pos + 9, b"]]>").map_or(b.len(), |e| e + 3);
         } else if starts_with_ignore_case(rest, b"<meta")
             && rest.get(5).is_some_and(|&c| is_space(c) || c == b'/')
         {
             pos += 5;
-            if let Some(r) = meta_charset(b, &mut pos) {
-                return Some(FoundLabel {
+            if let Some((r, kind)) = meta_charset(b, &mut pos) {
+                out.push(FoundLabel {
                     label: String::from_utf8_lossy(&b[r.clone()]).trim().to_string(),
                     bytes: r,
+                    kind,
                 });
             }
         } else if rest.len() > 1
@@ -184,18 +251,31 @@ pub fn html_meta_charset(bytes: &[u8]) -> Option<FoundLabel> {
                 || (rest[1] == b'/' && rest.get(2).is_some_and(u8::is_ascii_alphabetic)))
         {
             pos += 1;
+            let name_start = pos;
             while pos < b.len() && !is_space(b[pos]) && b[pos] != b'>' {
                 pos += 1;
             }
+            let name = &b[name_start..pos];
             while get_attribute(b, &mut pos).is_some() {}
             pos += 1;
+            if markup_aware
+                && let Some(raw) = RAW_TEXT_ELEMENTS.iter().find(|r| {
+                    name.strip_suffix(b"/")
+                        .unwrap_or(name)
+                        .eq_ignore_ascii_case(r)
+                })
+            {
+                let mut close = b"</".to_vec();
+                close.extend_from_slice(raw);
+                pos = find_ignore_case(b, pos, &close).unwrap_or(b.len());
+            }
         } else if rest.starts_with(b"<!") || rest.starts_with(b"</") || rest.starts_with(b"<?") {
             pos = find(b, pos, b">").map_or(b.len(), |e| e + 1);
         } else {
             pos += 1;
         }
     }
-    None
+    out
 }
 
 /// The `encoding` of an XML declaration (`<?xml version="1.0" encoding="ISO-8859-1"?>`) at the
@@ -226,6 +306,7 @@ pub fn xml_declared_encoding(bytes: &[u8]) -> Option<FoundLabel> {
             return Some(FoundLabel {
                 label: String::from_utf8_lossy(&decl[start..close]).to_string(),
                 bytes: start..close,
+                kind: DeclarationKind::XmlDeclaration,
             });
         }
         i += 1;
@@ -238,7 +319,7 @@ mod tests {
     use super::*;
 
     fn meta(s: &str) -> Option<String> {
-        html_meta_charset(s.as_bytes()).map(|f| {
+        html_prescan(s.as_bytes()).into_iter().next().map(|f| {
             assert_eq!(&s[f.bytes.clone()].trim(), &f.label);
             f.label
         })
@@ -264,6 +345,41 @@ mod tests {
         assert_eq!(meta("<p title='<meta charset=x>'>"), None);
         let late = format!("{}<meta charset=latin1>", " ".repeat(1020));
         assert_eq!(meta(&late), None, "beyond 1024 bytes");
+    }
+
+    #[test]
+    fn every_declaration_is_kept_with_its_kind() {
+        let html = "<meta charset=klingon><meta http-equiv=content-type content='text/html; charset=latin1'><meta charset=utf-8>";
+        let found: Vec<(String, DeclarationKind)> = html_prescan(html.as_bytes())
+            .into_iter()
+            .map(|f| (f.label, f.kind))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("klingon".to_string(), DeclarationKind::MetaCharset),
+                ("latin1".to_string(), DeclarationKind::MetaHttpEquiv),
+                ("utf-8".to_string(), DeclarationKind::MetaCharset),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_meta_in_raw_text_or_cdata_is_text() {
+        let doc = "<script>x='<meta charset=a>'</SCRIPT><style>/*<meta charset=b>*/</style>\
+                   <textarea><meta charset=c></textarea><![CDATA[<meta charset=d>]]>\
+                   <meta charset=e>";
+        let labels: Vec<String> = meta_declarations(doc.as_bytes())
+            .into_iter()
+            .map(|f| f.label)
+            .collect();
+        assert_eq!(labels, ["e"]);
+        // The prescan itself does not know raw text (WHATWG): it sees the first.
+        assert_eq!(html_prescan(doc.as_bytes())[0].label, "a");
+        // Beyond the first 1024 bytes, only the whole-document scan sees a `<meta>`.
+        let late = format!("{}<meta charset=latin1>", " ".repeat(1100));
+        assert!(html_prescan(late.as_bytes()).is_empty());
+        assert_eq!(meta_declarations(late.as_bytes())[0].bytes, 1114..1120);
     }
 
     #[test]

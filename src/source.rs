@@ -4,10 +4,12 @@
 use std::ops::Range;
 use std::path::Path;
 
+mod declarations;
+
 use encoding_rs::{DecoderResult, Encoding, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252};
 
 use crate::line_index::LineIndex;
-use crate::sniff;
+use crate::sniff::{self, DeclarationKind, FoundLabel};
 
 /// The document formats irilint extracts IRIs from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,6 +85,8 @@ fn looks_like_xml(bytes: &[u8]) -> bool {
 pub struct InvalidSequence {
     /// The undecodable bytes in the file.
     pub bytes: Range<usize>,
+    /// Their values (at most a few bytes: one malformed sequence), for messages.
+    pub found: Vec<u8>,
     /// Where the U+FFFD that replaced them starts in [`Source::text`].
     pub text_offset: usize,
 }
@@ -96,6 +100,11 @@ pub struct Declaration {
     pub encoding: Option<&'static Encoding>,
     /// Where the label is in [`Source::text`].
     pub range: Range<usize>,
+    /// What declares it.
+    pub kind: DeclarationKind,
+    /// For a `<meta>` of an HTML document: whether the WHATWG prescan sees it (it is in the first
+    /// 1024 bytes). Always true for an XML declaration, and for any `<meta>` of an XML document.
+    pub prescanned: bool,
 }
 
 /// How the document's bytes became text.
@@ -105,8 +114,11 @@ pub struct EncodingFacts {
     pub bom: Option<&'static Encoding>,
     /// Length of that BOM in bytes (0 without one); it is not part of the text.
     pub bom_len: usize,
-    /// The charset the document declares about itself, if any.
+    /// The declaration that decides the decoding when there is no BOM: the XML declaration, or
+    /// the first `<meta>` of the HTML prescan whose label names an encoding (else the first one).
     pub declared: Option<Declaration>,
+    /// Every charset declaration in the document, in document order (`declared` among them).
+    pub declarations: Vec<Declaration>,
     /// What the bytes themselves suggest, declarations aside: UTF-8 when they are valid UTF-8
     /// with non-ASCII characters, windows-1252 when they are not valid UTF-8, `None` for ASCII.
     pub detected: Option<&'static Encoding>,
@@ -145,10 +157,12 @@ pub enum NotText {
 const BINARY_SNIFF_LEN: usize = 8 * 1024;
 
 impl Source {
-    /// Decodes `bytes` as `format` prescribes: a BOM first; then for HTML the `<meta>` prescan
-    /// and, without a declaration, UTF-8 if the bytes are valid UTF-8, else windows-1252; for
-    /// XML the declaration's `encoding`, else UTF-8; for text and Markdown, UTF-8. Undecodable
-    /// sequences become U+FFFD and are recorded; nothing panics on any input.
+    /// Decodes `bytes` as `format` prescribes: a BOM first; then for HTML the first `<meta>` of
+    /// the prescan whose label names an encoding and, without one, UTF-8 if the bytes are valid
+    /// UTF-8, else windows-1252; for XML the declaration's `encoding`, else UTF-8; for text and
+    /// Markdown, UTF-8. A UTF-16 label read from ASCII-compatible bytes means UTF-8, and labels
+    /// of WHATWG's `replacement` encoding are ignored. Every declaration is recorded, where it
+    /// is; undecodable sequences become U+FFFD and are recorded; nothing panics on any input.
     pub fn decode(path: String, format: Format, bytes: &[u8]) -> Result<Source, NotText> {
         let (bom, bom_len) = match Encoding::for_bom(bytes) {
             Some((enc, len)) => (Some(enc), len),
@@ -160,19 +174,28 @@ impl Source {
             return Err(NotText::Binary { nul_at });
         }
         let body = &bytes[bom_len..];
-        let found = match format {
-            Format::Html => sniff::html_meta_charset(body),
-            Format::Xml => sniff::xml_declared_encoding(body),
-            Format::Text | Format::Markdown => None,
+        let ascii_compatible = bom.is_none_or(|b| b == UTF_8);
+        let found: Vec<FoundLabel> = match format {
+            Format::Html if ascii_compatible => sniff::html_prescan(body),
+            Format::Xml if ascii_compatible => {
+                sniff::xml_declared_encoding(body).into_iter().collect()
+            }
+            _ => Vec::new(),
         };
         let detected = detect(body);
-        let declared_encoding = found
-            .as_ref()
-            .and_then(|f| Encoding::for_label(f.label.as_bytes()))
-            .map(|e| match format {
-                // A page cannot be UTF-16 by its own ASCII declaration (WHATWG prescan).
-                Format::Html if e == UTF_16LE || e == UTF_16BE => UTF_8,
-                Format::Html if e == encoding_rs::X_USER_DEFINED => WINDOWS_1252,
+        // The first label that names an encoding decides (WHATWG prescan: an unknown label is
+        // skipped); `replacement` (ISO-2022-KR and the like) would turn the whole document into
+        // one U+FFFD, which leaves nothing to check, so it is treated as unknown.
+        let governing = found
+            .iter()
+            .position(|f| declarations::usable(Encoding::for_label(f.label.as_bytes())).is_some());
+        let declared_encoding = governing
+            .and_then(|i| Encoding::for_label(found[i].label.as_bytes()))
+            .map(|e| match e {
+                // A document cannot be UTF-16 by a declaration readable as ASCII (WHATWG
+                // prescan; XML 1.0 Appendix F): the bytes are ASCII-compatible.
+                _ if e == UTF_16LE || e == UTF_16BE => UTF_8,
+                _ if format == Format::Html && e == encoding_rs::X_USER_DEFINED => WINDOWS_1252,
                 _ => e,
             });
         let used = bom.or(declared_encoding).unwrap_or(match format {
@@ -180,11 +203,13 @@ impl Source {
             _ => UTF_8,
         });
         let (text, invalid) = decode_with(used, body, bom_len);
-        let declared = found.map(|f| Declaration {
-            range: text_range(used, body, f.bytes.clone()),
-            label: f.label,
-            encoding: declared_encoding,
-        });
+        let (declarations, declared) = if ascii_compatible {
+            // The deciding label, or the first one found when none names an encoding.
+            let decides = governing.or((!found.is_empty()).then_some(0));
+            declarations::in_bytes(format, used, body, &found, decides)
+        } else {
+            declarations::in_text(format, &text)
+        };
         Ok(Source {
             path,
             format,
@@ -194,6 +219,7 @@ impl Source {
                 bom,
                 bom_len,
                 declared,
+                declarations,
                 detected,
                 used,
                 invalid,
@@ -212,6 +238,7 @@ impl Source {
                 bom: None,
                 bom_len: 0,
                 declared: None,
+                declarations: Vec::new(),
                 detected: None,
                 used: UTF_8,
                 invalid: Vec::new(),
@@ -250,16 +277,6 @@ fn detect(body: &[u8]) -> Option<&'static Encoding> {
     }
 }
 
-/// Where the bytes `r` of an ASCII-compatible `body` are in its decoded text.
-fn text_range(encoding: &'static Encoding, body: &[u8], r: Range<usize>) -> Range<usize> {
-    let len = |end: usize| {
-        decode_with(encoding, &body[..end.min(body.len())], 0)
-            .0
-            .len()
-    };
-    len(r.start)..len(r.end)
-}
-
 /// Decodes `body` (which starts `base` bytes into the file) and records every malformed
 /// sequence with its exact byte range.
 fn decode_with(
@@ -291,6 +308,7 @@ fn decode_with(
                 let start = end - usize::from(bad);
                 invalid.push(InvalidSequence {
                     bytes: base + start..base + end,
+                    found: body[start..end].to_vec(),
                     text_offset: text.len(),
                 });
                 text.push(char::REPLACEMENT_CHARACTER);
@@ -401,6 +419,18 @@ mod tests {
     }
 
     #[test]
+    fn undecodable_bytes_are_kept_for_messages() {
+        let s = decode(b"a\xE9b\xF0\x9F");
+        let found: Vec<&[u8]> = s
+            .encoding
+            .invalid
+            .iter()
+            .map(|i| i.found.as_slice())
+            .collect();
+        assert_eq!(found, [&b"\xE9"[..], &b"\xF0\x9F"[..]]);
+    }
+
+    #[test]
     fn xml_encodings() {
         let xml = |b: &[u8]| Source::decode("t".into(), Format::Xml, b).unwrap();
         let s = xml(b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><loc>http://a/\xFC</loc>");
@@ -422,6 +452,16 @@ mod tests {
         let s = xml(&utf16);
         assert_eq!(s.encoding.used, UTF_16LE);
         assert!(s.text.ends_with("<a/>"));
+        // Found in the text of a UTF-16 document, where the byte prescan cannot read it.
+        let d = s.encoding.declared.as_ref().unwrap();
+        assert_eq!(
+            (d.label.as_str(), &s.text[d.range.clone()]),
+            ("UTF-16", "UTF-16")
+        );
+        // A UTF-16 label readable as ASCII: the bytes are not UTF-16 (XML 1.0 Appendix F).
+        let s = xml(b"<?xml version=\"1.0\" encoding=\"UTF-16\"?><loc>caf\xC3\xA9</loc>");
+        assert_eq!(s.encoding.used, UTF_8);
+        assert!(s.text.ends_with("<loc>café</loc>"));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Every rule's documentation is complete and its examples hold: each failing example fires the
 //! rule, no passing example does. IRI examples go through the rule engine; document examples
-//! (`xml-fail`, `html-pass`, ...) through the whole pipeline, extraction included.
+//! (`xml-fail`, `html-pass`, `html-fail windows-1252`, ...) through the whole pipeline as files:
+//! saved in their encoding, decoded, extracted and checked.
 
 use irilint::check::{CheckOptions, check_project, check_source};
 use irilint::iri::chars::is_unsafe_to_display;
@@ -19,7 +20,11 @@ fn fired(example: &Example) -> Vec<(&'static str, Severity)> {
         Some(name) => {
             let format =
                 Format::from_name(name).unwrap_or_else(|| panic!("unknown format `{name}`"));
-            let source = Source::from_text("example".into(), format, example.text.clone());
+            let bytes = example
+                .bytes()
+                .unwrap_or_else(|| panic!("unknown encoding {:?}", example.encoding.as_deref()));
+            let source = Source::decode("example".into(), format, &bytes)
+                .unwrap_or_else(|e| panic!("{e:?}: {:?}", example.text));
             let options = CheckOptions {
                 selection: &all,
                 render: None,

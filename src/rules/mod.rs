@@ -1,13 +1,16 @@
 //! The rule engine: the registry of rules, which of them run, and running them on an IRI.
 //!
 //! A rule is a small unit with an id, a group, a default severity, the RFC 3987 sections it rests
-//! on, its documentation (`rules/<id>.md`, compiled in) and a check. Checks receive the prepared
-//! IRI parsed once ([`IriCheck`]) and push [`Finding`]s with byte ranges in the prepared IRI;
-//! mapping them to the source is the caller's business.
+//! on, its documentation (`rules/<id>.md`, compiled in) and a check. IRI checks receive the
+//! prepared IRI parsed once ([`IriCheck`], with the document it came from when there is one) and
+//! push [`Finding`]s with byte ranges in the prepared IRI; mapping them to the source is the
+//! caller's business. Document checks (the encoding declaration) run once per document on its
+//! [`Source`] and report [`Problem`]s located in its text, as extractors do.
 
 mod bidi;
 mod delimiter;
 pub mod docs;
+mod encoding;
 pub mod equivalence;
 mod idn;
 mod invisible;
@@ -25,7 +28,9 @@ use serde::Serialize;
 
 pub use selection::{Selection, SelectionError};
 
+use crate::extract::{Occurrence, Problem, Related};
 use crate::iri::{self, Component, Iri};
+use crate::source::Source;
 
 /// How serious a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -74,6 +79,8 @@ pub struct Rule {
 pub enum Check {
     /// Runs on each prepared IRI.
     Iri(fn(&IriCheck<'_>, &mut Sink<'_>)),
+    /// Runs once on each document: its text and how its bytes were decoded.
+    Document(fn(&Source, &mut DocumentSink<'_>)),
     /// Reported by a format's extractor as an [`crate::extract::Problem`] with this rule's id.
     Extractor,
     /// Runs once over the whole project, after every file is checked ([`equivalence`]).
@@ -109,6 +116,9 @@ pub static RULES: &[Rule] = &[
     lookalike::MIXED_SCRIPT,
     lookalike::CONFUSABLE,
     idn::IDN_INVALID,
+    encoding::DECLARATION_MISMATCH,
+    encoding::UTF8_IN_LEGACY_DOCUMENT,
+    encoding::MOJIBAKE,
     percent::NON_UTF8,
     percent::OVERLONG_UTF8,
     percent::ENCODED_FORBIDDEN,
@@ -157,6 +167,43 @@ pub struct IriCheck<'a> {
     pub text: &'a str,
     /// Its decomposition and syntax issues.
     pub iri: &'a Iri,
+    /// The document and occurrence it was found in; `None` for an IRI checked on its own.
+    pub origin: Option<InDocument<'a>>,
+}
+
+/// Where a checked IRI was written: what the encoding rules need to tell characters written
+/// in the document's own encoding from characters written as escapes.
+#[derive(Debug, Clone, Copy)]
+pub struct InDocument<'a> {
+    /// The document.
+    pub source: &'a Source,
+    /// The occurrence, with the map from the prepared IRI back to the text.
+    pub occurrence: &'a Occurrence,
+}
+
+/// Where a document check reports problems; it fills in the rule.
+pub struct DocumentSink<'a> {
+    rule: &'static Rule,
+    out: &'a mut Vec<Problem>,
+}
+
+impl DocumentSink<'_> {
+    /// Reports the characters at `range` of the document's text.
+    pub fn report(
+        &mut self,
+        range: Range<usize>,
+        message: String,
+        help: Option<String>,
+        related: Vec<Related>,
+    ) {
+        self.out.push(Problem {
+            rule: self.rule.id,
+            range,
+            message,
+            help,
+            related,
+        });
+    }
 }
 
 /// Where a check reports findings; it fills in the rule, severity and component.
@@ -267,11 +314,52 @@ pub fn check(text: &str, selection: &Selection) -> Vec<Finding> {
 
 /// Runs the selected rules on an IRI already parsed with [`iri::analyze`].
 pub fn check_parsed(text: &str, parsed: &Iri, selection: &Selection) -> Vec<Finding> {
+    run_iri_checks(text, parsed, None, selection)
+}
+
+/// Runs the selected rules on an IRI found in a document, already parsed with [`iri::analyze`].
+pub fn check_occurrence(
+    source: &Source,
+    occurrence: &Occurrence,
+    parsed: &Iri,
+    selection: &Selection,
+) -> Vec<Finding> {
+    let origin = InDocument { source, occurrence };
+    run_iri_checks(&occurrence.iri, parsed, Some(origin), selection)
+}
+
+/// Runs the selected document rules on `source`; the problems carry their rule's id.
+pub fn check_document(source: &Source, selection: &Selection) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for (rule, _) in selection.enabled() {
+        if let Check::Document(check) = rule.check {
+            check(
+                source,
+                &mut DocumentSink {
+                    rule,
+                    out: &mut out,
+                },
+            );
+        }
+    }
+    out
+}
+
+fn run_iri_checks(
+    text: &str,
+    parsed: &Iri,
+    origin: Option<InDocument<'_>>,
+    selection: &Selection,
+) -> Vec<Finding> {
     let mut out = Vec::new();
     // The ASCII fast path: most IRIs skip every Unicode rule. An `xn--` label is ASCII but
     // decodes to Unicode, so it takes the slow path.
     let ascii = text.is_ascii() && !has_ace_label(text, parsed);
-    let input = IriCheck { text, iri: parsed };
+    let input = IriCheck {
+        text,
+        iri: parsed,
+        origin,
+    };
     for (rule, severity) in selection.enabled() {
         if ascii && rule.unicode_only {
             continue;
