@@ -375,10 +375,37 @@ fn run_iri_checks(
         };
         check(&input, &mut sink);
     }
+    drop_explained_by_garbling(&mut out);
     out.sort_by(|a, b| {
         (a.range.start, a.range.end, a.rule.id).cmp(&(b.range.start, b.range.end, b.rule.id))
     });
     out
+}
+
+/// Rules that say a run of characters is text garbled by a wrong decoding.
+const GARBLING_RULES: [&str; 2] = ["encoding-mojibake", "encoding-utf8-in-legacy-document"];
+
+/// Rules about how characters look, which a garbled run trips by accident: the `¼` of `Ã¼` is
+/// not a compatibility character anyone chose, so a finding on it inside a garbled run only
+/// repeats the garbling finding with a wrong explanation.
+const APPEARANCE_RULES: [&str; 3] = ["not-nfkc", "mixed-script", "confusable"];
+
+/// Drops appearance findings that lie inside a run reported as garbled.
+fn drop_explained_by_garbling(findings: &mut Vec<Finding>) {
+    let garbled: Vec<Range<usize>> = findings
+        .iter()
+        .filter(|f| GARBLING_RULES.contains(&f.rule.id))
+        .map(|f| f.range.clone())
+        .collect();
+    if garbled.is_empty() {
+        return;
+    }
+    findings.retain(|f| {
+        !APPEARANCE_RULES.contains(&f.rule.id)
+            || !garbled
+                .iter()
+                .any(|g| g.start <= f.range.start && f.range.end <= g.end)
+    });
 }
 
 /// The index of the range of a sorted, disjoint `(first, last, ..)` code point table that holds
@@ -455,6 +482,18 @@ mod tests {
             "http://xn--80ak6aa92e.com/",
             &crate::iri::analyze("http://xn--80ak6aa92e.com/")
         ));
+    }
+
+    #[test]
+    fn a_garbled_run_is_one_finding_not_also_a_compatibility_character() {
+        let all = Selection::all();
+        let ids = |text: &str| -> Vec<&str> {
+            check(text, &all).into_iter().map(|f| f.rule.id).collect()
+        };
+        // `¼` (U+00BC) is the second half of the garbled `ü`.
+        assert_eq!(ids("http://example.org/Ã¼ber"), ["encoding-mojibake"]);
+        // Outside a garbled run the compatibility character is still reported.
+        assert_eq!(ids("http://example.org/¼-pfund"), ["not-nfkc"]);
     }
 
     #[test]
