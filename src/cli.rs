@@ -17,7 +17,7 @@ use crate::iri::chars::escape_unsafe;
 use crate::iri::{Hosts, Level};
 use crate::list;
 use crate::report::{self, ReportFormat, Summary, concise, human::HumanRenderer, json};
-use crate::rules::{self, RULES, Selection, Severity};
+use crate::rules::{self, RULES, Rule, Selection, Severity};
 use crate::source::Format;
 use crate::walk;
 
@@ -489,6 +489,20 @@ fn run_rules(format: ListFormat) -> ExitCode {
             emit(&json::to_string(&list));
         }
         ListFormat::Human => {
+            let sections = |r: &Rule| {
+                if r.rfc.is_empty() {
+                    "—".to_string()
+                } else {
+                    format!("§{}", r.rfc_sections())
+                }
+            };
+            let id_width = RULES.iter().map(|r| r.id.len()).max().unwrap_or(0);
+            let group_width = RULES.iter().map(|r| r.group.len()).max().unwrap_or(0);
+            let rfc_width = RULES
+                .iter()
+                .map(|r| sections(r).chars().count())
+                .max()
+                .unwrap_or(0);
             let mut out = String::new();
             for r in RULES {
                 let off = if r.severity == Severity::Info {
@@ -497,11 +511,11 @@ fn run_rules(format: ListFormat) -> ExitCode {
                     ""
                 };
                 out.push_str(&format!(
-                    "{:<30} {:<14} {:<8} §{:<12} {}{off}\n",
+                    "{:<id_width$} {:<group_width$} {:<8} {:<rfc_width$} {}{off}\n",
                     r.id,
                     r.group,
                     r.severity.name(),
-                    r.rfc_sections(),
+                    sections(r),
                     r.summary()
                 ));
             }

@@ -555,6 +555,40 @@ fn rules_and_explain() {
     let (code, doc, _) = run(&["explain", "not-nfc"]);
     assert_eq!(code, 0);
     assert!(doc.starts_with("# not-nfc\n"));
+    // The encoding, percent-encoding, style and equivalence rules are listed and explained.
+    let (_, human, _) = run(&["rules"]);
+    let lines: Vec<&str> = human.lines().collect();
+    for id in [
+        "encoding-declaration-mismatch",
+        "encoding-utf8-in-legacy-document",
+        "encoding-mojibake",
+        "percent-non-utf8",
+        "percent-overlong-utf8",
+        "percent-encoded-forbidden",
+        "percent-lowercase-hex",
+        "percent-encoded-unreserved",
+        "case-scheme-host",
+        "dot-segment",
+        "equivalent-variants",
+    ] {
+        assert!(
+            rules.iter().any(|r| r["id"] == id),
+            "{id} in rules --format json"
+        );
+        assert!(
+            lines.iter().any(|l| l.starts_with(&format!("{id} "))),
+            "{id} in rules"
+        );
+        let (code, doc, _) = run(&["explain", id]);
+        assert_eq!(code, 0);
+        assert!(doc.starts_with(&format!("# {id}\n")), "{id}");
+    }
+    // Columns line up whatever the longest id: the group column starts at one place.
+    let group_column: Vec<usize> = lines
+        .iter()
+        .map(|l| l.find(' ').unwrap() + l[l.find(' ').unwrap()..].find(|c| c != ' ').unwrap())
+        .collect();
+    assert!(group_column.windows(2).all(|w| w[0] == w[1]), "{human}");
     let (code, _, err) = run(&["explain", "bidi-formating-character"]);
     assert_eq!(code, 2);
     assert!(
