@@ -408,8 +408,8 @@ fn push_nfc(run: &str, text: Text, out: &mut String) {
     out.push_str(if fits { &nfc } else { run });
 }
 
-/// RFC 3986 §5.2.4 `remove_dot_segments`.
-fn remove_dot_segments(path: &str) -> String {
+/// RFC 3986 §5.2.4 `remove_dot_segments`, on a path whose dot segments are spelled with dots.
+pub fn remove_dot_segments(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     let mut input = path;
     while !input.is_empty() {

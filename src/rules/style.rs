@@ -5,6 +5,7 @@ use std::ops::Range;
 
 use super::{Check, IriCheck, Rule, Severity, Sink};
 use crate::iri::chars::escape_unsafe;
+use crate::iri::compare::remove_dot_segments;
 use crate::iri::{HostKind, Kind, percent};
 
 /// `case-scheme-host`: uppercase letters in the scheme or an ASCII host.
@@ -193,42 +194,6 @@ fn check_dot_segments(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             )),
         );
     }
-}
-
-/// `remove_dot_segments` of RFC 3986 §5.2.4, literally, on a path whose dot segments are
-/// spelled with dots. Private to this rule: it reports, it does not compare.
-fn remove_dot_segments(path: &str) -> String {
-    let mut input = path;
-    let mut output = String::with_capacity(path.len());
-    let pop = |output: &mut String| {
-        let cut = output.rfind('/').unwrap_or(0);
-        output.truncate(cut);
-    };
-    while !input.is_empty() {
-        if let Some(rest) = input.strip_prefix("../") {
-            input = rest;
-        } else if let Some(rest) = input.strip_prefix("./") {
-            input = rest;
-        } else if input.starts_with("/./") {
-            input = &input[2..];
-        } else if input == "/." {
-            input = "/";
-        } else if input.starts_with("/../") {
-            input = &input[3..];
-            pop(&mut output);
-        } else if input == "/.." {
-            input = "/";
-            pop(&mut output);
-        } else if input == "." || input == ".." {
-            input = "";
-        } else {
-            let from = usize::from(input.starts_with('/'));
-            let end = input[from..].find('/').map_or(input.len(), |i| i + from);
-            output.push_str(&input[..end]);
-            input = &input[end..];
-        }
-    }
-    output
 }
 
 #[cfg(test)]
