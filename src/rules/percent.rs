@@ -8,6 +8,7 @@
 //! (`%zz`) are `syntax-bad-percent-encoding`'s. Every check returns at once on an IRI without `%`.
 
 mod forbidden;
+mod legacy;
 
 use std::ops::Range;
 
@@ -139,20 +140,23 @@ fn code(s: &str) -> String {
 fn check_non_utf8(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     for run in decoding_runs(input) {
         let pieces = percent::decode(input.text, run.clone());
-        let last = pieces.len() - 1;
-        for (k, piece) in pieces.iter().enumerate() {
-            if piece.decoded != Decoded::NotUtf8 {
-                continue;
-            }
+        for stretch in legacy::stretches(&pieces) {
+            let part = &pieces[stretch.clone()];
             // `%E2%8Z`: the octets before a malformed triplet were cut short by it, and
             // `syntax-bad-percent-encoding` reports that triplet.
-            if k == last
+            if let [piece] = part
+                && stretch.end == pieces.len()
                 && utf8_prefix_of(&piece.octets).is_some()
                 && bad_percent_at(input, run.end)
             {
                 continue;
             }
-            report_non_utf8(input, sink, piece);
+            let whole = Piece {
+                decoded: Decoded::NotUtf8,
+                range: part[0].range.start..part[part.len() - 1].range.end,
+                octets: part.iter().flat_map(|p| p.octets.iter().copied()).collect(),
+            };
+            report_non_utf8(input, sink, &whole);
         }
     }
 }
@@ -202,8 +206,8 @@ fn report_non_utf8(input: &IriCheck<'_>, sink: &mut Sink<'_>, piece: &Piece) {
             ": the start of a {len}-octet UTF-8 sequence, cut short"
         ));
     }
-    let legacy = windows_1252(&piece.octets);
-    match &legacy {
+    let latin = windows_1252(&piece.octets);
+    match &latin {
         Some(text) => message.push_str(&format!(
             "; in windows-1252 it would be {} ({})",
             code(text),
@@ -211,7 +215,15 @@ fn report_non_utf8(input: &IriCheck<'_>, sink: &mut Sink<'_>, piece: &Piece) {
         )),
         None => message.push_str(", nor text in windows-1252"),
     }
-    let help = match (&legacy, cut) {
+    // A multi-byte legacy encoding that reads the octets as words is the better hint, unless
+    // windows-1252 reads them as words too.
+    let multibyte = legacy::reading(&piece.octets)
+        .filter(|_| cut.is_none() && !latin.as_deref().is_some_and(legacy::is_text));
+    if let Some((names, text)) = &multibyte {
+        message.push_str(&format!("; in {names} it would read {}", code(text)));
+    }
+    let hint = multibyte.map(|(_, text)| text).or(latin);
+    let help = match (&hint, cut) {
         (_, Some(_)) => {
             "write all the octets of the character that was cut short, or the character itself"
                 .to_string()
@@ -243,9 +255,20 @@ fn report_non_utf8(input: &IriCheck<'_>, sink: &mut Sink<'_>, piece: &Piece) {
 fn check_overlong(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     for run in decoding_runs(input) {
         let pieces = percent::decode(input.text, run);
+        let stretches = legacy::stretches(&pieces);
         let mut k = 0;
         while k < pieces.len() {
             let piece = &pieces[k];
+            // Inside legacy text (`%c5%cc%c1%b3` in EUC-JP) an "overlong" letter or digit is
+            // an accident of the legacy octets, reported as `percent-non-utf8`; an overlong
+            // delimiter, dot or control stays an error wherever it is.
+            if legacy::in_stretch(&stretches, k)
+                && !matches!(piece.decoded, Decoded::Overlong(v)
+                    if char::from_u32(v).is_some_and(|c| !c.is_ascii_alphanumeric()))
+            {
+                k += 1;
+                continue;
+            }
             let shown = triplets(&input.text[piece.range.clone()]);
             let finding = match piece.decoded {
                 Decoded::Overlong(v) => Some(overlong(&shown, v)),
