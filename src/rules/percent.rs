@@ -88,6 +88,13 @@ fn decoding_runs(input: &IriCheck<'_>) -> Vec<Range<usize>> {
         .collect()
 }
 
+/// Whether some `%HH` of `text` encodes an octet for which `wanted` holds: a scan without
+/// allocation, so that the common `%20` and `%2F` cost the decoding rules almost nothing.
+fn encodes_octet(text: &str, wanted: impl Fn(u8) -> bool) -> bool {
+    text.match_indices('%')
+        .any(|(at, _)| percent::triplet_at(text, at).is_some_and(&wanted))
+}
+
 /// From the first `,` of a `data:` IRI's path to its fragment (RFC 2397).
 fn data_payload(input: &IriCheck<'_>) -> Option<Range<usize>> {
     let scheme = input.iri.scheme.clone()?;
@@ -138,6 +145,10 @@ fn code(s: &str) -> String {
 // percent-non-utf8
 
 fn check_non_utf8(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    // ASCII octets are always UTF-8.
+    if !encodes_octet(input.text, |b| b >= 0x80) {
+        return;
+    }
     for run in decoding_runs(input) {
         let pieces = percent::decode(input.text, run.clone());
         for stretch in legacy::stretches(&pieces) {
@@ -253,6 +264,10 @@ fn report_non_utf8(input: &IriCheck<'_>, sink: &mut Sink<'_>, piece: &Piece) {
 // percent-overlong-utf8
 
 fn check_overlong(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    // Overlong forms, surrogates and values above U+10FFFF all start with a lead octet.
+    if !encodes_octet(input.text, |b| b >= 0xC0) {
+        return;
+    }
     for run in decoding_runs(input) {
         let pieces = percent::decode(input.text, run);
         let stretches = legacy::stretches(&pieces);
