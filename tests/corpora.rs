@@ -2,9 +2,11 @@
 //!
 //! `fixtures/clean/`: realistic IRIs in 25 writing systems and languages, in text, HTML and
 //! Markdown; and pages and sitemaps saved in legacy encodings (`legacy-*`: windows-1252,
-//! ISO-8859-2, windows-1251, KOI8-R, windows-1253, windows-1254, Shift_JIS, EUC-JP, EUC-KR,
-//! GBK, Big5) holding real text and IRIs in those encodings, some of whose words are valid
-//! UTF-8 by chance. Not one warning or error from any rule.
+//! ISO-8859-2, windows-1251, KOI8-R, KOI8-U, windows-1253, windows-1254, windows-1255,
+//! windows-1258, Shift_JIS, EUC-JP, EUC-KR, GBK, Big5) holding real text and IRIs in those
+//! encodings, some of whose words are valid UTF-8 by chance, and some (Vietnamese tone marks,
+//! Hebrew points) not in NFC as decoded, which RFC 3987 §3.1 step 1b normalizes. Not one
+//! warning or error from any rule.
 //!
 //! `fixtures/attacks/`: every line holding `expect=<rule>` must get a diagnostic from that rule
 //! on that line. Trojan Source classes, IDN homographs (mixed and whole-script, raw and

@@ -57,13 +57,13 @@ pub const MOJIBAKE: Rule = Rule {
 };
 
 /// A legacy encoding: neither UTF-8 nor UTF-16, so a document in it must not hold UTF-8.
-fn is_legacy(encoding: &'static Encoding) -> bool {
+pub(super) fn is_legacy(encoding: &'static Encoding) -> bool {
     encoding != UTF_8 && encoding != UTF_16LE && encoding != UTF_16BE
 }
 
 /// The run of the prepared IRI was copied from the document as it stands (not produced by a
 /// character reference or entity), so its bytes in the file are its bytes in the encoding.
-fn written_raw(origin: &InDocument<'_>, run: &Range<usize>) -> bool {
+pub(super) fn written_raw(origin: &InDocument<'_>, run: &Range<usize>) -> bool {
     let source = origin.occurrence.map.to_source(run.clone());
     origin.source.text.get(source) == origin.occurrence.iri.get(run.clone())
 }

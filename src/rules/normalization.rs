@@ -5,7 +5,7 @@ use std::ops::Range;
 use unicode_normalization::char::canonical_combining_class;
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
-use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars};
+use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars, encoding};
 use crate::iri::Component;
 use crate::iri::chars::{escape_unsafe, is_sub_delim, is_unreserved};
 
@@ -261,7 +261,18 @@ pub(crate) fn non_nfc_runs(text: &str) -> Vec<Range<usize>> {
 }
 
 fn check_nfc(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    // RFC 3987 §3.1 step 1b: text in a legacy encoding becomes an IRI by conversion to the UCS
+    // *normalized according to NFC*. Characters written as they stand in such a document are
+    // therefore normalized by whoever reads them, not by its author: windows-1258 writes
+    // Vietnamese `ế` as `ê` + U+0301, and the page is right to. Characters written as
+    // references or escapes are the author's own and are checked.
+    let legacy = input
+        .origin
+        .filter(|o| encoding::is_legacy(o.source.encoding.used));
     for range in non_nfc_runs(input.text) {
+        if legacy.is_some_and(|o| encoding::written_raw(&o, &range)) {
+            continue;
+        }
         let run = &input.text[range.clone()];
         let nfc: String = run.nfc().collect();
         let component = input
