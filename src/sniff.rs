@@ -80,10 +80,10 @@ const RAW_TEXT_ELEMENTS: [&[u8]; 10] = [
     b"template",
 ];
 
-/// One attribute read by the prescan's "get an attribute" algorithm: lowercased name and the
-/// value's byte range.
+/// One attribute read by the prescan's "get an attribute" algorithm: the byte ranges of its
+/// name (compare it ignoring ASCII case: the algorithm lowercases it) and of its value.
 struct PrescanAttr {
-    name: Vec<u8>,
+    name: Range<usize>,
     value: Range<usize>,
 }
 
@@ -95,35 +95,41 @@ fn get_attribute(b: &[u8], pos: &mut usize) -> Option<PrescanAttr> {
     if *pos >= b.len() || b[*pos] == b'>' {
         return None;
     }
-    let mut name = Vec::new();
+    let name_start = *pos;
     loop {
         let c = *b.get(*pos)?;
-        if c == b'=' && !name.is_empty() {
+        if c == b'=' && *pos > name_start {
             break;
         }
         if is_space(c) {
+            let name_end = *pos;
             while *pos < b.len() && is_space(b[*pos]) {
                 *pos += 1;
             }
             if b.get(*pos) != Some(&b'=') {
                 let at = *pos;
                 return Some(PrescanAttr {
-                    name,
+                    name: name_start..name_end,
                     value: at..at,
                 });
             }
-            break;
+            return value_of(b, pos, name_start..name_end);
         }
         if c == b'/' || c == b'>' {
             let at = *pos;
             return Some(PrescanAttr {
-                name,
+                name: name_start..at,
                 value: at..at,
             });
         }
-        name.push(c.to_ascii_lowercase());
         *pos += 1;
     }
+    let name = name_start..*pos;
+    value_of(b, pos, name)
+}
+
+/// The value part of "get an attribute", with `*pos` on the `=` after `name`.
+fn value_of(b: &[u8], pos: &mut usize, name: Range<usize>) -> Option<PrescanAttr> {
     *pos += 1; // '='
     while *pos < b.len() && is_space(b[*pos]) {
         *pos += 1;
@@ -185,19 +191,18 @@ fn charset_in_content(b: &[u8], content: Range<usize>) -> Option<Range<usize>> {
 /// The charset a `<meta>` element declares, from its attributes.
 fn meta_charset(b: &[u8], pos: &mut usize) -> Option<(Range<usize>, DeclarationKind)> {
     let (mut charset, mut content, mut http_equiv_content_type) = (None, None, false);
-    let mut seen: Vec<Vec<u8>> = Vec::new();
+    let mut seen: Vec<Range<usize>> = Vec::new();
     while let Some(attr) = get_attribute(b, pos) {
-        if seen.contains(&attr.name) {
+        let name = &b[attr.name.clone()];
+        if seen.iter().any(|r| b[r.clone()].eq_ignore_ascii_case(name)) {
             continue;
         }
-        match attr.name.as_slice() {
-            b"charset" => charset = Some(attr.value.clone()),
-            b"content" => content = Some(attr.value.clone()),
-            b"http-equiv" => {
-                http_equiv_content_type =
-                    b[attr.value.clone()].eq_ignore_ascii_case(b"content-type")
-            }
-            _ => {}
+        if name.eq_ignore_ascii_case(b"charset") {
+            charset = Some(attr.value.clone());
+        } else if name.eq_ignore_ascii_case(b"content") {
+            content = Some(attr.value.clone());
+        } else if name.eq_ignore_ascii_case(b"http-equiv") {
+            http_equiv_content_type = b[attr.value.clone()].eq_ignore_ascii_case(b"content-type");
         }
         seen.push(attr.name);
     }
@@ -272,7 +277,11 @@ fn scan_meta(b: &[u8], markup_aware: bool) -> Vec<FoundLabel> {
         } else if rest.starts_with(b"<!") || rest.starts_with(b"</") || rest.starts_with(b"<?") {
             pos = find(b, pos, b">").map_or(b.len(), |e| e + 1);
         } else {
-            pos += 1;
+            // Nothing but a `<` starts anything above.
+            pos += 1 + b[pos + 1..]
+                .iter()
+                .position(|&c| c == b'<')
+                .unwrap_or(b.len() - pos - 1);
         }
     }
     out
