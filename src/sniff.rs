@@ -392,6 +392,28 @@ mod tests {
     }
 
     #[test]
+    fn attribute_names_follow_get_an_attribute() {
+        // The first of two attributes of the same name (ignoring case) counts.
+        assert_eq!(
+            meta("<meta CHARSET=koi8-r charset=utf-8>"),
+            Some("koi8-r".into())
+        );
+        // Spaces around `=`, a name starting with `=`, valueless attributes before the charset.
+        assert_eq!(
+            meta("<meta =x hidden charset = 'big5'>"),
+            Some("big5".into())
+        );
+        // A `>` inside a quoted value of another tag does not end it; text between tags and a
+        // lone `<` are skipped.
+        assert_eq!(
+            meta("a < b <p title='<meta charset=x>' class=y>text <meta charset=euc-kr>"),
+            Some("euc-kr".into())
+        );
+        // `charseta` is not `charset`.
+        assert_eq!(meta("<meta charseta=big5 charset=gbk>"), Some("gbk".into()));
+    }
+
+    #[test]
     fn xml_declaration() {
         let f =
             xml_declared_encoding(b"<?xml version=\"1.0\" encoding='ISO-8859-1'?><a/>").unwrap();
