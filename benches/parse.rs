@@ -221,7 +221,7 @@ fn main() {
             }
         });
         println!(
-            "  {:<30} {:>7.2} µs/IRI",
+            "  {:<32} {:>7.2} µs/IRI",
             rule.id,
             median.as_secs_f64() * 1e6 / non_ascii.len() as f64
         );
