@@ -222,6 +222,25 @@ fn unknown_and_impossible_labels() {
     assert!(source.text.ends_with("<a/>"));
     let d = &encoding_findings(Format::Xml, b"<?xml version='1.0' encoding='UTF-16'?><a/>")[0];
     assert!(d.message.contains("not UTF-16"), "{}", d.message);
+    // An unknown label, and bytes that are not UTF-8: two findings, the second saying why UTF-8.
+    let found = encoding_findings(
+        Format::Xml,
+        b"<?xml version='1.0' encoding='MacCyrillic'?><a>\x8C\xEE\xF1\xEA\xE2\xE0</a>",
+    );
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(
+        found[0].message.contains("`MacCyrillic`"),
+        "{}",
+        found[0].message
+    );
+    assert!(
+        found[1]
+            .message
+            .contains("the label in its encoding declaration is unknown"),
+        "{}",
+        found[1].message
+    );
+    assert_eq!((found[1].start.line, found[1].start.column), (1, 48));
 }
 
 #[test]
