@@ -7,6 +7,7 @@ use unicode_bidi::{BidiClass, bidi_class};
 use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars};
 use crate::iri::Iri;
 use crate::iri::chars::{describe, escape_unsafe, is_bidi_formatting, is_hexdig};
+use crate::iri::to_uri::uses_dns;
 
 /// `bidi-formatting-character`: LRM, RLM, ALM, LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI.
 pub const FORMATTING_CHARACTER: Rule = Rule {
@@ -101,17 +102,15 @@ fn report(sink: &mut Sink<'_>, kind: Kind, range: Range<usize>, message: String,
     }
 }
 
-/// Schemes whose hosts are DNS names: their labels must pass the IDNA bidi rule (RFC 5893),
-/// which `idn-invalid` checks, so the §4.2 rules leave them alone rather than report twice.
-const DNS_SCHEMES: &[&str] = &["http", "https", "ftp", "ws", "wss"];
-
 /// Calls `f` with each §4.2 component of `iri` these rules check, in order: the userinfo, the
 /// host labels (not for DNS schemes, nor for scheme-relative references, which resolve against a
-/// web page's base), each path segment without its file extensions, for `mailto:` each address's
-/// local part (its domain is a DNS name), each query name and value, the fragment.
+/// web page's base: DNS labels must pass the IDNA bidi rule of RFC 5893, which `idn-invalid`
+/// checks, so these rules leave them alone rather than report twice), each path segment without
+/// its file extensions, for `mailto:` each address's local part (its domain is a DNS name), each
+/// query name and value, the fragment.
 fn for_each_component(text: &str, iri: &Iri, mut f: impl FnMut(Kind, Range<usize>)) {
     let scheme = iri.scheme.as_ref().map(|r| &text[r.clone()]);
-    let dns_host = scheme.is_none_or(|s| DNS_SCHEMES.iter().any(|d| s.eq_ignore_ascii_case(d)));
+    let dns_host = scheme.is_none_or(uses_dns);
     if let Some(a) = &iri.authority {
         if let Some(u) = &a.userinfo {
             f(Kind::Userinfo, u.clone());

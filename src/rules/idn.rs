@@ -15,6 +15,7 @@ use unicode_normalization::char::is_combining_mark;
 
 use super::{Check, IriCheck, Rule, Severity, Sink};
 use crate::iri::chars::{describe, escape_unsafe};
+use crate::iri::to_uri::uses_dns;
 use crate::iri::{HostKind, Iri, IssueKind};
 
 /// `idn-invalid`.
@@ -27,9 +28,6 @@ pub const IDN_INVALID: Rule = Rule {
     unicode_only: false,
     check: Check::Iri(check_idn),
 };
-
-/// Schemes whose authority host is a DNS name.
-const DNS_SCHEMES: [&str; 5] = ["http", "https", "ftp", "ws", "wss"];
 
 /// The UTS #46 implementation (data compiled in; constructing it is free).
 const UTS46: Uts46 = Uts46::new();
@@ -60,7 +58,7 @@ fn check_idn(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     let text = input.text;
     let scheme = iri.scheme.as_ref().map(|r| &text[r.clone()]);
     let dns = match scheme {
-        Some(s) => DNS_SCHEMES.iter().any(|d| s.eq_ignore_ascii_case(d)),
+        Some(s) => uses_dns(s),
         // A network-path reference (`//host/path`) takes the scheme of its base, which on the
         // web is http or https.
         None => true,
