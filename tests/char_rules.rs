@@ -3,6 +3,9 @@
 //! paths, queries, fragments) stays quiet; the Unicode data they use agrees with the crates
 //! that carry it (`unicode-security` for Default_Ignorable_Code_Point, `idna` for ContextJ).
 
+mod common;
+
+use common::{Found, e, findings_of, spans_of, w};
 use irilint::rules::{self, Selection, Severity};
 
 const INVISIBLE: &str = "invisible-character";
@@ -10,46 +13,14 @@ const NFKC: &str = "not-nfkc";
 const DELIMITER: &str = "confusable-delimiter";
 const MINE: [&str; 3] = [INVISIBLE, NFKC, DELIMITER];
 
-/// One finding of our rules: rule, severity, the text underlined, the message.
-#[derive(Debug)]
-struct Found {
-    rule: &'static str,
-    severity: Severity,
-    span: String,
-    message: String,
-    help: String,
-}
-
 /// The findings of the three rules, all rules running.
 fn findings(iri: &str) -> Vec<Found> {
-    rules::check(iri, &Selection::all())
-        .into_iter()
-        .filter(|f| MINE.contains(&f.rule.id))
-        .map(|f| Found {
-            rule: f.rule.id,
-            severity: f.severity,
-            span: iri[f.range].to_string(),
-            message: f.message,
-            help: f.help.unwrap_or_default(),
-        })
-        .collect()
+    findings_of(iri, &MINE)
 }
 
 /// The findings of `rule` as (severity, span).
 fn of(iri: &str, rule: &str) -> Vec<(Severity, String)> {
-    findings(iri)
-        .into_iter()
-        .filter(|f| f.rule == rule)
-        .map(|f| (f.severity, f.span))
-        .collect()
-}
-
-fn e(span: &str) -> (Severity, String) {
-    (Severity::Error, span.to_string())
-}
-
-fn w(span: &str) -> (Severity, String) {
-    (Severity::Warning, span.to_string())
+    spans_of(findings(iri), rule)
 }
 
 fn assert_quiet(iris: &[&str]) {

@@ -4,7 +4,9 @@
 //! span, severity, message and help; which of them takes which triplets; and that real text,
 //! percent-encoded the way `to-uri` does it, stays quiet.
 
-use irilint::iri::chars::is_unsafe_to_display;
+mod common;
+
+use common::{Found, e, findings_of, i, spans_of, w};
 use irilint::rules::{self, Selection, Severity};
 
 const NON_UTF8: &str = "percent-non-utf8";
@@ -18,48 +20,14 @@ const MINE: [&str; 7] = [
     NON_UTF8, OVERLONG, FORBIDDEN, LOWERCASE, UNRESERVED, CASE, DOTS,
 ];
 
-/// One finding of these rules: rule, severity, the text underlined, message and help.
-#[derive(Debug)]
-struct Found {
-    rule: &'static str,
-    severity: Severity,
-    span: String,
-    message: String,
-    help: String,
-}
-
-/// The findings of these rules, every rule running; messages are checked for hidden characters.
+/// The findings of these rules, every rule running.
 fn findings(iri: &str) -> Vec<Found> {
-    let found: Vec<Found> = rules::check(iri, &Selection::all())
-        .into_iter()
-        .filter(|f| MINE.contains(&f.rule.id))
-        .map(|f| Found {
-            rule: f.rule.id,
-            severity: f.severity,
-            span: iri[f.range].to_string(),
-            message: f.message,
-            help: f.help.unwrap_or_default(),
-        })
-        .collect();
-    for f in &found {
-        assert!(
-            !f.message
-                .chars()
-                .chain(f.help.chars())
-                .any(is_unsafe_to_display),
-            "hidden character in {f:?}"
-        );
-    }
-    found
+    findings_of(iri, &MINE)
 }
 
 /// The findings of `rule` as (severity, span).
 fn of(iri: &str, rule: &str) -> Vec<(Severity, String)> {
-    findings(iri)
-        .into_iter()
-        .filter(|f| f.rule == rule)
-        .map(|f| (f.severity, f.span))
-        .collect()
+    spans_of(findings(iri), rule)
 }
 
 /// The only finding of `rule`.
@@ -70,18 +38,6 @@ fn one(iri: &str, rule: &str) -> Found {
         .collect();
     assert_eq!(got.len(), 1, "{iri}: {got:?}");
     got.remove(0)
-}
-
-fn e(span: &str) -> (Severity, String) {
-    (Severity::Error, span.to_string())
-}
-
-fn w(span: &str) -> (Severity, String) {
-    (Severity::Warning, span.to_string())
-}
-
-fn i(span: &str) -> (Severity, String) {
-    (Severity::Info, span.to_string())
 }
 
 /// `s` with every non-ASCII character percent-encoded as UTF-8, uppercase: what `to-uri` does.

@@ -1,0 +1,68 @@
+//! Helpers shared by the rule tests that check single IRIs: the findings of a set of rules as
+//! (rule, severity, underlined text, message, help), with every message and help checked for
+//! raw hidden characters.
+
+#![allow(dead_code)] // each test crate uses its own subset
+
+use irilint::iri::chars::is_unsafe_to_display;
+use irilint::rules::{self, Selection, Severity};
+
+/// One finding: rule, severity, the text underlined, message and help.
+#[derive(Debug)]
+pub struct Found {
+    pub rule: &'static str,
+    pub severity: Severity,
+    pub span: String,
+    pub message: String,
+    pub help: String,
+}
+
+/// The findings of the rules in `mine` on `iri`, every rule running (so that the rules' division
+/// of labour is part of what is tested). Fails if a message or help shows a hidden character raw.
+pub fn findings_of(iri: &str, mine: &[&str]) -> Vec<Found> {
+    let found: Vec<Found> = rules::check(iri, &Selection::all())
+        .into_iter()
+        .filter(|f| mine.contains(&f.rule.id))
+        .map(|f| Found {
+            rule: f.rule.id,
+            severity: f.severity,
+            span: iri[f.range].to_string(),
+            message: f.message,
+            help: f.help.unwrap_or_default(),
+        })
+        .collect();
+    for f in &found {
+        assert!(
+            !f.message
+                .chars()
+                .chain(f.help.chars())
+                .any(is_unsafe_to_display),
+            "hidden character in {f:?}"
+        );
+    }
+    found
+}
+
+/// The findings of `rule` as (severity, span).
+pub fn spans_of(found: Vec<Found>, rule: &str) -> Vec<(Severity, String)> {
+    found
+        .into_iter()
+        .filter(|f| f.rule == rule)
+        .map(|f| (f.severity, f.span))
+        .collect()
+}
+
+/// An error on `span`.
+pub fn e(span: &str) -> (Severity, String) {
+    (Severity::Error, span.to_string())
+}
+
+/// A warning on `span`.
+pub fn w(span: &str) -> (Severity, String) {
+    (Severity::Warning, span.to_string())
+}
+
+/// An info on `span`.
+pub fn i(span: &str) -> (Severity, String) {
+    (Severity::Info, span.to_string())
+}
