@@ -217,7 +217,11 @@ pub fn check_source(source: &Source, options: &CheckOptions<'_>) -> FileOutcome 
             let span = occ.map.to_source(0..occ.iri.len());
             let start = Location::of(source, span.start);
             let end = Location::of(source, span.end);
-            variants.extend(equivalence::variant(&occ.iri, &parsed, start, end));
+            // Compare what the document says, as §3.1 step 1b reads it out of a legacy encoding.
+            variants.extend(match rules::legacy_nfc(source, occ) {
+                Some(text) => equivalence::variant(&text, &iri::analyze(&text), start, end),
+                None => equivalence::variant(&occ.iri, &parsed, start, end),
+            });
         }
     }
     let document_problems = rules::check_document(source, options.selection);

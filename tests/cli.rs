@@ -656,6 +656,50 @@ fn list_shows_what_is_checked() {
     assert_eq!(occ[1]["span"]["start"]["column"], 59);
 }
 
+/// In a legacy document, `not-nfc` and `equivalent-variants` see the IRI as converted to Unicode.
+#[test]
+fn a_legacy_page_spells_what_its_conversion_to_unicode_gives() {
+    // windows-1258 writes `ế` as `ê` (0xEA) + U+0301 (0xEC): RFC 3987 §3.1 step 1b normalizes
+    // it, so the page and a UTF-8 page with `ế` spell the same IRI. A UTF-8 page with the
+    // decomposed form does not.
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("a.html"),
+        b"<meta charset=windows-1258><a href=\"https://example.vn/ti\xEA\xECng\">x</a>\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.path().join("b.md"),
+        "<https://example.vn/ti\u{1EBF}ng>\n",
+    )
+    .unwrap();
+    let root = dir.path().to_str().unwrap();
+    let args = [
+        "check",
+        "--format",
+        "json",
+        "--select",
+        "equivalent-variants,not-nfc",
+    ];
+    let (code, v) = json(&[&args[..], &[root]].concat());
+    assert_eq!(code, 0);
+    assert_eq!(v["diagnostics"].as_array().unwrap().len(), 0, "{v:#}");
+
+    fs::write(
+        dir.path().join("c.md"),
+        "<https://example.vn/tie\u{302}\u{301}ng>\n",
+    )
+    .unwrap();
+    let (_, v) = json(&[&args[..], &[root]].concat());
+    let rules: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(rules, ["equivalent-variants", "not-nfc"], "{v:#}");
+}
+
 /// `equivalent-variants` groups spellings across files and formats: one report per resource, at
 /// the first place that does not use the preferred spelling, the others as related places with
 /// their paths; off by default.

@@ -328,6 +328,13 @@ pub fn check_occurrence(
     run_iri_checks(&occurrence.iri, parsed, Some(origin), selection)
 }
 
+/// The IRI of `occurrence` as it reads after RFC 3987 §3.1 step 1b, when that differs from the
+/// prepared text: in a document in a legacy encoding, characters written raw are normalized to
+/// NFC by the conversion to Unicode (windows-1258 writes `ế` as `ê` + U+0301).
+pub fn legacy_nfc(source: &Source, occurrence: &Occurrence) -> Option<String> {
+    normalization::legacy_nfc(&InDocument { source, occurrence })
+}
+
 /// Runs the selected document rules on `source`; the problems carry their rule's id.
 pub fn check_document(source: &Source, selection: &Selection) -> Vec<Problem> {
     let mut out = Vec::new();

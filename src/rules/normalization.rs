@@ -5,7 +5,7 @@ use std::ops::Range;
 use unicode_normalization::char::canonical_combining_class;
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
-use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars, encoding};
+use super::{Check, InDocument, IriCheck, Rule, Severity, Sink, describe_chars, encoding};
 use crate::iri::Component;
 use crate::iri::chars::{escape_unsafe, is_sub_delim, is_unreserved};
 
@@ -258,6 +258,26 @@ pub(crate) fn non_nfc_runs(text: &str) -> Vec<Range<usize>> {
         check(start..text.len());
     }
     out
+}
+
+/// The IRI of `origin` as RFC 3987 §3.1 step 1b reads it out of a legacy document: the runs
+/// written raw that are not in NFC, normalized. `None` when that changes nothing (always for
+/// UTF-8 and UTF-16 documents).
+pub(super) fn legacy_nfc(origin: &InDocument<'_>) -> Option<String> {
+    let text = origin.occurrence.iri.as_str();
+    if text.is_ascii() || !encoding::is_legacy(origin.source.encoding.used) {
+        return None;
+    }
+    let mut out = String::new();
+    let mut from = 0;
+    for run in non_nfc_runs(text) {
+        if encoding::written_raw(origin, &run) {
+            out.push_str(&text[from..run.start]);
+            out.extend(text[run.clone()].nfc());
+            from = run.end;
+        }
+    }
+    (from > 0).then(|| out + &text[from..])
 }
 
 fn check_nfc(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
