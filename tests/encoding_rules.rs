@@ -315,6 +315,7 @@ proptest! {
             Just(&b"\xEF\xBB\xBF<?xml version='1.0' encoding='koi8-r'?><a href='"[..]),
             Just(&b"\xFF\xFE<\0a\0 \0"[..]),
             Just(&b"<meta charset=windows-1252><a href=\"http://a/"[..]),
+            Just(&b"<meta charset=windows-1258><a href=\"http://a/\xEA\xEC"[..]),
         ],
     ) {
         let mut doc = head.to_vec();
