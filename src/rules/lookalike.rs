@@ -235,8 +235,10 @@ fn highly_restrictive(word: &str) -> bool {
     !all.is_empty() || non_latin.jpan || non_latin.kore || non_latin.hanb
 }
 
-/// True when the word's resolved script set is not empty (UTS #39 single-script, augmented).
-fn single_script(word: &str) -> bool {
+/// True when the word's resolved script set is not empty (UTS #39 single-script, augmented:
+/// Japanese, Korean and Chinese mixes of Han with kana, Hangul or Bopomofo count as one). The
+/// encoding rules ask it too, of the text a run of bytes would be in another encoding.
+pub(super) fn single_script(word: &str) -> bool {
     if plainly_one_script(word) {
         return true;
     }

@@ -35,6 +35,7 @@ use unicode_normalization::char::is_combining_mark;
 use unicode_script::{Script, UnicodeScript};
 
 use crate::iri::chars::is_control;
+use crate::rules::lookalike::single_script;
 
 /// windows-1252 bytes 0x80–0x9F (WHATWG index); the undefined five decode to their C1 control.
 const WINDOWS_1252_C1: [char; 32] = [
@@ -111,7 +112,7 @@ pub(super) fn utf8_reading_of(
         || meant
             .chars()
             .any(|c| c.is_ascii() || is_control(c) || c.script() == Script::Unknown)
-        || !one_script(meant)
+        || !single_script(meant)
     {
         return None;
     }
@@ -133,26 +134,10 @@ pub(super) fn utf8_reading_of(
     Some(meant.to_string())
 }
 
-/// The letters of `s` are of one script; Japanese, Korean and Chinese mixes count as one.
-fn one_script(s: &str) -> bool {
-    let mut seen: Vec<Script> = Vec::new();
-    for c in s.chars() {
-        let script = c.script();
-        if !matches!(script, Script::Common | Script::Inherited) && !seen.contains(&script) {
-            seen.push(script);
-        }
-    }
-    let within = |set: &[Script]| seen.iter().all(|s| set.contains(s));
-    seen.len() <= 1
-        || within(&[Script::Han, Script::Hiragana, Script::Katakana])
-        || within(&[Script::Han, Script::Hangul])
-        || within(&[Script::Han, Script::Bopomofo])
-}
-
 /// `s` reads as an ordinary word: letters (and combining marks) of one script, all lower case,
 /// all upper case, or capitalized.
 fn is_word(s: &str) -> bool {
-    if !s.chars().all(|c| c.is_alphabetic() || is_combining_mark(c)) || !one_script(s) {
+    if !s.chars().all(|c| c.is_alphabetic() || is_combining_mark(c)) || !single_script(s) {
         return false;
     }
     let mut cased = s.chars().filter(|c| c.is_lowercase() || c.is_uppercase());

@@ -14,6 +14,7 @@ use unicode_script::{Script, UnicodeScript};
 
 use crate::iri::chars::is_unsafe_to_display;
 use crate::iri::percent::{Decoded, Piece};
+use crate::rules::lookalike::single_script;
 
 /// The stretches (as ranges of piece indices) of legacy text in a run: from a piece that is not
 /// UTF-8 to a piece that is not UTF-8, over non-ASCII pieces only. Between two such pieces,
@@ -117,17 +118,7 @@ pub(super) fn is_text(s: &str) -> bool {
     {
         return false;
     }
-    let mut seen: Vec<Script> = Vec::new();
-    for c in s.chars() {
-        let script = c.script();
-        if !matches!(script, Script::Common | Script::Inherited) && !seen.contains(&script) {
-            seen.push(script);
-        }
-    }
-    let within = |set: &[Script]| seen.iter().all(|s| set.contains(s));
-    seen.len() <= 1
-        || within(&[Script::Han, Script::Hiragana, Script::Katakana])
-        || within(&[Script::Han, Script::Hangul])
+    single_script(s)
 }
 
 #[cfg(test)]
