@@ -32,18 +32,19 @@ struct DecodedChar {
 /// The component `context` of the IRI with the characters of `runs` decoded; octets that are
 /// not a character stand as U+FFFD, which joins nothing and is no emoji.
 fn decode_context(text: &str, context: Range<usize>, runs: &[Range<usize>]) -> Vec<DecodedChar> {
+    let as_written = |from: usize, to: usize| {
+        text[from..to]
+            .char_indices()
+            .map(move |(i, c)| DecodedChar {
+                c,
+                range: from + i..from + i + c.len_utf8(),
+                encoded: false,
+            })
+    };
     let mut out = Vec::new();
     let mut at = context.start;
     for run in runs.iter().filter(|r| context.contains(&r.start)) {
-        out.extend(
-            text[at..run.start]
-                .char_indices()
-                .map(|(i, c)| DecodedChar {
-                    c,
-                    range: at + i..at + i + c.len_utf8(),
-                    encoded: false,
-                }),
-        );
+        out.extend(as_written(at, run.start));
         for piece in percent::decode(text, run.clone()) {
             let c = match piece.decoded {
                 Decoded::Char(c) => c,
@@ -57,15 +58,7 @@ fn decode_context(text: &str, context: Range<usize>, runs: &[Range<usize>]) -> V
         }
         at = run.end;
     }
-    out.extend(
-        text[at..context.end]
-            .char_indices()
-            .map(|(i, c)| DecodedChar {
-                c,
-                range: at + i..at + i + c.len_utf8(),
-                encoded: false,
-            }),
-    );
+    out.extend(as_written(at, context.end));
     out
 }
 
