@@ -88,11 +88,9 @@ fn s3_1_idns_outside_the_host_are_not_converted() {
 #[test]
 fn s3_1_existing_percent_encodings_and_uri_characters_are_not_encoded_again() {
     let iri = xml_notation("http://www.example.org/red%09ros&#xE9;#red");
+    // ... and not the RFC's counter-example,
+    // "http%3A%2F%2Fwww.example.org%2Fred%2509ros%C3%A9%23red".
     assert_eq!(uri(&iri), "http://www.example.org/red%09ros%C3%A9#red");
-    assert_ne!(
-        uri(&iri),
-        "http%3A%2F%2Fwww.example.org%2Fred%2509ros%C3%A9%23red"
-    );
 }
 
 #[test]
@@ -483,7 +481,6 @@ fn cli_to_iri_never_prints_a_hidden_character() {
     let (code, out, _) = run(&["to-iri", every_hidden]);
     assert_eq!(code, 0);
     assert_eq!(out, format!("{every_hidden}\n"));
-    assert!(!out.contains('⟨'), "nothing needed escaping: {out}");
 }
 
 #[test]
