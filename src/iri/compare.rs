@@ -54,8 +54,9 @@ use idna::uts46::{AsciiDenyList, Hyphens, Uts46};
 use unicode_normalization::{UnicodeNormalization, is_nfc};
 
 use super::chars;
+use super::percent::push_encoded;
 use super::percent::{self, Decoded};
-use super::to_uri::{push_percent_encoded, uses_dns};
+use super::to_uri::uses_dns;
 use super::{HostKind, Iri, analyze};
 
 /// A rung of the comparison ladder (RFC 3987 §5.3).
@@ -329,7 +330,7 @@ fn push_raw(s: &str, out: &mut String) {
         if c.is_ascii() || raw_in_normal_form(c) {
             out.push(c);
         } else {
-            push_percent_encoded(c, out);
+            push_encoded(c, out);
         }
     }
 }

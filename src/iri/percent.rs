@@ -14,6 +14,27 @@ fn hex_value(b: u8) -> Option<u8> {
     }
 }
 
+/// Appends the `%HH` triplets of `c`'s UTF-8 octets, in uppercase hex (§3.1 step 2.2).
+pub fn push_encoded(c: char, out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut buf = [0u8; 4];
+    for &b in c.encode_utf8(&mut buf).as_bytes() {
+        out.push('%');
+        out.push(char::from(HEX[usize::from(b >> 4)]));
+        out.push(char::from(HEX[usize::from(b & 0xF)]));
+    }
+}
+
+/// Every character of `s` percent-encoded as UTF-8 (`\u{202E}` is `%E2%80%AE`): how messages
+/// show the octets a character takes in a URI.
+pub fn encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() * 3);
+    for c in s.chars() {
+        push_encoded(c, &mut out);
+    }
+    out
+}
+
 /// The octet of a `%HH` triplet starting at `at` in `s`, if there is one.
 pub fn triplet_at(s: &str, at: usize) -> Option<u8> {
     match s.as_bytes().get(at..at + 3)? {

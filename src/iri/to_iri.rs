@@ -192,7 +192,7 @@ mod tests {
         ] {
             assert!(stays_encoded(c), "{what}");
             let mut encoded = String::new();
-            crate::iri::to_uri::push_percent_encoded(c, &mut encoded);
+            super::percent::push_encoded(c, &mut encoded);
             for (place, input) in [
                 ("path", format!("http://a/x{encoded}")),
                 ("query", format!("http://a/?x{encoded}")),

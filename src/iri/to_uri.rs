@@ -37,6 +37,7 @@ use std::ops::Range;
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 
 use super::chars::{self, escape_unsafe};
+use super::percent;
 use super::{HostKind, Iri, IssueKind, SyntaxError, analyze};
 
 /// Schemes whose reg-name host is a DNS name, looked up as written: [`Hosts::ToAscii`] applies
@@ -139,19 +140,8 @@ fn encode_into(s: &str, out: &mut String) {
         if c.is_ascii() && !chars::is_unwise_ascii(c) {
             out.push(c);
         } else {
-            push_percent_encoded(c, out);
+            percent::push_encoded(c, out);
         }
-    }
-}
-
-/// Appends the `%HH` triplets of `c`'s UTF-8 octets, in uppercase hex (§3.1 step 2.2).
-pub(crate) fn push_percent_encoded(c: char, out: &mut String) {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    let mut buf = [0u8; 4];
-    for &b in c.encode_utf8(&mut buf).as_bytes() {
-        out.push('%');
-        out.push(char::from(HEX[usize::from(b >> 4)]));
-        out.push(char::from(HEX[usize::from(b & 0xF)]));
     }
 }
 

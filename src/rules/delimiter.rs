@@ -18,6 +18,7 @@ use unicode_script::{Script, ScriptExtension, UnicodeScript};
 use super::{Check, IriCheck, Part, Rule, Severity, Sink, parts};
 use crate::iri::Component;
 use crate::iri::chars::{describe, escape_unsafe};
+use crate::iri::percent;
 
 /// `confusable-delimiter`.
 pub const CONFUSABLE_DELIMITER: Rule = Rule {
@@ -170,7 +171,7 @@ fn check_delimiters(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         } else {
             format!(
                 "write '{d}' if a delimiter is meant; otherwise percent-encode it as `{}` so it cannot be mistaken for one",
-                percent_encode(&text[range.clone()])
+                percent::encode(&text[range.clone()])
             )
         };
         sink.report_as(severity, range, message, Some(help));
@@ -267,11 +268,6 @@ fn is_cjk(c: Option<char>) -> bool {
             .into_iter()
             .any(|s| e.contains_script(s))
     })
-}
-
-/// `%EF%BC%8F`: the UTF-8 bytes of `s`, percent-encoded.
-fn percent_encode(s: &str) -> String {
-    s.bytes().map(|b| format!("%{b:02X}")).collect()
 }
 
 /// At most 60 characters of `s`, cut in the middle: the end of a host is what tells whose it

@@ -28,6 +28,7 @@ use unicode_script::{Script, UnicodeScript};
 use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars, parts};
 use crate::iri::Component;
 use crate::iri::chars::{escape_unsafe, is_bidi_formatting, is_default_ignorable, is_ucschar};
+use crate::iri::percent;
 
 /// `invisible-character`.
 pub const INVISIBLE_CHARACTER: Rule = Rule {
@@ -234,7 +235,7 @@ fn report(
         );
         help = format!(
             "to keep the flag, percent-encode the tag characters as `{}`; removing them leaves a plain flag and changes which resource the IRI names",
-            percent_encode(run)
+            percent::encode(run)
         );
     } else if all(|c| ('\u{E0000}'..=TAG_CANCEL).contains(&c)) {
         let spelled: String = run
@@ -289,18 +290,13 @@ fn report(
             });
             help = format!(
                 "remove it: it displays as nothing, and removing it changes which resource the IRI names, so check which one was meant (if the name really contains it, percent-encode it as `{}`)",
-                percent_encode(run)
+                percent::encode(run)
             );
         } else {
             help = "remove it: it displays as nothing, so the IRI looks the same without it but names a different resource; removing it changes which resource the IRI names, so check which one was meant".to_string();
         }
     }
     sink.report_as(severity, range, message, Some(help));
-}
-
-/// `%E2%80%8B`: the UTF-8 bytes of `s`, percent-encoded.
-fn percent_encode(s: &str) -> String {
-    s.bytes().map(|b| format!("%{b:02X}")).collect()
 }
 
 /// At most 60 characters of `s`.

@@ -8,6 +8,7 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 use super::{Check, InDocument, IriCheck, Rule, Severity, Sink, describe_chars, encoding};
 use crate::iri::Component;
 use crate::iri::chars::{escape_unsafe, is_sub_delim, is_unreserved};
+use crate::iri::percent;
 
 /// `not-nfc`: the IRI differs from its NFC form.
 pub const NOT_NFC: Rule = Rule {
@@ -195,10 +196,7 @@ fn literal_in(s: &str, component: Component) -> String {
         if keep {
             out.push(c);
         } else {
-            let mut buf = [0u8; 4];
-            for b in c.encode_utf8(&mut buf).bytes() {
-                out.push_str(&format!("%{b:02X}"));
-            }
+            percent::push_encoded(c, &mut out);
         }
     }
     out

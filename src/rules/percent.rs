@@ -111,11 +111,6 @@ fn data_payload(input: &IriCheck<'_>) -> Option<Range<usize>> {
     Some(comma..end)
 }
 
-/// `%E2%80%AE`: the UTF-8 bytes of `s`, percent-encoded.
-fn percent_encode(s: &str) -> String {
-    s.bytes().map(|b| format!("%{b:02X}")).collect()
-}
-
 /// The text of some triplets for a message, at most 12 triplets of it.
 fn triplets(s: &str) -> String {
     if s.len() <= 36 {
@@ -250,7 +245,7 @@ fn report_non_utf8(input: &IriCheck<'_>, sink: &mut Sink<'_>, piece: &Piece) {
             format!(
                 "if {} was meant, write its UTF-8, `{}`{}{itself}; check first that the server expects UTF-8, as this changes which resource the IRI names",
                 code(text),
-                triplets(&percent_encode(text)),
+                triplets(&percent::encode(text)),
                 if itself.is_empty() { "" } else { "," }
             )
         }
@@ -339,7 +334,7 @@ fn overlong(shown: &str, v: u32) -> (String, String) {
         '\0' => ": the NUL of Java's modified UTF-8, which cuts names short in C",
         _ => ": a way to slip a character past filters that look for its real encoding",
     });
-    let utf8 = percent_encode(&c.to_string());
+    let utf8 = percent::encode(&c.to_string());
     let help = if c.is_ascii() && is_unreserved(c as u8) {
         format!("write `{c}`")
     } else if chars::is_ucschar(c) && !is_unsafe_to_display(c) {
@@ -381,7 +376,7 @@ fn surrogate_pair(shown: &str, high: u32, low: u32) -> (String, String) {
         ),
         format!(
             "write its UTF-8, `{}`{itself}",
-            percent_encode(&c.to_string())
+            percent::encode(&c.to_string())
         ),
     )
 }

@@ -1,6 +1,7 @@
 //! Rules on the RFC 3987 §2.2 grammar, reported from the parser's issues.
 
 use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars};
+use crate::iri::percent;
 use crate::iri::{Component, Issue, IssueKind, chars};
 
 /// `syntax-invalid`: the text is not an IRI-reference.
@@ -132,10 +133,6 @@ fn issue_runs(issues: &[Issue], kind: IssueKind) -> Vec<(std::ops::Range<usize>,
 }
 
 /// `%E2%80%AE`: the UTF-8 bytes of `s`, percent-encoded.
-fn percent_encode(s: &str) -> String {
-    s.bytes().map(|b| format!("%{b:02X}")).collect()
-}
-
 fn distinct(s: &str) -> Vec<char> {
     let mut out: Vec<char> = Vec::new();
     for c in s.chars() {
@@ -163,7 +160,7 @@ fn check_unwise(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         let encodings: Vec<String> = chars
             .iter()
             .zip(&names)
-            .map(|(&c, name)| format!("`{}` for {name}", percent_encode(&c.to_string())))
+            .map(|(&c, name)| format!("`{}` for {name}", percent::encode(&c.to_string())))
             .collect();
         sink.report(
             range,
@@ -187,7 +184,7 @@ fn check_private_use(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             ),
             Some(format!(
                 "percent-encode it (`{}`), or move it into the query if it really is private data",
-                percent_encode(run)
+                percent::encode(run)
             )),
         );
     }
@@ -206,7 +203,7 @@ fn check_control(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             format!("{} in the {component}: {what}", describe_chars(run)),
             Some(format!(
                 "remove it; control characters are invisible and can hide or alter text on a terminal (if it is really part of the name, write `{}`)",
-                percent_encode(run)
+                percent::encode(run)
             )),
         );
     }

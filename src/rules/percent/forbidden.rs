@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use unicode_script::{Script, UnicodeScript};
 
-use super::{decoding_runs, encodes_octet, percent_encode, triplets, windows_1252};
+use super::{decoding_runs, encodes_octet, triplets, windows_1252};
 use crate::iri::Component;
 use crate::iri::chars::{is_bidi_formatting, is_control};
 use crate::iri::percent::{self, Decoded};
@@ -255,7 +255,7 @@ fn forbidden_message(
                 Some(text) => format!(
                     "if this came from windows-1252 text read as ISO-8859-1, {} was meant: write `{}`; otherwise remove it",
                     describe_chars(&text),
-                    triplets(&percent_encode(&text))
+                    triplets(&percent::encode(&text))
                 ),
                 _ => format!("remove it; {changes}"),
             };
