@@ -66,19 +66,29 @@ fn find_ignore_case(haystack: &[u8], from: usize, needle: &[u8]) -> Option<usize
         .map(|i| i + from)
 }
 
-/// Elements whose text is not markup: a `<meta>` written inside them declares nothing.
-const RAW_TEXT_ELEMENTS: [&[u8]; 10] = [
+/// The HTML elements whose text is not markup, as the tree builder tells the tokenizer
+/// (WHATWG §13.2.6.4.7; the HTML extractor's `Collector` does the same): a `<meta>` written
+/// inside them declares nothing. `plaintext` never ends.
+const RAW_TEXT_ELEMENTS: [&[u8]; 9] = [
     b"script",
     b"style",
-    b"textarea",
-    b"title",
     b"xmp",
     b"iframe",
     b"noembed",
     b"noframes",
-    b"noscript",
-    b"template",
+    b"title",
+    b"textarea",
+    b"plaintext",
 ];
+
+/// The markup language of a document scanned for `<meta>` elements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Markup {
+    /// HTML: raw-text elements hold text, whatever it looks like.
+    Html,
+    /// XML (XHTML): no raw-text elements (`<script/>` is empty), CDATA sections hold text.
+    Xml,
+}
 
 /// One attribute read by the prescan's "get an attribute" algorithm: the byte ranges of its
 /// name (compare it ignoring ASCII case: the algorithm lowercases it) and of its value.
@@ -219,25 +229,26 @@ fn meta_charset(b: &[u8], pos: &mut usize) -> Option<(Range<usize>, DeclarationK
 /// prescan itself stops at the first whose label names an encoding; the rest are kept for the
 /// encoding rules.
 pub fn html_prescan(bytes: &[u8]) -> Vec<FoundLabel> {
-    scan_meta(&bytes[..bytes.len().min(HTML_PRESCAN_LEN)], false)
+    scan_meta(&bytes[..bytes.len().min(HTML_PRESCAN_LEN)], None)
 }
 
-/// Every charset a `<meta>` declares anywhere in `bytes`, in order. Unlike the prescan, the text
-/// of `<script>`, `<style>` and the other raw-text elements and XML CDATA sections is skipped:
-/// there a `<meta>` is text, not an element.
-pub fn meta_declarations(bytes: &[u8]) -> Vec<FoundLabel> {
-    scan_meta(bytes, true)
+/// Every charset a `<meta>` declares anywhere in `bytes`, in order. Unlike the prescan, text is
+/// skipped where a `<meta>` is text, not an element: in HTML the raw-text elements (`<script>`,
+/// `<style>`...), in XML CDATA sections.
+pub fn meta_declarations(bytes: &[u8], markup: Markup) -> Vec<FoundLabel> {
+    scan_meta(bytes, Some(markup))
 }
 
-/// The prescan's tokenizer over `b`; `markup_aware` adds the raw-text and CDATA skipping.
-fn scan_meta(b: &[u8], markup_aware: bool) -> Vec<FoundLabel> {
+/// The prescan's tokenizer over `b`; with a `markup`, the text that is not markup in it is
+/// skipped too.
+fn scan_meta(b: &[u8], markup: Option<Markup>) -> Vec<FoundLabel> {
     let mut out = Vec::new();
     let mut pos = 0;
     while pos < b.len() {
         let rest = &b[pos..];
         if rest.starts_with(b"<!--") {
             pos = find(b, pos + 2, b"-->").map_or(b.len(), |e| e + 3);
-        } else if markup_aware && rest.starts_with(b"<![CDATA[") {
+        } else if markup == Some(Markup::Xml) && rest.starts_with(b"<![CDATA[") {
             pos = find(b, pos + 9, b"]]>").map_or(b.len(), |e| e + 3);
         } else if starts_with_ignore_case(rest, b"<meta")
             && rest.get(5).is_some_and(|&c| is_space(c) || c == b'/')
@@ -263,7 +274,7 @@ fn scan_meta(b: &[u8], markup_aware: bool) -> Vec<FoundLabel> {
             let name = &b[name_start..pos];
             while get_attribute(b, &mut pos).is_some() {}
             pos += 1;
-            if markup_aware
+            if markup == Some(Markup::Html)
                 && let Some(raw) = RAW_TEXT_ELEMENTS.iter().find(|r| {
                     name.strip_suffix(b"/")
                         .unwrap_or(name)
@@ -272,7 +283,10 @@ fn scan_meta(b: &[u8], markup_aware: bool) -> Vec<FoundLabel> {
             {
                 let mut close = b"</".to_vec();
                 close.extend_from_slice(raw);
-                pos = find_ignore_case(b, pos, &close).unwrap_or(b.len());
+                pos = match *raw {
+                    b"plaintext" => b.len(),
+                    _ => find_ignore_case(b, pos, &close).unwrap_or(b.len()),
+                };
             }
         } else if rest.starts_with(b"<!") || rest.starts_with(b"</") || rest.starts_with(b"<?") {
             pos = find(b, pos, b">").map_or(b.len(), |e| e + 1);
@@ -378,17 +392,29 @@ mod tests {
         let doc = "<script>x='<meta charset=a>'</SCRIPT><style>/*<meta charset=b>*/</style>\
                    <textarea><meta charset=c></textarea><![CDATA[<meta charset=d>]]>\
                    <meta charset=e>";
-        let labels: Vec<String> = meta_declarations(doc.as_bytes())
-            .into_iter()
-            .map(|f| f.label)
-            .collect();
-        assert_eq!(labels, ["e"]);
+        let labels = |doc: &str, markup| -> Vec<String> {
+            meta_declarations(doc.as_bytes(), markup)
+                .into_iter()
+                .map(|f| f.label)
+                .collect()
+        };
+        assert_eq!(labels(doc, Markup::Html), ["e"]);
+        // In HTML `<plaintext>` never ends; `<script/>` opens raw text (the slash is ignored).
+        assert!(labels("<plaintext><meta charset=a>", Markup::Html).is_empty());
+        assert!(labels("<script/><meta charset=a>", Markup::Html).is_empty());
+        // In XML an empty `<script/>` holds nothing, and only CDATA sections are text.
+        let xhtml = "<head><script src='a.js'/><meta charset='a'/>\
+                     <script>//<![CDATA[\n'<meta charset=b>'//]]></script></head>";
+        assert_eq!(labels(xhtml, Markup::Xml), ["a"]);
         // The prescan itself does not know raw text (WHATWG): it sees the first.
         assert_eq!(html_prescan(doc.as_bytes())[0].label, "a");
         // Beyond the first 1024 bytes, only the whole-document scan sees a `<meta>`.
         let late = format!("{}<meta charset=latin1>", " ".repeat(1100));
         assert!(html_prescan(late.as_bytes()).is_empty());
-        assert_eq!(meta_declarations(late.as_bytes())[0].bytes, 1114..1120);
+        assert_eq!(
+            meta_declarations(late.as_bytes(), Markup::Html)[0].bytes,
+            1114..1120
+        );
     }
 
     #[test]

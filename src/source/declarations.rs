@@ -6,7 +6,7 @@ use std::ops::Range;
 use encoding_rs::{CoderResult, Encoding, REPLACEMENT};
 
 use super::{Declaration, Format};
-use crate::sniff::{self, DeclarationKind, FoundLabel};
+use crate::sniff::{self, DeclarationKind, FoundLabel, Markup};
 
 /// `encoding` unless it is `replacement`, which irilint does not decode with.
 pub(super) fn usable(encoding: Option<&'static Encoding>) -> Option<&'static Encoding> {
@@ -37,13 +37,13 @@ pub(super) fn in_bytes(
     let mut labels: Vec<(FoundLabel, bool)> = found.iter().map(|f| (f.clone(), true)).collect();
     match format {
         Format::Html => labels.extend(
-            sniff::meta_declarations(body)
+            sniff::meta_declarations(body, Markup::Html)
                 .into_iter()
                 .filter(|m| m.bytes.end > sniff::HTML_PRESCAN_LEN)
                 .map(|m| (m, false)),
         ),
         Format::Xml => labels.extend(
-            sniff::meta_declarations(body)
+            sniff::meta_declarations(body, Markup::Xml)
                 .into_iter()
                 .map(|m| (m, true)),
         ),
@@ -77,8 +77,10 @@ pub(super) fn in_text(format: Format, text: &str) -> (Vec<Declaration>, Option<D
         Format::Xml => sniff::xml_declared_encoding(b).into_iter().collect(),
         _ => Vec::new(),
     };
-    if matches!(format, Format::Html | Format::Xml) {
-        labels.extend(sniff::meta_declarations(b));
+    match format {
+        Format::Html => labels.extend(sniff::meta_declarations(b, Markup::Html)),
+        Format::Xml => labels.extend(sniff::meta_declarations(b, Markup::Xml)),
+        Format::Text | Format::Markdown => {}
     }
     let declarations: Vec<Declaration> = labels
         .iter()
