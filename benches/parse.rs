@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use irilint::extract::text;
 use irilint::iri;
-use irilint::rules::{self, Selection};
+use irilint::rules::{self, Check, Selection};
 
 const COUNT: usize = 100_000;
 const ROUNDS: usize = 9;
@@ -213,7 +213,11 @@ fn main() {
         }),
     );
     println!("per rule, on the non-ASCII IRIs (parse included):");
-    for rule in rules::RULES {
+    // Document, extractor and project rules have no per-IRI check: their row would be the parse.
+    for rule in rules::RULES
+        .iter()
+        .filter(|r| matches!(r.check, Check::Iri(_)))
+    {
         let one = Selection::from_selectors(&[rule.id], &[], &[]).expect("a rule id");
         let (median, _) = time(|| {
             for s in &non_ascii {

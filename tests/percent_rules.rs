@@ -147,7 +147,6 @@ fn overlong_forms_say_what_a_lenient_decoder_reads() {
     );
     let f = one("http://e.com/a%C0%80b", OVERLONG);
     assert!(f.message.contains("U+0000 NULL"), "{}", f.message);
-    assert!(!f.message.contains('\0'));
     let f = one("http://e.com/%C1%81", OVERLONG);
     assert_eq!(f.help, "write `A`");
     let f = one("http://e.com/%E0%83%A9", OVERLONG);
@@ -439,15 +438,11 @@ fn case_of_scheme_and_host() {
         "http://R%C3%A9sum%C3%A9.Example/",
         "http://[fe80::1%25En0]/",
         "http://[v1.ABC]/",
-        "//Example.com/relative",
     ] {
-        if quiet.starts_with("//") {
-            // A network-path reference has a host but no scheme: the host still counts.
-            assert_eq!(of(quiet, CASE), [i("E")]);
-        } else {
-            assert_eq!(of(quiet, CASE), [], "{quiet}");
-        }
+        assert_eq!(of(quiet, CASE), [], "{quiet}");
     }
+    // A network-path reference has a host but no scheme: the host still counts.
+    assert_eq!(of("//Example.com/relative", CASE), [i("E")]);
 }
 
 #[test]
@@ -491,7 +486,7 @@ fn dot_segments_in_absolute_iris() {
 }
 
 #[test]
-fn ascii_iris_without_percent_uppercase_or_dots_cost_nothing_and_say_nothing() {
+fn ascii_iris_without_percent_uppercase_or_dots_say_nothing() {
     assert!(findings("http://example.com/a/b?c=d#e").is_empty());
     assert!(findings("").is_empty());
     assert!(findings("%").is_empty());

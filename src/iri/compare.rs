@@ -463,6 +463,21 @@ mod tests {
         assert_eq!(remove_dot_segments("../../x"), "x");
         assert_eq!(remove_dot_segments("/a/..//b"), "//b");
         assert_eq!(remove_dot_segments("/..a/.b./"), "/..a/.b./");
+        // The paths of RFC 3986 §5.4's examples.
+        for (path, want) in [
+            ("/b/c/./g", "/b/c/g"),
+            ("/b/c/g/.", "/b/c/g/"),
+            ("/b/c/..", "/b/"),
+            ("/b/c/../..", "/"),
+            ("/../g", "/g"),
+            ("/./../..", "/"),
+            ("/b/c/g..", "/b/c/g.."),
+            ("/b/c/.g", "/b/c/.g"),
+            ("/b/./g/.", "/b/g/"),
+            ("/a//../b", "/a/b"),
+        ] {
+            assert_eq!(remove_dot_segments(path), want, "{path}");
+        }
     }
 
     #[test]

@@ -43,6 +43,13 @@ pub fn triplet_at(s: &str, at: usize) -> Option<u8> {
     }
 }
 
+/// Whether some `%HH` of `s` encodes an octet for which `wanted` holds: a scan without
+/// allocation, so that the common `%20` and `%2F` cost the callers that decode almost nothing.
+pub fn encodes_octet(s: &str, wanted: impl Fn(u8) -> bool) -> bool {
+    s.match_indices('%')
+        .any(|(at, _)| triplet_at(s, at).is_some_and(&wanted))
+}
+
 /// The maximal runs of consecutive well-formed `%HH` triplets in `s`, as byte ranges.
 pub fn runs(s: &str) -> Vec<Range<usize>> {
     let bytes = s.as_bytes();

@@ -88,13 +88,6 @@ fn decoding_runs(input: &IriCheck<'_>) -> Vec<Range<usize>> {
         .collect()
 }
 
-/// Whether some `%HH` of `text` encodes an octet for which `wanted` holds: a scan without
-/// allocation, so that the common `%20` and `%2F` cost the decoding rules almost nothing.
-fn encodes_octet(text: &str, wanted: impl Fn(u8) -> bool) -> bool {
-    text.match_indices('%')
-        .any(|(at, _)| percent::triplet_at(text, at).is_some_and(&wanted))
-}
-
 /// From the first `,` of a `data:` IRI's path to its fragment (RFC 2397).
 fn data_payload(input: &IriCheck<'_>) -> Option<Range<usize>> {
     let scheme = input.iri.scheme.clone()?;
@@ -141,7 +134,7 @@ fn code(s: &str) -> String {
 
 fn check_non_utf8(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     // ASCII octets are always UTF-8.
-    if !encodes_octet(input.text, |b| b >= 0x80) {
+    if !percent::encodes_octet(input.text, |b| b >= 0x80) {
         return;
     }
     for run in decoding_runs(input) {
@@ -260,7 +253,7 @@ fn report_non_utf8(input: &IriCheck<'_>, sink: &mut Sink<'_>, piece: &Piece) {
 
 fn check_overlong(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     // Overlong forms, surrogates and values above U+10FFFF all start with a lead octet.
-    if !encodes_octet(input.text, |b| b >= 0xC0) {
+    if !percent::encodes_octet(input.text, |b| b >= 0xC0) {
         return;
     }
     for run in decoding_runs(input) {
@@ -271,11 +264,9 @@ fn check_overlong(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             let piece = &pieces[k];
             // Inside legacy text (`%c5%cc%c1%b3` in EUC-JP) an "overlong" letter or digit is
             // an accident of the legacy octets, reported as `percent-non-utf8`; an overlong
-            // delimiter, dot or control stays an error wherever it is.
-            if legacy::in_stretch(&stretches, k)
-                && !matches!(piece.decoded, Decoded::Overlong(v)
-                    if char::from_u32(v).is_some_and(|c| !c.is_ascii_alphanumeric()))
-            {
+            // delimiter, dot or control ends a stretch (see `legacy::stretches`), so it stays
+            // an error wherever it is.
+            if legacy::in_stretch(&stretches, k) {
                 k += 1;
                 continue;
             }

@@ -132,7 +132,7 @@ fn issue_runs(issues: &[Issue], kind: IssueKind) -> Vec<(std::ops::Range<usize>,
     out
 }
 
-/// `%E2%80%AE`: the UTF-8 bytes of `s`, percent-encoded.
+/// The characters of `s`, each once, in order of appearance.
 fn distinct(s: &str) -> Vec<char> {
     let mut out: Vec<char> = Vec::new();
     for c in s.chars() {

@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use unicode_script::{Script, UnicodeScript};
 
-use super::{decoding_runs, encodes_octet, triplets, windows_1252};
+use super::{decoding_runs, triplets, windows_1252};
 use crate::iri::Component;
 use crate::iri::chars::{is_bidi_formatting, is_control};
 use crate::iri::percent::{self, Decoded};
@@ -70,7 +70,7 @@ fn suspect(c: char) -> bool {
 pub(super) fn check_forbidden(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     let text = input.text;
     // Controls are below 0x20 or 0x7F; everything else forbidden is non-ASCII.
-    if !encodes_octet(text, |b| !(0x20..0x7F).contains(&b)) {
+    if !percent::encodes_octet(text, |b| !(0x20..0x7F).contains(&b)) {
         return;
     }
     let runs = decoding_runs(input);
