@@ -222,7 +222,8 @@ fn unknown_and_impossible_labels() {
     assert!(source.text.ends_with("<a/>"));
     let d = &encoding_findings(Format::Xml, b"<?xml version='1.0' encoding='UTF-16'?><a/>")[0];
     assert!(d.message.contains("not UTF-16"), "{}", d.message);
-    // An unknown label, and bytes that are not UTF-8: two findings, the second saying why UTF-8.
+    // An unknown label, and bytes that are not UTF-8: two findings, the second saying why UTF-8
+    // (the XML declaration, not another declaration, is what XML goes by).
     let found = encoding_findings(
         Format::Xml,
         b"<?xml version='1.0' encoding='MacCyrillic'?><a>\x8C\xEE\xF1\xEA\xE2\xE0</a>",
@@ -236,11 +237,36 @@ fn unknown_and_impossible_labels() {
     assert!(
         found[1]
             .message
-            .contains("the label in its encoding declaration is unknown"),
+            .contains("its XML declaration's label `MacCyrillic` is not used"),
         "{}",
         found[1].message
     );
     assert_eq!((found[1].start.line, found[1].start.column), (1, 48));
+    let meta_only = encoding_findings(
+        Format::Xml,
+        b"<html><head><meta charset='klingon'/></head><p>\xE9</p></html>",
+    );
+    let undecodable = meta_only
+        .iter()
+        .find(|d| d.message.contains("0xE9"))
+        .unwrap();
+    assert!(
+        undecodable
+            .message
+            .contains("an XML document without an encoding declaration is UTF-8"),
+        "{}",
+        undecodable.message
+    );
+    let replacement = encoding_findings(
+        Format::Xml,
+        b"<?xml version='1.0' encoding='ISO-2022-KR'?><a>\xE9</a>",
+    );
+    assert!(
+        replacement
+            .iter()
+            .any(|d| d.message.contains("label `ISO-2022-KR` is not used")),
+        "{replacement:?}"
+    );
 }
 
 #[test]

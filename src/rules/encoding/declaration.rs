@@ -300,14 +300,26 @@ fn undecodable(source: &Source, deciding: Option<&Declaration>, sink: &mut Docum
             vec![related(d, &format!("{used} is declared by"))],
         ),
         (None, None) => match source.format {
-            Format::Xml if facts.declarations.iter().any(|d| d.encoding.is_none()) => (
-                "the label in its encoding declaration is unknown".to_string(),
-                format!(
-                    "convert the file to UTF-8, or declare the encoding it is saved in with a \
+            // An XML declaration that decides nothing: an unknown label, `replacement`, UTF-16
+            // in ASCII bytes (each reported on its own).
+            Format::Xml
+                if let Some(x) = facts
+                    .declarations
+                    .iter()
+                    .find(|d| d.kind == DeclarationKind::XmlDeclaration) =>
+            {
+                (
+                    format!(
+                        "its XML declaration's label `{}` is not used",
+                        escape_unsafe(&x.label)
+                    ),
+                    format!(
+                        "convert the file to UTF-8, or declare the encoding it is saved in with a \
                      WHATWG label{as_1252}"
-                ),
-                Vec::new(),
-            ),
+                    ),
+                    Vec::new(),
+                )
+            }
             Format::Xml => (
                 "an XML document without an encoding declaration is UTF-8".to_string(),
                 format!(
