@@ -213,15 +213,17 @@ pub fn check_source(source: &Source, options: &CheckOptions<'_>) -> FileOutcome 
         for finding in rules::check_occurrence(source, occ, &parsed, options.selection) {
             diagnostics.push(Diagnostic::new(source, occ, finding));
         }
-        if keep_variants {
-            let span = occ.map.to_source(0..occ.iri.len());
-            let start = Location::of(source, span.start);
-            let end = Location::of(source, span.end);
-            // Compare what the document says, as §3.1 step 1b reads it out of a legacy encoding.
-            variants.extend(match rules::legacy_nfc(source, occ) {
-                Some(text) => equivalence::variant(&text, &iri::analyze(&text), start, end),
-                None => equivalence::variant(&occ.iri, &parsed, start, end),
-            });
+        if keep_variants && equivalence::takes_part(&parsed) {
+            let span = occ.map.source_range();
+            // Spelled as §3.1 step 1b reads it out of a legacy encoding.
+            let as_read = rules::legacy_nfc(source, occ);
+            variants.push(equivalence::variant(
+                &occ.iri,
+                &parsed,
+                as_read,
+                Location::of(source, span.start),
+                Location::of(source, span.end),
+            ));
         }
     }
     let document_problems = rules::check_document(source, options.selection);

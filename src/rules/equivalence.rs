@@ -46,21 +46,34 @@ impl Variant {
     }
 }
 
-/// The variant record of the prepared IRI `text` (parsed as `parsed`), located at `start..end`; `None` for relative
-/// references (what they name depends on a base the linter does not know) and for text that is
-/// not an IRI at all (other rules report it).
-pub fn variant(text: &str, parsed: &Iri, start: Location, end: Location) -> Option<Variant> {
-    if parsed.scheme.is_none() || !parsed.is_valid() {
-        return None;
-    }
+/// Whether an IRI takes part in the comparison: not a relative reference (what it names depends
+/// on a base the linter does not know), nor text that is not an IRI at all (other rules report
+/// it).
+pub fn takes_part(parsed: &Iri) -> bool {
+    parsed.scheme.is_some() && parsed.is_valid()
+}
+
+/// The variant record of the prepared IRI `text` (parsed as `parsed`, which [`takes_part`]),
+/// located at `start..end`. Its spelling is `text`, or `as_read` when the document's encoding
+/// gives the characters another form (RFC 3987 §3.1 step 1b); the normal form is the same.
+pub fn variant(
+    text: &str,
+    parsed: &Iri,
+    as_read: Option<String>,
+    start: Location,
+    end: Location,
+) -> Variant {
     let key = normalize_parsed(text, parsed, Level::Scheme);
-    let spelling = (key != text).then(|| text.to_string());
-    Some(Variant {
+    let spelling = match as_read {
+        Some(spelling) => (key != spelling).then_some(spelling),
+        None => (key != text).then(|| text.to_string()),
+    };
+    Variant {
         key,
         spelling,
         start,
         end,
-    })
+    }
 }
 
 /// The diagnostics of a whole run: for each normal form written in more than one way, one

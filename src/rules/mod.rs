@@ -332,7 +332,7 @@ pub fn check_occurrence(
 /// prepared text: in a document in a legacy encoding, characters written raw are normalized to
 /// NFC by the conversion to Unicode (windows-1258 writes `ế` as `ê` + U+0301).
 pub fn legacy_nfc(source: &Source, occurrence: &Occurrence) -> Option<String> {
-    normalization::legacy_nfc(&InDocument { source, occurrence })
+    normalization::legacy_nfc(InDocument { source, occurrence })
 }
 
 /// Runs the selected document rules on `source`; the problems carry their rule's id.

@@ -258,37 +258,44 @@ pub(crate) fn non_nfc_runs(text: &str) -> Vec<Range<usize>> {
     out
 }
 
-/// The IRI of `origin` as RFC 3987 §3.1 step 1b reads it out of a legacy document: the runs
-/// written raw that are not in NFC, normalized. `None` when that changes nothing (always for
-/// UTF-8 and UTF-16 documents).
-pub(super) fn legacy_nfc(origin: &InDocument<'_>) -> Option<String> {
+/// The runs of `text` that are not in NFC, each with whether its reader normalizes it. RFC
+/// 3987 §3.1 step 1b: text in a legacy encoding becomes an IRI by conversion to the UCS
+/// *normalized according to NFC*. Characters written as they stand in such a document are
+/// therefore normalized by whoever reads them, not by its author: windows-1258 writes
+/// Vietnamese `ế` as `ê` + U+0301, and the page is right to. Characters written as references or
+/// escapes are the author's own.
+fn non_nfc_runs_as_read(
+    text: &str,
+    origin: Option<InDocument<'_>>,
+) -> impl Iterator<Item = (Range<usize>, bool)> {
+    let legacy = origin.filter(|o| encoding::is_legacy(o.source.encoding.used));
+    non_nfc_runs(text).into_iter().map(move |run| {
+        let by_reader = legacy.is_some_and(|o| encoding::written_raw(&o, &run));
+        (run, by_reader)
+    })
+}
+
+/// The IRI of `origin` as §3.1 step 1b reads it out of a legacy document (see
+/// [`non_nfc_runs_as_read`]); `None` when that changes nothing, as for every UTF-8 and UTF-16
+/// document.
+pub(super) fn legacy_nfc(origin: InDocument<'_>) -> Option<String> {
     let text = origin.occurrence.iri.as_str();
-    if text.is_ascii() || !encoding::is_legacy(origin.source.encoding.used) {
+    if text.is_ascii() {
         return None;
     }
     let mut out = String::new();
     let mut from = 0;
-    for run in non_nfc_runs(text) {
-        if encoding::written_raw(origin, &run) {
-            out.push_str(&text[from..run.start]);
-            out.extend(text[run.clone()].nfc());
-            from = run.end;
-        }
+    for (run, _) in non_nfc_runs_as_read(text, Some(origin)).filter(|(_, by_reader)| *by_reader) {
+        out.push_str(&text[from..run.start]);
+        out.extend(text[run.clone()].nfc());
+        from = run.end;
     }
     (from > 0).then(|| out + &text[from..])
 }
 
 fn check_nfc(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
-    // RFC 3987 §3.1 step 1b: text in a legacy encoding becomes an IRI by conversion to the UCS
-    // *normalized according to NFC*. Characters written as they stand in such a document are
-    // therefore normalized by whoever reads them, not by its author: windows-1258 writes
-    // Vietnamese `ế` as `ê` + U+0301, and the page is right to. Characters written as
-    // references or escapes are the author's own and are checked.
-    let legacy = input
-        .origin
-        .filter(|o| encoding::is_legacy(o.source.encoding.used));
-    for range in non_nfc_runs(input.text) {
-        if legacy.is_some_and(|o| encoding::written_raw(&o, &range)) {
+    for (range, by_reader) in non_nfc_runs_as_read(input.text, input.origin) {
+        if by_reader {
             continue;
         }
         let run = &input.text[range.clone()];
