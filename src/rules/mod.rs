@@ -22,6 +22,7 @@ mod style;
 mod syntax;
 mod xml;
 
+use std::cell::OnceCell;
 use std::ops::Range;
 
 use serde::Serialize;
@@ -169,6 +170,8 @@ pub struct IriCheck<'a> {
     pub iri: &'a Iri,
     /// The document and occurrence it was found in; `None` for an IRI checked on its own.
     pub origin: Option<InDocument<'a>>,
+    /// The IRI's percent-encoded runs, decoded the first time a percent rule asks.
+    percent_runs: OnceCell<Vec<percent::DecodedRun>>,
 }
 
 /// Where a checked IRI was written: what the encoding rules need to tell characters written
@@ -366,6 +369,7 @@ fn run_iri_checks(
         text,
         iri: parsed,
         origin,
+        percent_runs: OnceCell::new(),
     };
     for (rule, severity) in selection.enabled() {
         if ascii && rule.unicode_only {

@@ -74,18 +74,43 @@ pub const ENCODED_UNRESERVED: Rule = Rule {
     check: Check::Iri(check_unreserved),
 };
 
-/// The runs of triplets whose octets name characters of the IRI: all of them except those in
-/// the payload of a `data:` IRI, whose octets are whatever its media type says (an image, text in
-/// a declared charset) — binary there is not a legacy encoding nor an attack.
-fn decoding_runs(input: &IriCheck<'_>) -> Vec<Range<usize>> {
-    if !input.text.contains('%') {
-        return Vec::new();
+/// A run of triplets whose octets name characters of the IRI, decoded, with its stretches of
+/// legacy text ([`legacy::stretches`]).
+pub(super) struct DecodedRun {
+    range: Range<usize>,
+    pieces: Vec<Piece>,
+    stretches: Vec<Range<usize>>,
+}
+
+impl DecodedRun {
+    /// The run `range` of `text`, decoded.
+    fn new(text: &str, range: Range<usize>) -> DecodedRun {
+        let pieces = percent::decode(text, range.clone());
+        let stretches = legacy::stretches(&pieces);
+        DecodedRun {
+            range,
+            pieces,
+            stretches,
+        }
     }
-    let payload = data_payload(input);
-    percent::runs(input.text)
-        .into_iter()
-        .filter(|r| !payload.as_ref().is_some_and(|p| p.contains(&r.start)))
-        .collect()
+}
+
+/// The runs of triplets whose octets name characters of the IRI, decoded once for the rules
+/// that read them: all runs except those in the payload of a `data:` IRI, whose octets are
+/// whatever its media type says (an image, text in a declared charset) — binary there is not a
+/// legacy encoding nor an attack.
+fn decoding_runs<'a>(input: &'a IriCheck<'_>) -> &'a [DecodedRun] {
+    input.percent_runs.get_or_init(|| {
+        if !input.text.contains('%') {
+            return Vec::new();
+        }
+        let payload = data_payload(input);
+        percent::runs(input.text)
+            .into_iter()
+            .filter(|r| !payload.as_ref().is_some_and(|p| p.contains(&r.start)))
+            .map(|range| DecodedRun::new(input.text, range))
+            .collect()
+    })
 }
 
 /// From the first `,` of a `data:` IRI's path to its fragment (RFC 2397).
@@ -137,9 +162,13 @@ fn check_non_utf8(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     if !percent::encodes_octet(input.text, |b| b >= 0x80) {
         return;
     }
-    for run in decoding_runs(input) {
-        let pieces = percent::decode(input.text, run.clone());
-        for stretch in legacy::stretches(&pieces) {
+    for DecodedRun {
+        range: run,
+        pieces,
+        stretches,
+    } in decoding_runs(input)
+    {
+        for stretch in stretches {
             let part = &pieces[stretch.clone()];
             // `%E2%8Z`: the octets before a malformed triplet were cut short by it, and
             // `syntax-bad-percent-encoding` reports that triplet.
@@ -256,9 +285,10 @@ fn check_overlong(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     if !percent::encodes_octet(input.text, |b| b >= 0xC0) {
         return;
     }
-    for run in decoding_runs(input) {
-        let pieces = percent::decode(input.text, run);
-        let stretches = legacy::stretches(&pieces);
+    for DecodedRun {
+        pieces, stretches, ..
+    } in decoding_runs(input)
+    {
         let mut k = 0;
         while k < pieces.len() {
             let piece = &pieces[k];
@@ -266,7 +296,7 @@ fn check_overlong(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             // an accident of the legacy octets, reported as `percent-non-utf8`; an overlong
             // delimiter, dot or control ends a stretch (see `legacy::stretches`), so it stays
             // an error wherever it is.
-            if legacy::in_stretch(&stretches, k) {
+            if legacy::in_stretch(stretches, k) {
                 k += 1;
                 continue;
             }

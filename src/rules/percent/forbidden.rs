@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use unicode_script::{Script, UnicodeScript};
 
-use super::{decoding_runs, triplets, windows_1252};
+use super::{DecodedRun, decoding_runs, triplets, windows_1252};
 use crate::iri::Component;
 use crate::iri::chars::{is_bidi_formatting, is_control};
 use crate::iri::percent::{self, Decoded};
@@ -31,7 +31,7 @@ struct DecodedChar {
 
 /// The component `context` of the IRI with the characters of `runs` decoded; octets that are
 /// not a character stand as U+FFFD, which joins nothing and is no emoji.
-fn decode_context(text: &str, context: Range<usize>, runs: &[Range<usize>]) -> Vec<DecodedChar> {
+fn decode_context(text: &str, context: Range<usize>, runs: &[DecodedRun]) -> Vec<DecodedChar> {
     let as_written = |from: usize, to: usize| {
         text[from..to]
             .char_indices()
@@ -43,20 +43,20 @@ fn decode_context(text: &str, context: Range<usize>, runs: &[Range<usize>]) -> V
     };
     let mut out = Vec::new();
     let mut at = context.start;
-    for run in runs.iter().filter(|r| context.contains(&r.start)) {
-        out.extend(as_written(at, run.start));
-        for piece in percent::decode(text, run.clone()) {
+    for run in runs.iter().filter(|r| context.contains(&r.range.start)) {
+        out.extend(as_written(at, run.range.start));
+        for piece in &run.pieces {
             let c = match piece.decoded {
                 Decoded::Char(c) => c,
                 _ => char::REPLACEMENT_CHARACTER,
             };
             out.push(DecodedChar {
                 c,
-                range: piece.range,
+                range: piece.range.clone(),
                 encoded: true,
             });
         }
-        at = run.end;
+        at = run.range.end;
     }
     out.extend(as_written(at, context.end));
     out
@@ -77,10 +77,11 @@ pub(super) fn check_forbidden(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     let suspects: Vec<&Range<usize>> = runs
         .iter()
         .filter(|r| {
-            percent::decode(text, (*r).clone())
+            r.pieces
                 .iter()
                 .any(|p| matches!(p.decoded, Decoded::Char(c) if suspect(c)))
         })
+        .map(|r| &r.range)
         .collect();
     if suspects.is_empty() {
         return;
@@ -101,7 +102,7 @@ pub(super) fn check_forbidden(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 (p.range.clone(), Some(p.component))
             });
         done = context.end;
-        let decoded = decode_context(text, context, &runs);
+        let decoded = decode_context(text, context, runs);
         let string: String = decoded.iter().map(|d| d.c).collect();
         let mut offset = 0;
         for d in &decoded {
@@ -337,7 +338,10 @@ mod tests {
     #[test]
     fn decoding_keeps_the_source_ranges() {
         let text = "/a%E2%80%8Db%FF";
-        let runs = percent::runs(text);
+        let runs: Vec<DecodedRun> = percent::runs(text)
+            .into_iter()
+            .map(|r| DecodedRun::new(text, r))
+            .collect();
         let got: Vec<(char, &str, bool)> = decode_context(text, 1..text.len(), &runs)
             .into_iter()
             .map(|d| (d.c, &text[d.range], d.encoded))
