@@ -386,7 +386,7 @@ fn run_iri_checks(
         };
         check(&input, &mut sink);
     }
-    drop_explained_by_garbling(&mut out);
+    drop_explained_by_garbling(&input, &mut out);
     out.sort_by(|a, b| {
         (a.range.start, a.range.end, a.rule.id).cmp(&(b.range.start, b.range.end, b.rule.id))
     });
@@ -394,20 +394,40 @@ fn run_iri_checks(
 }
 
 /// Rules that say a run of characters is text garbled by a wrong decoding.
-const GARBLING_RULES: [&str; 2] = ["encoding-mojibake", "encoding-utf8-in-legacy-document"];
+const GARBLING_RULES: [&Rule; 2] = [&encoding::MOJIBAKE, &encoding::UTF8_IN_LEGACY_DOCUMENT];
 
 /// Rules about how characters look, which a garbled run trips by accident: the `¼` of `Ã¼` is
 /// not a compatibility character anyone chose, so a finding on it inside a garbled run only
 /// repeats the garbling finding with a wrong explanation.
-const APPEARANCE_RULES: [&str; 3] = ["not-nfkc", "mixed-script", "confusable"];
+const APPEARANCE_RULES: [&str; 3] = [
+    normalization::NOT_NFKC.id,
+    lookalike::MIXED_SCRIPT.id,
+    lookalike::CONFUSABLE.id,
+];
 
-/// Drops appearance findings that lie inside a run reported as garbled.
-fn drop_explained_by_garbling(findings: &mut Vec<Finding>) {
-    let garbled: Vec<Range<usize>> = findings
+/// Drops appearance findings that lie inside a garbled run, whether or not the garbling rules
+/// are selected: the explanation is wrong either way. (Appearance findings on non-ASCII text
+/// are rare, so the garbling checks rarely run twice.)
+fn drop_explained_by_garbling(input: &IriCheck<'_>, findings: &mut Vec<Finding>) {
+    if !findings
         .iter()
-        .filter(|f| GARBLING_RULES.contains(&f.rule.id))
-        .map(|f| f.range.clone())
-        .collect();
+        .any(|f| APPEARANCE_RULES.contains(&f.rule.id))
+    {
+        return;
+    }
+    let mut scratch = Vec::new();
+    for rule in GARBLING_RULES {
+        if let Check::Iri(check) = rule.check {
+            let mut sink = Sink {
+                rule,
+                severity: rule.severity,
+                iri: input.iri,
+                out: &mut scratch,
+            };
+            check(input, &mut sink);
+        }
+    }
+    let garbled: Vec<Range<usize>> = scratch.into_iter().map(|f| f.range).collect();
     if garbled.is_empty() {
         return;
     }
@@ -505,6 +525,10 @@ mod tests {
         assert_eq!(ids("http://example.org/Ã¼ber"), ["encoding-mojibake"]);
         // Outside a garbled run the compatibility character is still reported.
         assert_eq!(ids("http://example.org/¼-pfund"), ["not-nfkc"]);
+        // With the garbling rule ignored, the run is still not called a compatibility character.
+        let no_mojibake = Selection::from_selectors(&["ALL"], &[], &[encoding::MOJIBAKE.id])
+            .expect("a selection");
+        assert!(check("http://example.org/Ã¼ber", &no_mojibake).is_empty());
     }
 
     #[test]
