@@ -9,6 +9,7 @@
 use serde::Serialize;
 
 use crate::iri::chars::escape_unsafe;
+use crate::iri::compare::normalize_parsed;
 use crate::iri::{self, Hosts, Level, ToUriError};
 use crate::report::json;
 
@@ -92,25 +93,26 @@ pub struct Normalization {
 }
 
 /// Fails unless `input` is an IRI reference; `name` says which argument it is (`"A"`).
-fn require_iri(input: &str, name: Option<&str>) -> Result<(), InputError> {
-    iri::parse(input).map(|_| ()).map_err(|e| {
+/// The normal form of `input` at `level`, or why it is not an IRI.
+fn normal_form(input: &str, level: Level, name: Option<&str>) -> Result<String, InputError> {
+    let parsed = iri::parse(input).map_err(|e| {
         let lead = match name {
             Some(n) => format!("{n} is not an IRI"),
             None => "not an IRI".to_owned(),
         };
         InputError(format!("{lead}: {e}; {INSPECT_HINT}"))
-    })
+    })?;
+    Ok(normalize_parsed(input, &parsed, level))
 }
 
 impl Normalization {
     /// `irilint normalize`: the normal form of `input` at `level` (RFC 3987 §5.3).
     pub fn new(input: &str, level: Level) -> Result<Normalization, InputError> {
-        require_iri(input, None)?;
         Ok(Normalization {
             input: input.to_owned(),
             level: level.name(),
             rfc: level.section(),
-            normalized: iri::normalize(input, level),
+            normalized: normal_form(input, level, None)?,
         })
     }
 
@@ -145,13 +147,13 @@ struct Side {
 impl Comparison {
     /// `irilint compare`: whether `a` and `b` are equivalent at `level` (RFC 3987 §5.3).
     pub fn new(a: &str, b: &str, level: Level) -> Result<Comparison, InputError> {
-        require_iri(a, Some("A"))?;
-        require_iri(b, Some("B"))?;
-        let side = |s: &str| Side {
-            input: s.to_owned(),
-            normalized: iri::normalize(s, level),
+        let side = |s: &str, name| -> Result<Side, InputError> {
+            Ok(Side {
+                input: s.to_owned(),
+                normalized: normal_form(s, level, Some(name))?,
+            })
         };
-        let (a, b) = (side(a), side(b));
+        let (a, b) = (side(a, "A")?, side(b, "B")?);
         Ok(Comparison {
             level: level.name(),
             rfc: level.section(),

@@ -216,12 +216,11 @@ fn push_host(iri: &str, parsed: &Iri, dns: bool, out: &mut String) {
             return;
         }
     }
-    let mut name = String::with_capacity(text.len());
-    normalize_text(text, Text::Host, &mut name);
     if dns && let Some(unicode) = dns_unicode(text) {
-        name = unicode;
+        out.push_str(&unicode);
+    } else {
+        normalize_text(text, Text::Host, out);
     }
-    out.push_str(&name);
 }
 
 /// The ToUnicode form of a DNS host, with the characters a normal form keeps encoded encoded;

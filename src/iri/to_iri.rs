@@ -121,9 +121,10 @@ pub fn stays_encoded(c: char) -> bool {
 }
 
 /// A non-letter, non-digit, non-mark whose UTS #39 skeleton has one of the delimiters `/ . : ?
-/// # @ % = &` in it: a look-alike that changes how a reader splits the IRI. This is the set the
-/// `confusable-delimiter` rule uses. Look-alikes of other punctuation (curly quotes, `‹`) are
-/// ordinary text.
+/// # @ % = &` in it: a look-alike that changes how a reader splits the IRI. This is wider than
+/// the set of the `confusable-delimiter` rule, whose skeleton must be the delimiter alone: a
+/// conversion may err on the side of encoding, so `∷` and `⁇` stay encoded too. Look-alikes of
+/// other punctuation (curly quotes, `‹`) are ordinary text.
 fn looks_like_a_delimiter(c: char) -> bool {
     if c.is_alphabetic() || c.is_numeric() || canonical_combining_class(c) != 0 {
         return false;
