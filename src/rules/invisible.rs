@@ -49,6 +49,20 @@ const KEYCAP: char = '\u{20E3}';
 /// subdivision flag).
 pub(super) const TAG_CANCEL: char = '\u{E007F}';
 
+/// Whether `run`, tag characters between `before` and `after`, is in an emoji tag sequence (a
+/// subdivision flag: `🏴` + tag letters + U+E007F CANCEL TAG). The tags are not allowed in IRIs,
+/// but percent-encoding them keeps the flag: this rule advises it, and `percent-encoded-forbidden`
+/// accepts the encoded tags.
+pub(super) fn in_emoji_tag_sequence(before: &str, run: &str, after: &str) -> bool {
+    let tag = |c: &char| ('\u{E0020}'..='\u{E007E}').contains(c);
+    if run.is_empty() || !run.chars().all(|c| tag(&c) || c == TAG_CANCEL) {
+        return false;
+    }
+    let base = before.chars().rev().find(|c| !tag(c));
+    let end = run.chars().chain(after.chars()).find(|c| !tag(c));
+    base.is_some_and(is_extended_pictographic) && end == Some(TAG_CANCEL)
+}
+
 /// The characters this rule is about: Default_Ignorable_Code_Point minus the bidi formatting
 /// characters, plus the interlinear annotation characters U+FFF9–U+FFFB.
 pub(super) fn is_invisible(c: char) -> bool {
@@ -224,10 +238,7 @@ fn report(
     let mut message = format!("{noun} {} in the {component}", describe_chars(run));
     let all = |f: fn(char) -> bool| run.chars().all(f);
     let outside_ucschar = run.chars().any(|c| !is_ucschar(c));
-    let base = text[..range.start].chars().next_back();
-    let emoji_tags = all(|c| ('\u{E0020}'..=TAG_CANCEL).contains(&c))
-        && run.ends_with(TAG_CANCEL)
-        && base.is_some_and(is_extended_pictographic);
+    let emoji_tags = in_emoji_tag_sequence(&text[..range.start], run, &text[range.end..]);
     let help;
     if emoji_tags {
         message.push_str(

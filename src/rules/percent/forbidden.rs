@@ -10,7 +10,7 @@ use super::{DecodedRun, decoding_runs, triplets, windows_1252};
 use crate::iri::Component;
 use crate::iri::chars::{is_bidi_formatting, is_control};
 use crate::iri::percent::{self, Decoded};
-use crate::rules::invisible::{self, Note, TAG_CANCEL};
+use crate::rules::invisible::{self, Note};
 use crate::rules::{IriCheck, Severity, Sink, describe_chars, parts};
 
 /// Why a decoded character is reported.
@@ -153,27 +153,14 @@ fn judge(
         }
         return Some((Severity::Warning, Forbidden::Control));
     }
-    if in_emoji_tag_sequence(before, c, after) || is_ideographic_variation(before, c) {
+    let mut buf = [0; 4];
+    if invisible::in_emoji_tag_sequence(before, c.encode_utf8(&mut buf), after)
+        || is_ideographic_variation(before, c)
+    {
         return None;
     }
     let host = component == Some(Component::Host);
     invisible::verdict(before, c, after, host).map(|(s, note)| (s, Forbidden::Invisible(note)))
-}
-
-/// A tag character of an emoji tag sequence (a subdivision flag, `🏴` + tag letters + U+E007F):
-/// `invisible-character` tells people to percent-encode these to keep the flag.
-fn in_emoji_tag_sequence(before: &str, c: char, after: &str) -> bool {
-    let tag = |c: &char| ('\u{E0020}'..='\u{E007E}').contains(c);
-    if !(tag(&c) || c == TAG_CANCEL) {
-        return false;
-    }
-    let base = before.chars().rev().find(|c| !tag(c));
-    let end = if c == TAG_CANCEL {
-        Some(TAG_CANCEL)
-    } else {
-        after.chars().find(|c| !tag(c))
-    };
-    base.is_some_and(invisible::is_extended_pictographic) && end == Some(TAG_CANCEL)
 }
 
 /// An ideographic variation selector after a Han character (a registered glyph variant, `葛` +
@@ -316,20 +303,21 @@ mod tests {
 
     #[test]
     fn emoji_tag_sequences_and_ideographic_variations() {
+        use crate::rules::invisible::{TAG_CANCEL, in_emoji_tag_sequence};
         let flag = "\u{1F3F4}\u{E0067}\u{E0062}";
         assert!(in_emoji_tag_sequence(
             flag,
-            '\u{E0065}',
+            "\u{E0065}",
             "\u{E006E}\u{E0067}\u{E007F}"
         ));
-        assert!(in_emoji_tag_sequence(flag, TAG_CANCEL, ""));
-        assert!(!in_emoji_tag_sequence(flag, '\u{E0065}', "x"));
+        assert!(in_emoji_tag_sequence(flag, &TAG_CANCEL.to_string(), ""));
+        assert!(!in_emoji_tag_sequence(flag, "\u{E0065}", "x"));
         assert!(!in_emoji_tag_sequence(
             "a\u{E0067}",
-            '\u{E0065}',
+            "\u{E0065}",
             "\u{E007F}"
         ));
-        assert!(!in_emoji_tag_sequence("\u{1F3F4}", 'a', "\u{E007F}"));
+        assert!(!in_emoji_tag_sequence("\u{1F3F4}", "a", "\u{E007F}"));
         assert!(is_ideographic_variation("\u{845B}", '\u{E0100}'));
         assert!(!is_ideographic_variation("a", '\u{E0100}'));
         assert!(!is_ideographic_variation("\u{845B}", '\u{FE00}'));
