@@ -15,7 +15,7 @@ use std::ops::Range;
 
 use unicode_script::{Script, ScriptExtension, UnicodeScript};
 
-use super::{Check, IriCheck, Part, Rule, Severity, Sink, parts};
+use super::{Check, IriCheck, Part, Rule, Severity, Sink, parts, shorten};
 use crate::iri::Component;
 use crate::iri::chars::{describe, escape_unsafe};
 use crate::iri::percent;
@@ -268,19 +268,6 @@ fn is_cjk(c: Option<char>) -> bool {
             .into_iter()
             .any(|s| e.contains_script(s))
     })
-}
-
-/// At most 60 characters of `s`, cut in the middle: the end of a host is what tells whose it
-/// is.
-fn shorten(s: &str) -> String {
-    let n = s.chars().count();
-    if n <= 60 {
-        s.to_string()
-    } else {
-        let head: String = s.chars().take(28).collect();
-        let tail: String = s.chars().skip(n - 29).collect();
-        format!("{head}...{tail}")
-    }
 }
 
 /// Characters that look like a delimiter, sorted, with the delimiter: those whose UTS #39

@@ -25,7 +25,7 @@ use std::sync::LazyLock;
 use unicode_normalization::char::canonical_combining_class;
 use unicode_script::{Script, UnicodeScript};
 
-use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars, parts};
+use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars, parts, shorten};
 use crate::iri::Component;
 use crate::iri::chars::{escape_unsafe, is_bidi_formatting, is_default_ignorable, is_ucschar};
 use crate::iri::percent;
@@ -308,16 +308,6 @@ fn report(
         }
     }
     sink.report_as(severity, range, message, Some(help));
-}
-
-/// At most 60 characters of `s`.
-fn shorten(s: &str) -> String {
-    if s.chars().count() <= 60 {
-        s.to_string()
-    } else {
-        let head: String = s.chars().take(57).collect();
-        format!("{head}...")
-    }
 }
 
 /// Canonical_Combining_Class = Virama (9), the test of RFC 5892 Appendix A.1 and A.2.

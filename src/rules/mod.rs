@@ -439,6 +439,19 @@ fn drop_explained_by_garbling(input: &IriCheck<'_>, findings: &mut Vec<Finding>)
     });
 }
 
+/// At most 60 characters of `s` for a message, cut in the middle: the end of a host is what
+/// tells whose it is, and the end of a path which file it is.
+pub(crate) fn shorten(s: &str) -> String {
+    let n = s.chars().count();
+    if n <= 60 {
+        s.to_string()
+    } else {
+        let head: String = s.chars().take(28).collect();
+        let tail: String = s.chars().skip(n - 29).collect();
+        format!("{head}...{tail}")
+    }
+}
+
 /// The index of the range of a sorted, disjoint `(first, last, ..)` code point table that holds
 /// `u` (the tables of generated Unicode data the rules carry).
 pub(crate) fn range_index<T>(

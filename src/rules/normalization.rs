@@ -109,9 +109,6 @@ fn check_nfkc(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     }
     for part in super::parts(input.iri) {
         let s = &text[part.range.clone()];
-        if !s.chars().any(is_compatibility_char) {
-            continue;
-        }
         let host = part.component == Component::Host;
         let mut runs: Vec<Range<usize>> = Vec::new();
         for (i, c) in s.char_indices() {
