@@ -241,17 +241,10 @@ impl HumanRenderer {
                 d.start.text_offset..d.end.text_offset,
                 d.start.column - 1,
             );
-            let mut help = match (&d.help, d.rfc) {
-                (Some(h), Some(rfc)) => format!("{} (RFC 3987 §{rfc})", escape_unsafe(h)),
-                (Some(h), None) => escape_unsafe(h),
-                (None, Some(rfc)) => format!("see RFC 3987 §{rfc}"),
-                (None, None) => String::new(),
-            };
-            push_related(&mut help, d);
             let rendered = Rendered {
                 diagnostic: d,
                 message: escape_unsafe(&d.message),
-                help,
+                help: help_text(d),
                 snippet: Some(snippet),
                 label,
             };
@@ -267,11 +260,6 @@ impl HumanRenderer {
     pub fn render_detached(&self, path: &str, diagnostics: &[Diagnostic]) -> String {
         let mut out = String::new();
         for d in diagnostics {
-            let mut help = d.help.as_deref().map(escape_unsafe).unwrap_or_default();
-            if let Some(rfc) = d.rfc {
-                help.push_str(&format!(" (RFC 3987 §{rfc})"));
-            }
-            push_related(&mut help, d);
             let rendered = Rendered {
                 diagnostic: d,
                 message: format!(
@@ -281,7 +269,7 @@ impl HumanRenderer {
                     d.start.column,
                     escape_unsafe(&d.message)
                 ),
-                help,
+                help: help_text(d),
                 snippet: None,
                 label: 0..0,
             };
@@ -290,6 +278,18 @@ impl HumanRenderer {
         }
         out
     }
+}
+
+/// The `help` of `d` with its RFC section, then a `note:` line for every related place.
+fn help_text(d: &Diagnostic) -> String {
+    let mut help = match (&d.help, d.rfc) {
+        (Some(h), Some(rfc)) => format!("{} (RFC 3987 §{rfc})", escape_unsafe(h)),
+        (Some(h), None) => escape_unsafe(h),
+        (None, Some(rfc)) => format!("see RFC 3987 §{rfc}"),
+        (None, None) => String::new(),
+    };
+    push_related(&mut help, d);
+    help
 }
 
 /// Appends a `note:` line to `help` for every related place of `d`.
