@@ -295,7 +295,7 @@ fn normalize_text(s: &str, text: Text, out: &mut String) {
     let mut t = String::with_capacity(s.len());
     canonical_encoding(s, &mut t);
     if text == Text::Host {
-        lowercase_outside_triplets(&mut t);
+        percent::lowercase_outside_triplets(&mut t);
     }
     nfc_runs(&t, text, out);
 }
@@ -332,20 +332,6 @@ fn push_raw(s: &str, out: &mut String) {
             push_encoded(c, out);
         }
     }
-}
-
-/// Lowercases the ASCII letters that are not the hex digits of a `%HH` triplet.
-fn lowercase_outside_triplets(s: &mut str) {
-    let mut i = 0;
-    while let Some(k) = s[i..].find('%') {
-        s[i..i + k].make_ascii_lowercase();
-        i += k + if percent::triplet_at(s, i + k).is_some() {
-            3
-        } else {
-            1
-        };
-    }
-    s[i..].make_ascii_lowercase();
 }
 
 /// True for a character that ends a run of text for NFC: ASCII other than `unreserved`.

@@ -50,6 +50,17 @@ pub fn encodes_octet(s: &str, wanted: impl Fn(u8) -> bool) -> bool {
         .any(|(at, _)| triplet_at(s, at).is_some_and(&wanted))
 }
 
+/// Lowercases the ASCII letters of `s` that are not the hex digits of a `%HH` triplet (a host's
+/// case-insensitive letters, RFC 3987 §5.3.2.1).
+pub fn lowercase_outside_triplets(s: &mut str) {
+    let mut i = 0;
+    while let Some(k) = s[i..].find('%') {
+        s[i..i + k].make_ascii_lowercase();
+        i += k + if triplet_at(s, i + k).is_some() { 3 } else { 1 };
+    }
+    s[i..].make_ascii_lowercase();
+}
+
 /// The maximal runs of consecutive well-formed `%HH` triplets in `s`, as byte ranges.
 pub fn runs(s: &str) -> Vec<Range<usize>> {
     let bytes = s.as_bytes();
@@ -177,6 +188,20 @@ mod tests {
             .flat_map(|r| decode(s, r))
             .map(|p| (p.decoded, &s[p.range]))
             .collect()
+    }
+
+    #[test]
+    fn lowercasing_keeps_triplets() {
+        for (s, want) in [
+            ("EX%41MPLE.Com", "ex%41mple.com"),
+            ("[FE80::1]", "[fe80::1]"),
+            ("A%4", "a%4"),
+            ("%", "%"),
+        ] {
+            let mut s = s.to_owned();
+            lowercase_outside_triplets(&mut s);
+            assert_eq!(s, want);
+        }
     }
 
     #[test]

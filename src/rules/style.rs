@@ -71,7 +71,11 @@ fn check_case(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         ),
         Some(format!(
             "write `{}`",
-            escape_unsafe(&lowercase_outside_triplets(name))
+            escape_unsafe(&{
+                let mut lower = name.to_owned();
+                percent::lowercase_outside_triplets(&mut lower);
+                lower
+            })
         )),
     );
 }
@@ -95,22 +99,6 @@ fn uppercase_span(text: &str, range: Range<usize>) -> Option<Range<usize>> {
         i += 1;
     }
     first.map(|f| f..last)
-}
-
-/// ASCII `s` with its letters lowercased, except the hex digits of triplets.
-fn lowercase_outside_triplets(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut i = 0;
-    while i < s.len() {
-        if percent::triplet_at(s, i).is_some() {
-            out.push_str(&s[i..i + 3]);
-            i += 3;
-        } else {
-            out.push(char::from(s.as_bytes()[i].to_ascii_lowercase()));
-            i += 1;
-        }
-    }
-    out
 }
 
 // dot-segment
@@ -207,11 +195,5 @@ mod tests {
         assert_eq!(dot_segment(""), None);
         assert_eq!(dot_segment(".a"), None);
         assert_eq!(dot_segment("%2F"), None);
-    }
-
-    #[test]
-    fn lowercasing_keeps_triplets() {
-        assert_eq!(lowercase_outside_triplets("EX%41MPLE.Com"), "ex%41mple.com");
-        assert_eq!(lowercase_outside_triplets("[FE80::1]"), "[fe80::1]");
     }
 }
