@@ -15,6 +15,7 @@ use unicode_normalization::char::is_combining_mark;
 
 use super::{Check, IriCheck, Rule, Severity, Sink};
 use crate::iri::chars::{describe, escape_unsafe};
+use crate::iri::percent::{self, Decoded};
 use crate::iri::to_uri::uses_dns;
 use crate::iri::{HostKind, Iri, IssueKind};
 
@@ -120,30 +121,26 @@ fn check_mailto(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     }
 }
 
-/// Decodes `%XX` escapes; `None` when the octets are not UTF-8 (`percent-non-utf8` says so).
+/// Decodes `%XX` escapes with the shared strict decoder; `None` when the octets are not UTF-8
+/// (`percent-non-utf8` says so).
 fn percent_decode(s: &str) -> Option<Cow<'_, str>> {
     if !s.contains('%') {
         return Some(Cow::Borrowed(s));
     }
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let hex = |c: u8| (c as char).to_digit(16);
-        if b[i] == b'%'
-            && let (Some(h), Some(l)) = (
-                b.get(i + 1).and_then(|&c| hex(c)),
-                b.get(i + 2).and_then(|&c| hex(c)),
-            )
-        {
-            out.push((h * 16 + l) as u8);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
+    let mut out = String::with_capacity(s.len());
+    let mut at = 0;
+    for run in percent::runs(s) {
+        out.push_str(&s[at..run.start]);
+        for piece in percent::decode(s, run.clone()) {
+            match piece.decoded {
+                Decoded::Char(c) => out.push(c),
+                _ => return None,
+            }
         }
+        at = run.end;
     }
-    String::from_utf8(out).ok().map(Cow::Owned)
+    out.push_str(&s[at..]);
+    Some(Cow::Owned(out))
 }
 
 /// One label as checked: its range in the IRI and its text, `%XX` decoded.
