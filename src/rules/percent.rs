@@ -179,12 +179,9 @@ fn check_non_utf8(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             {
                 continue;
             }
-            let whole = Piece {
-                decoded: Decoded::NotUtf8,
-                range: part[0].range.start..part[part.len() - 1].range.end,
-                octets: part.iter().flat_map(|p| p.octets.iter().copied()).collect(),
-            };
-            report_non_utf8(input, sink, &whole);
+            let range = part[0].range.start..part[part.len() - 1].range.end;
+            let octets: Vec<u8> = part.iter().flat_map(|p| p.octets.iter().copied()).collect();
+            report_non_utf8(input, sink, range, &octets);
         }
     }
 }
@@ -201,21 +198,15 @@ fn bad_percent_at(input: &IriCheck<'_>, at: usize) -> bool {
 /// When `octets` are the start of a strictly legal UTF-8 sequence cut short, the length of the
 /// whole sequence.
 fn utf8_prefix_of(octets: &[u8]) -> Option<usize> {
-    let (&lead, rest) = octets.split_first()?;
-    let (len, second) = match lead {
-        0xC2..=0xDF => (2, 0x80..=0xBF),
-        0xE0 => (3, 0xA0..=0xBF),
-        0xED => (3, 0x80..=0x9F),
-        0xE1..=0xEF => (3, 0x80..=0xBF),
-        0xF0 => (4, 0x90..=0xBF),
-        0xF1..=0xF3 => (4, 0x80..=0xBF),
-        0xF4 => (4, 0x80..=0x8F),
-        _ => return None,
-    };
-    let legal = octets.len() < len
-        && rest.first().is_none_or(|b| second.contains(b))
-        && rest.iter().skip(1).all(|&b| b & 0xC0 == 0x80);
-    legal.then_some(len)
+    // The standard library's strict decoder calls such a sequence incomplete, not invalid.
+    let cut_short =
+        std::str::from_utf8(octets).is_err_and(|e| e.valid_up_to() == 0 && e.error_len().is_none());
+    match octets.first()? {
+        0xC2..=0xDF if cut_short => Some(2),
+        0xE0..=0xEF if cut_short => Some(3),
+        0xF0..=0xF4 if cut_short => Some(4),
+        _ => None,
+    }
 }
 
 /// The octets read as windows-1252, when each is a character there (0x81, 0x8D, 0x8F, 0x90 and
@@ -225,16 +216,17 @@ fn windows_1252(octets: &[u8]) -> Option<String> {
     (!text.chars().any(is_control)).then(|| text.into_owned())
 }
 
-fn report_non_utf8(input: &IriCheck<'_>, sink: &mut Sink<'_>, piece: &Piece) {
-    let shown = triplets(&input.text[piece.range.clone()]);
+/// Reports the legacy octets `octets` at `range` as `percent-non-utf8`, with what they would be.
+fn report_non_utf8(input: &IriCheck<'_>, sink: &mut Sink<'_>, range: Range<usize>, octets: &[u8]) {
+    let shown = triplets(&input.text[range.clone()]);
     let mut message = format!("`{shown}` is not UTF-8");
-    let cut = utf8_prefix_of(&piece.octets).filter(|_| piece.octets.len() > 1);
+    let cut = utf8_prefix_of(octets).filter(|_| octets.len() > 1);
     if let Some(len) = cut {
         message.push_str(&format!(
             ": the start of a {len}-octet UTF-8 sequence, cut short"
         ));
     }
-    let latin = windows_1252(&piece.octets);
+    let latin = windows_1252(octets);
     match &latin {
         Some(text) => message.push_str(&format!(
             "; in windows-1252 it would be {} ({})",
@@ -245,7 +237,7 @@ fn report_non_utf8(input: &IriCheck<'_>, sink: &mut Sink<'_>, piece: &Piece) {
     }
     // A multi-byte legacy encoding that reads the octets as words is the better hint, unless
     // windows-1252 reads them as words too.
-    let multibyte = legacy::reading(&piece.octets)
+    let multibyte = legacy::reading(octets)
         .filter(|_| cut.is_none() && !latin.as_deref().is_some_and(legacy::is_text));
     if let Some((names, text)) = &multibyte {
         message.push_str(&format!("; in {names} it would read {}", code(text)));
@@ -275,7 +267,7 @@ fn report_non_utf8(input: &IriCheck<'_>, sink: &mut Sink<'_>, piece: &Piece) {
             "write the UTF-8 of the characters that were meant, or remove the octets".to_string()
         }
     };
-    sink.report(piece.range.clone(), message, Some(help));
+    sink.report(range, message, Some(help));
 }
 
 // percent-overlong-utf8
