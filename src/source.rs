@@ -114,11 +114,12 @@ pub struct EncodingFacts {
     pub bom: Option<&'static Encoding>,
     /// Length of that BOM in bytes (0 without one); it is not part of the text.
     pub bom_len: usize,
-    /// The declaration that decides the decoding when there is no BOM: the XML declaration, or
-    /// the first `<meta>` of the HTML prescan whose label names an encoding (else the first one).
-    pub declared: Option<Declaration>,
-    /// Every charset declaration in the document, in document order (`declared` among them).
+    /// Every charset declaration in the document, in document order.
     pub declarations: Vec<Declaration>,
+    /// The index in `declarations` of the one that decides the decoding when there is no BOM:
+    /// the XML declaration, or the first `<meta>` of the HTML prescan, whose label names an
+    /// encoding the document can be read in. See [`EncodingFacts::deciding`].
+    pub decides: Option<usize>,
     /// What the bytes themselves suggest, declarations aside: UTF-8 when they are valid UTF-8
     /// with non-ASCII characters, windows-1252 when they are not valid UTF-8, `None` for ASCII.
     pub detected: Option<&'static Encoding>,
@@ -126,6 +127,13 @@ pub struct EncodingFacts {
     pub used: &'static Encoding,
     /// Byte sequences that were not valid in `used`, in file order.
     pub invalid: Vec<InvalidSequence>,
+}
+
+impl EncodingFacts {
+    /// The declaration that decides the decoding when there is no BOM.
+    pub fn deciding(&self) -> Option<&Declaration> {
+        self.decides.map(|k| &self.declarations[k])
+    }
 }
 
 /// One document, decoded.
@@ -203,10 +211,8 @@ impl Source {
             _ => UTF_8,
         });
         let (text, invalid) = decode_with(used, body, bom_len);
-        let (declarations, declared) = if ascii_compatible {
-            // The deciding label, or the first one found when none names an encoding.
-            let decides = governing.or((!found.is_empty()).then_some(0));
-            declarations::in_bytes(format, used, body, &found, decides)
+        let (declarations, decides) = if ascii_compatible {
+            declarations::in_bytes(format, used, body, &found, governing)
         } else {
             declarations::in_text(format, &text)
         };
@@ -218,8 +224,8 @@ impl Source {
             encoding: EncodingFacts {
                 bom,
                 bom_len,
-                declared,
                 declarations,
+                decides,
                 detected,
                 used,
                 invalid,
@@ -237,7 +243,7 @@ impl Source {
             encoding: EncodingFacts {
                 bom: None,
                 bom_len: 0,
-                declared: None,
+                decides: None,
                 declarations: Vec::new(),
                 detected: None,
                 used: UTF_8,
@@ -392,7 +398,7 @@ mod tests {
         // Declared in a <meta>: the declaration wins, and where it is is recorded.
         let s = html(b"<meta charset=\"ISO-8859-1\"><a href=\"/r\xE9sum\xE9\">");
         assert_eq!(s.encoding.used, WINDOWS_1252);
-        let d = s.encoding.declared.as_ref().unwrap();
+        let d = s.encoding.deciding().unwrap();
         assert_eq!(
             (d.label.as_str(), d.encoding),
             ("ISO-8859-1", Some(WINDOWS_1252))
@@ -412,9 +418,10 @@ mod tests {
             (s.encoding.used, s.encoding.detected),
             (WINDOWS_1252, Some(UTF_8))
         );
-        // An unknown label is kept, unresolved.
+        // An unknown label is kept, unresolved, and decides nothing.
         let s = html(b"<meta charset=klingon>x");
-        assert_eq!(s.encoding.declared.unwrap().encoding, None);
+        assert_eq!(s.encoding.declarations[0].encoding, None);
+        assert_eq!(s.encoding.deciding(), None);
         assert_eq!(s.encoding.used, UTF_8);
     }
 
@@ -438,7 +445,7 @@ mod tests {
         assert!(s.text.ends_with("<loc>http://a/ü</loc>"));
         let s = xml(b"<?xml version=\"1.0\"?><a/>");
         assert_eq!(
-            (s.encoding.used, s.encoding.declared.clone()),
+            (s.encoding.used, s.encoding.deciding().cloned()),
             (UTF_8, None)
         );
         let utf16: Vec<u8> = [0xFF, 0xFE]
@@ -453,7 +460,7 @@ mod tests {
         assert_eq!(s.encoding.used, UTF_16LE);
         assert!(s.text.ends_with("<a/>"));
         // Found in the text of a UTF-16 document, where the byte prescan cannot read it.
-        let d = s.encoding.declared.as_ref().unwrap();
+        let d = s.encoding.deciding().unwrap();
         assert_eq!(
             (d.label.as_str(), &s.text[d.range.clone()]),
             ("UTF-16", "UTF-16")

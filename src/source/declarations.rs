@@ -26,14 +26,15 @@ fn declaration(found: &FoundLabel, range: Range<usize>, prescanned: bool) -> Dec
 
 /// Every declaration of an ASCII-compatible document, located in its text: `found` (the prescan
 /// or the XML declaration), and the `<meta>` elements beyond the prescan (HTML) or anywhere
-/// (XML, where an XHTML `<meta>` may contradict the XML declaration); and `found[decides]`.
+/// (XML, where an XHTML `<meta>` may contradict the XML declaration); and the index among them
+/// of `found[decides]`.
 pub(super) fn in_bytes(
     format: Format,
     used: &'static Encoding,
     body: &[u8],
     found: &[FoundLabel],
     decides: Option<usize>,
-) -> (Vec<Declaration>, Option<Declaration>) {
+) -> (Vec<Declaration>, Option<usize>) {
     let mut labels: Vec<(FoundLabel, bool)> = found.iter().map(|f| (f.clone(), true)).collect();
     match format {
         Format::Html => labels.extend(
@@ -62,16 +63,14 @@ pub(super) fn in_bytes(
         .iter()
         .map(|(f, prescanned)| declaration(f, at(f.bytes.start)..at(f.bytes.end), *prescanned))
         .collect();
-    let declared = decides.and_then(|i| {
-        let k = labels.iter().position(|(f, _)| f.bytes == found[i].bytes)?;
-        Some(declarations[k].clone())
-    });
-    (declarations, declared)
+    let decides = decides.and_then(|i| labels.iter().position(|(f, _)| f.bytes == found[i].bytes));
+    (declarations, decides)
 }
 
 /// Every declaration of a document that is not ASCII-compatible (UTF-16 by its BOM), found in
-/// its decoded text: no prescan applies, so all count as seen, and the XML declaration decides.
-pub(super) fn in_text(format: Format, text: &str) -> (Vec<Declaration>, Option<Declaration>) {
+/// its decoded text: no prescan applies, so all count as seen, and the XML declaration decides
+/// when it names an encoding.
+pub(super) fn in_text(format: Format, text: &str) -> (Vec<Declaration>, Option<usize>) {
     let b = text.as_bytes();
     let mut labels: Vec<FoundLabel> = match format {
         Format::Xml => sniff::xml_declared_encoding(b).into_iter().collect(),
@@ -86,11 +85,10 @@ pub(super) fn in_text(format: Format, text: &str) -> (Vec<Declaration>, Option<D
         .iter()
         .map(|f| declaration(f, f.bytes.clone(), true))
         .collect();
-    let declared = declarations
+    let decides = declarations
         .iter()
-        .find(|d| d.kind == DeclarationKind::XmlDeclaration)
-        .cloned();
-    (declarations, declared)
+        .position(|d| d.kind == DeclarationKind::XmlDeclaration && usable(d.encoding).is_some());
+    (declarations, decides)
 }
 
 /// The text offsets of the byte offsets `cuts` (sorted) of an ASCII-compatible `body`. Cuts fall
@@ -140,7 +138,7 @@ mod tests {
             .map(|d| d.label.as_str())
             .collect();
         assert_eq!(labels, ["klingon", "latin1"]);
-        assert_eq!(s.encoding.declared.as_ref().unwrap().label, "latin1");
+        assert_eq!(s.encoding.deciding().unwrap().label, "latin1");
     }
 
     #[test]
@@ -171,7 +169,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            s.encoding.declared.unwrap().kind,
+            s.encoding.deciding().unwrap().kind,
             DeclarationKind::XmlDeclaration
         );
     }

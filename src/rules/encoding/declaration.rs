@@ -76,10 +76,7 @@ fn bom_related(bom: &'static Encoding) -> Related {
 pub(super) fn check(source: &Source, sink: &mut DocumentSink<'_>) {
     let facts = &source.encoding;
     // The declaration that decides the decoding (when no BOM overrides it).
-    let deciding = facts
-        .declared
-        .as_ref()
-        .filter(|d| d.prescanned && d.encoding.is_some_and(|e| e != REPLACEMENT));
+    let deciding = facts.deciding();
     for d in &facts.declarations {
         check_declaration(source, d, deciding, sink);
     }
