@@ -129,6 +129,11 @@ pub struct EncodingFacts {
     pub invalid: Vec<InvalidSequence>,
 }
 
+/// UTF-16, either byte order.
+pub fn is_utf16(encoding: &'static Encoding) -> bool {
+    encoding == UTF_16LE || encoding == UTF_16BE
+}
+
 impl EncodingFacts {
     /// The declaration that decides the decoding when there is no BOM.
     pub fn deciding(&self) -> Option<&Declaration> {
@@ -202,7 +207,7 @@ impl Source {
             .map(|e| match e {
                 // A document cannot be UTF-16 by a declaration readable as ASCII (WHATWG
                 // prescan; XML 1.0 Appendix F): the bytes are ASCII-compatible.
-                _ if e == UTF_16LE || e == UTF_16BE => UTF_8,
+                _ if is_utf16(e) => UTF_8,
                 _ if format == Format::Html && e == encoding_rs::X_USER_DEFINED => WINDOWS_1252,
                 _ => e,
             });

@@ -15,11 +15,11 @@ mod reading;
 
 use std::ops::Range;
 
-use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252};
+use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
 
 use super::{Check, InDocument, IriCheck, Rule, Severity, Sink, parts};
 use crate::iri::chars::{describe, escape_unsafe};
-use crate::source::Source;
+use crate::source::{Source, is_utf16};
 use reading::{bytes_in, non_ascii_runs, utf8_reading, utf8_reading_of};
 
 /// `encoding-declaration-mismatch`: the declared charset disagrees with the BOM, with another
@@ -58,7 +58,7 @@ pub const MOJIBAKE: Rule = Rule {
 
 /// A legacy encoding: neither UTF-8 nor UTF-16, so a document in it must not hold UTF-8.
 pub(super) fn is_legacy(encoding: &'static Encoding) -> bool {
-    encoding != UTF_8 && encoding != UTF_16LE && encoding != UTF_16BE
+    encoding != UTF_8 && !is_utf16(encoding)
 }
 
 /// The run of the prepared IRI was copied from the document as it stands (not produced by a

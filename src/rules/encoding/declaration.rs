@@ -11,7 +11,7 @@
 //! common browser default; the real default depends on the reader's locale, so irilint does not
 //! call that guess wrong.
 
-use encoding_rs::{Encoding, REPLACEMENT, UTF_16BE, UTF_16LE, WINDOWS_1252};
+use encoding_rs::{Encoding, REPLACEMENT, WINDOWS_1252};
 
 use super::reading::{non_ascii_runs, utf8_reading_of};
 use super::{file_bytes, is_legacy};
@@ -19,15 +19,14 @@ use crate::extract::Related;
 use crate::iri::chars::escape_unsafe;
 use crate::rules::DocumentSink;
 use crate::sniff::DeclarationKind;
-use crate::source::{Declaration, Format, Source};
+use crate::source::{Declaration, Format, Source, is_utf16};
 
 /// `label` says `encoding` (both UTF-16 byte orders for a label that names none).
 fn says(d: &Declaration, encoding: &'static Encoding) -> bool {
     let Some(named) = d.encoding else {
         return false;
     };
-    let utf16 = |e| e == UTF_16LE || e == UTF_16BE;
-    named == encoding || (utf16(named) && utf16(encoding) && !names_byte_order(d))
+    named == encoding || (is_utf16(named) && is_utf16(encoding) && !names_byte_order(d))
 }
 
 /// `` `<meta charset>` (`ISO-8859-1`) ``.
@@ -42,7 +41,7 @@ fn claim(d: &Declaration) -> String {
     let other_name = d.encoding.filter(|&e| {
         e != REPLACEMENT
             && !e.name().eq_ignore_ascii_case(d.label.trim())
-            && !((e == UTF_16LE || e == UTF_16BE) && !names_byte_order(d))
+            && (!is_utf16(e) || names_byte_order(d))
     });
     if let Some(e) = other_name {
         out.push_str(&format!(" ({})", e.name()));
@@ -169,7 +168,7 @@ fn check_declaration(
         }
         return;
     }
-    if named == UTF_16LE || named == UTF_16BE {
+    if is_utf16(named) {
         sink.report(
             d.range.clone(),
             format!(
