@@ -285,6 +285,7 @@ pub fn run(mut args: Vec<OsString>) -> ExitCode {
                 format,
                 Conversion::to_json,
                 Conversion::to_human,
+                |_| ExitCode::SUCCESS,
             )
         }
         Command::ToIri { uri, format } => print_result(
@@ -292,37 +293,37 @@ pub fn run(mut args: Vec<OsString>) -> ExitCode {
             format,
             Conversion::to_json,
             Conversion::to_human,
+            |_| ExitCode::SUCCESS,
         ),
         Command::Normalize { iri, level, format } => print_result(
             Normalization::new(&iri, level.into()),
             format,
             Normalization::to_json,
             Normalization::to_human,
+            |_| ExitCode::SUCCESS,
         ),
         Command::Compare {
             a,
             b,
             level,
             format,
-        } => match Comparison::new(&a, &b, level.into()) {
-            Ok(c) => {
-                emit(&match format {
-                    ListFormat::Json => c.to_json(),
-                    ListFormat::Human => c.to_human(),
-                });
-                ExitCode::from(u8::from(!c.is_equivalent()))
-            }
-            Err(InputError(message)) => fail(&message),
-        },
+        } => print_result(
+            Comparison::new(&a, &b, level.into()),
+            format,
+            Comparison::to_json,
+            Comparison::to_human,
+            |c| ExitCode::from(u8::from(!c.is_equivalent())),
+        ),
     }
 }
 
-/// Prints a conversion's result (exit 0) or its error (exit 2).
+/// Prints a conversion's result (exit as `code` says) or its error (exit 2).
 fn print_result<T>(
     result: Result<T, InputError>,
     format: ListFormat,
     json: fn(&T) -> String,
     human: fn(&T) -> String,
+    code: fn(&T) -> ExitCode,
 ) -> ExitCode {
     match result {
         Ok(r) => {
@@ -330,7 +331,7 @@ fn print_result<T>(
                 ListFormat::Json => json(&r),
                 ListFormat::Human => human(&r),
             });
-            ExitCode::SUCCESS
+            code(&r)
         }
         Err(InputError(message)) => fail(&message),
     }
