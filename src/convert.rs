@@ -130,11 +130,17 @@ impl Normalization {
 /// The result of `compare`.
 #[derive(Serialize)]
 pub struct Comparison {
-    level: &'static str,
+    #[serde(serialize_with = "level_name")]
+    level: Level,
     rfc: &'static str,
     equivalent: bool,
     a: Side,
     b: Side,
+}
+
+/// A level as JSON: its command-line name.
+fn level_name<S: serde::Serializer>(level: &Level, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(level.name())
 }
 
 /// One of the two IRIs compared.
@@ -155,7 +161,7 @@ impl Comparison {
         };
         let (a, b) = (side(a, "A")?, side(b, "B")?);
         Ok(Comparison {
-            level: level.name(),
+            level,
             rfc: level.section(),
             equivalent: a.normalized == b.normalized,
             a,
@@ -175,15 +181,11 @@ impl Comparison {
         } else {
             "not equivalent"
         };
-        let how = match self.level {
-            "simple" => "simple string comparison",
-            "syntax" => "syntax-based normalization",
-            _ => "scheme-based normalization",
-        };
         format!(
-            "A  {}\nB  {}\n{verdict} ({how}, RFC 3987 §{})\n",
+            "A  {}\nB  {}\n{verdict} ({}, RFC 3987 §{})\n",
             escape_unsafe(&self.a.normalized),
             escape_unsafe(&self.b.normalized),
+            self.level.description(),
             self.rfc
         )
     }

@@ -83,6 +83,15 @@ impl Level {
         }
     }
 
+    /// What it compares by, in words (`"syntax-based normalization"`).
+    pub fn description(self) -> &'static str {
+        match self {
+            Level::Simple => "simple string comparison",
+            Level::Syntax => "syntax-based normalization",
+            Level::Scheme => "scheme-based normalization",
+        }
+    }
+
     /// The RFC 3987 section that defines it (`"5.3.2"`).
     pub fn section(self) -> &'static str {
         match self {
