@@ -3,6 +3,8 @@
 //! right-to-left IRIs that must stay quiet, and the cases that must fire, each with its exact
 //! findings.
 
+mod common;
+
 use irilint::iri::Component;
 use irilint::rules::{self, Selection, Severity};
 
@@ -20,14 +22,7 @@ fn findings(iri: &str) -> Vec<(&'static str, Severity, String)> {
 }
 
 fn assert_quiet(iris: &[&str]) {
-    let noisy: Vec<String> = iris
-        .iter()
-        .filter_map(|iri| {
-            let got = findings(iri);
-            (!got.is_empty()).then(|| format!("{iri}: {got:?}"))
-        })
-        .collect();
-    assert!(noisy.is_empty(), "{}", noisy.join("\n"));
+    common::assert_quiet(iris, findings);
 }
 
 fn w(rule: &'static str, span: &str) -> (&'static str, Severity, String) {

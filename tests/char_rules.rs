@@ -24,14 +24,7 @@ fn of(iri: &str, rule: &str) -> Vec<(Severity, String)> {
 }
 
 fn assert_quiet(iris: &[&str]) {
-    let noisy: Vec<String> = iris
-        .iter()
-        .filter_map(|iri| {
-            let got = findings(iri);
-            (!got.is_empty()).then(|| format!("{iri}: {got:?}"))
-        })
-        .collect();
-    assert!(noisy.is_empty(), "{}", noisy.join("\n"));
+    common::assert_quiet(iris, findings);
 }
 
 /// No message or help may carry an invisible or control character raw.

@@ -52,6 +52,18 @@ pub fn spans_of(found: Vec<Found>, rule: &str) -> Vec<(Severity, String)> {
         .collect()
 }
 
+/// Fails, listing them, if `findings` finds anything in any of `iris`.
+pub fn assert_quiet<T: std::fmt::Debug>(iris: &[&str], findings: impl Fn(&str) -> Vec<T>) {
+    let noisy: Vec<String> = iris
+        .iter()
+        .filter_map(|iri| {
+            let got = findings(iri);
+            (!got.is_empty()).then(|| format!("{iri}: {got:?}"))
+        })
+        .collect();
+    assert!(noisy.is_empty(), "{}", noisy.join("\n"));
+}
+
 /// An error on `span`.
 pub fn e(span: &str) -> (Severity, String) {
     (Severity::Error, span.to_string())
