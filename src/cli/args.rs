@@ -1,0 +1,233 @@
+//! The command line's arguments: every subcommand and flag, and the values they parse.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::check::LoadOptions;
+use crate::iri::Level;
+use crate::report::ReportFormat;
+use crate::source::Format;
+
+/// Lint the IRIs (RFC 3987) inside documents.
+#[derive(Debug, Parser)]
+#[command(
+    name = "irilint",
+    version,
+    about = "Lint the IRIs (RFC 3987) inside documents: hidden bidi controls, invisible and control characters, non-NFC text, bad syntax.",
+    after_help = "Without a subcommand, `irilint [PATH...]` runs `check`."
+)]
+pub(super) struct Cli {
+    #[command(subcommand)]
+    pub(super) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(super) enum Command {
+    /// Check the IRIs in files and directories (the default command).
+    Check(CheckArgs),
+    /// List every IRI found in files and directories, without checking them.
+    List(ListArgs),
+    /// List the rules with their groups, default severities and RFC 3987 sections.
+    Rules {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+        format: ListFormat,
+    },
+    /// Show a rule's documentation: what it does, why, examples, the fix.
+    Explain {
+        /// The rule id (see `irilint rules`).
+        rule: String,
+    },
+    /// Show everything irilint knows about one IRI: components, characters, findings.
+    Inspect {
+        /// The IRI (put it after `--` if it starts with `-`).
+        #[arg(allow_hyphen_values = true)]
+        iri: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+        format: ListFormat,
+        /// When to use colour.
+        #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+        color: ColorChoice,
+    },
+    /// Map an IRI to a URI (RFC 3987 §3.1): percent-encode its non-ASCII characters as UTF-8.
+    ToUri {
+        /// The IRI (put it after `--` if it starts with `-`).
+        #[arg(allow_hyphen_values = true)]
+        iri: String,
+        /// Convert a non-ASCII host to punycode (IDNA ToASCII) for http, https, ws, wss and ftp.
+        #[arg(long)]
+        idna: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+        format: ListFormat,
+    },
+    /// Convert a URI to an IRI (RFC 3987 §3.2): decode percent-encoded UTF-8 where it is safe.
+    ToIri {
+        /// The URI (put it after `--` if it starts with `-`).
+        #[arg(allow_hyphen_values = true)]
+        uri: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+        format: ListFormat,
+    },
+    /// Print an IRI's normal form at a level of the comparison ladder (RFC 3987 §5.3).
+    Normalize {
+        /// The IRI (put it after `--` if it starts with `-`).
+        #[arg(allow_hyphen_values = true)]
+        iri: String,
+        /// How far up the ladder to go.
+        #[arg(long, value_enum, default_value_t = LevelArg::Scheme)]
+        level: LevelArg,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+        format: ListFormat,
+    },
+    /// Tell whether two IRIs are equivalent (RFC 3987 §5.3): exit 0 if they are, 1 if not.
+    Compare {
+        /// The first IRI (put both after `--` if one starts with `-`).
+        #[arg(allow_hyphen_values = true)]
+        a: String,
+        /// The second IRI.
+        #[arg(allow_hyphen_values = true)]
+        b: String,
+        /// How far up the ladder to go.
+        #[arg(long, value_enum, default_value_t = LevelArg::Scheme)]
+        level: LevelArg,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+        format: ListFormat,
+    },
+}
+
+/// A rung of the RFC 3987 §5.3 comparison ladder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum LevelArg {
+    /// Character by character (§5.3.1).
+    Simple,
+    /// Case, NFC, percent-encoding and dot segments (§5.3.2).
+    Syntax,
+    /// Syntax, plus default ports, empty paths and IDN hosts of http(s), ws(s), ftp (§5.3.3).
+    Scheme,
+}
+
+impl From<LevelArg> for Level {
+    fn from(level: LevelArg) -> Level {
+        match level {
+            LevelArg::Simple => Level::Simple,
+            LevelArg::Syntax => Level::Syntax,
+            LevelArg::Scheme => Level::Scheme,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub(super) struct ListArgs {
+    #[command(flatten)]
+    pub(super) input: InputArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+    pub(super) format: ListFormat,
+}
+
+/// Which files are read, and how.
+#[derive(Debug, Args)]
+pub(super) struct InputArgs {
+    /// Files and directories; `-` reads standard input. Default: the current directory.
+    pub(super) paths: Vec<PathBuf>,
+    /// Read named files and standard input as this format, whatever their extension.
+    #[arg(long, value_parser = parse_input_format, value_name = "FORMAT")]
+    pub(super) input_format: Option<Format>,
+    /// The name (and, by its extension, the format) of standard input.
+    #[arg(long, value_name = "PATH")]
+    pub(super) stdin_filename: Option<String>,
+}
+
+impl InputArgs {
+    pub(super) fn load_options(&self) -> LoadOptions {
+        LoadOptions {
+            input_format: self.input_format,
+            stdin_filename: self.stdin_filename.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum ListFormat {
+    Human,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum ColorChoice {
+    /// Colour when writing to a terminal and `NO_COLOR` is not set.
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct CheckArgs {
+    #[command(flatten)]
+    pub(super) input: InputArgs,
+    /// Report format: human, json or concise.
+    #[arg(long, value_parser = parse_report_format, default_value = "human")]
+    pub(super) format: ReportFormat,
+    /// Run only these rules or groups (comma-separated; `ALL` for every rule, info ones included).
+    #[arg(long, value_delimiter = ',', value_name = "RULE|GROUP")]
+    pub(super) select: Vec<String>,
+    /// Run these rules or groups in addition to the selected ones.
+    #[arg(long, value_delimiter = ',', value_name = "RULE|GROUP")]
+    pub(super) extend_select: Vec<String>,
+    /// Do not run these rules or groups.
+    #[arg(long, value_delimiter = ',', value_name = "RULE|GROUP")]
+    pub(super) ignore: Vec<String>,
+    /// Exit with 1 on warnings too.
+    #[arg(long)]
+    pub(super) deny_warnings: bool,
+    /// Print only the diagnostics, no summary.
+    #[arg(short, long)]
+    pub(super) quiet: bool,
+    /// Print the number of diagnostics per rule.
+    #[arg(long)]
+    pub(super) statistics: bool,
+    /// Number of threads (default: one per core).
+    #[arg(short, long, value_name = "N")]
+    pub(super) jobs: Option<usize>,
+    /// When to use colour.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub(super) color: ColorChoice,
+}
+
+pub(super) fn parse_report_format(s: &str) -> Result<ReportFormat, String> {
+    match s {
+        "human" => Ok(ReportFormat::Human),
+        "json" => Ok(ReportFormat::Json),
+        "concise" => Ok(ReportFormat::Concise),
+        _ if Format::from_name(s).is_some() => Err(format!(
+            "`{s}` is an input format; to read files as {s}, use `--input-format {s}` (report formats: human, json, concise)"
+        )),
+        _ => Err("report formats are human, json and concise".to_string()),
+    }
+}
+
+pub(super) fn parse_input_format(s: &str) -> Result<Format, String> {
+    Format::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+        format!("input formats are: {}", names.join(", "))
+    })
+}
+
+pub(super) const SUBCOMMANDS: [&str; 10] = [
+    "check",
+    "list",
+    "rules",
+    "explain",
+    "inspect",
+    "to-uri",
+    "to-iri",
+    "normalize",
+    "compare",
+    "help",
+];

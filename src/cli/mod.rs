@@ -1,0 +1,157 @@
+//! The command line: dispatch, output and exit codes. Arguments live in [`args`], `check` in
+//! [`check`], the catalog commands in [`commands`].
+//!
+//! Exit codes: 0 no error-level diagnostics; 1 at least one (or any warning with
+//! `--deny-warnings`); 2 the run itself failed (bad arguments, a named path that cannot be read,
+//! a bad configuration).
+
+mod args;
+mod check;
+mod commands;
+
+use std::ffi::OsString;
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::convert::{Comparison, Conversion, InputError, Normalization};
+use crate::inspect::Inspection;
+use crate::iri::Hosts;
+use crate::iri::chars::escape_unsafe;
+use args::{Cli, ColorChoice, Command, ListFormat, SUBCOMMANDS};
+use check::run_check;
+use commands::{run_explain, run_list, run_rules};
+
+/// Runs irilint with `args` (including the program name) and returns the exit code.
+pub fn run(mut args: Vec<OsString>) -> ExitCode {
+    let first = args.get(1).and_then(|a| a.to_str());
+    let explicit = first.is_some_and(|a| {
+        SUBCOMMANDS.contains(&a) || matches!(a, "-h" | "--help" | "-V" | "--version")
+    });
+    if !explicit {
+        args.insert(1.min(args.len()), "check".into());
+    }
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match cli.command {
+        Command::Check(args) => run_check(args),
+        Command::List(args) => run_list(&args),
+        Command::Rules { format } => run_rules(format),
+        Command::Explain { rule } => run_explain(&rule),
+        Command::Inspect { iri, format, color } => {
+            let inspection = Inspection::new(&iri);
+            match format {
+                ListFormat::Json => emit(&inspection.to_json()),
+                ListFormat::Human => emit(&inspection.to_human(use_color(color))),
+            }
+            ExitCode::from(u8::from(!inspection.is_valid()))
+        }
+        Command::ToUri { iri, idna, format } => {
+            let hosts = if idna {
+                Hosts::ToAscii
+            } else {
+                Hosts::PercentEncode
+            };
+            print_result(
+                Conversion::to_uri(&iri, hosts),
+                format,
+                Conversion::to_json,
+                Conversion::to_human,
+                |_| ExitCode::SUCCESS,
+            )
+        }
+        Command::ToIri { uri, format } => print_result(
+            Conversion::to_iri(&uri),
+            format,
+            Conversion::to_json,
+            Conversion::to_human,
+            |_| ExitCode::SUCCESS,
+        ),
+        Command::Normalize { iri, level, format } => print_result(
+            Normalization::new(&iri, level.into()),
+            format,
+            Normalization::to_json,
+            Normalization::to_human,
+            |_| ExitCode::SUCCESS,
+        ),
+        Command::Compare {
+            a,
+            b,
+            level,
+            format,
+        } => print_result(
+            Comparison::new(&a, &b, level.into()),
+            format,
+            Comparison::to_json,
+            Comparison::to_human,
+            |c| ExitCode::from(u8::from(!c.is_equivalent())),
+        ),
+    }
+}
+
+/// Prints a conversion's result (exit as `code` says) or its error (exit 2).
+fn print_result<T>(
+    result: Result<T, InputError>,
+    format: ListFormat,
+    json: fn(&T) -> String,
+    human: fn(&T) -> String,
+    code: fn(&T) -> ExitCode,
+) -> ExitCode {
+    match result {
+        Ok(r) => {
+            emit(&match format {
+                ListFormat::Json => json(&r),
+                ListFormat::Human => human(&r),
+            });
+            code(&r)
+        }
+        Err(InputError(message)) => fail(&message),
+    }
+}
+
+/// Writes to standard output; a closed pipe (`irilint | head`) is not an error.
+fn emit(s: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(s.as_bytes()).and_then(|()| out.flush());
+}
+
+fn fail(message: &str) -> ExitCode {
+    eprintln!("irilint: error: {}", escape_unsafe(message));
+    ExitCode::from(2)
+}
+
+fn use_color(choice: ColorChoice) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn every_subcommand_is_dispatched_without_an_implicit_check() {
+        for command in Cli::command().get_subcommands() {
+            let name = command.get_name();
+            assert!(
+                SUBCOMMANDS.contains(&name),
+                "{name} is missing from SUBCOMMANDS"
+            );
+        }
+    }
+}
