@@ -6,13 +6,15 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
+use crate::baseline::Baseline;
+use crate::config::FileSettings;
 use crate::diagnostic::{Diagnostic, Location};
 use crate::extract;
 use crate::iri;
 use crate::rules::equivalence::{self, EQUIVALENT_VARIANTS, Variant};
-use crate::rules::{self, Selection};
+use crate::rules::{self, Selection, Severity};
 use crate::source::{Format, NotText, Source};
-use crate::walk::{FileError, Input, describe_io_error};
+use crate::walk::{Entry, FileError, Input, describe_io_error};
 
 /// Renders one file's diagnostics while its source is still in memory.
 pub type Render<'a> = &'a (dyn Fn(&Source, &[Diagnostic]) -> String + Sync);
@@ -23,8 +25,10 @@ pub type RenderProject<'a> = &'a (dyn Fn(&str, &[Diagnostic]) -> String + Sync);
 
 /// What a check run needs besides the inputs.
 pub struct CheckOptions<'a> {
-    /// The rules that run.
+    /// The rules that run where no configuration says otherwise ([`check_source`]).
     pub selection: &'a Selection,
+    /// Findings already known (`--baseline`): not reported again.
+    pub baseline: Option<&'a Baseline>,
     /// Renders one file's diagnostics while its source is still in memory (human output).
     pub render: Option<Render<'a>>,
     /// Renders project-level diagnostics (`equivalent-variants`) after the run.
@@ -40,6 +44,12 @@ pub struct FileOutcome {
     pub diagnostics: Vec<Diagnostic>,
     /// How many IRIs were found in it.
     pub iris: usize,
+    /// How many of them an `allow` pattern matched (no rule ran on them).
+    pub allowed: usize,
+    /// How many diagnostics the baseline held back.
+    pub baselined: usize,
+    /// The severity of `equivalent-variants` in this file, if it runs here.
+    pub variants_severity: Option<Severity>,
     /// The rendered report for it, if a renderer was given.
     pub rendered: String,
     /// Its absolute IRIs' normal forms and places, when `equivalent-variants` runs.
@@ -89,13 +99,13 @@ enum NotLoaded {
 
 /// Reads and decodes every input in parallel and applies `f` to each document; never stops early.
 pub fn for_each_source<T: Send>(
-    inputs: &[Input],
+    inputs: &[Entry],
     load: &LoadOptions,
-    f: impl Fn(&Source) -> T + Sync,
+    f: impl Fn(&Source, &FileSettings) -> T + Sync,
 ) -> Run<T> {
     let results: Vec<Result<T, NotLoaded>> = inputs
         .par_iter()
-        .map(|i| load_input(i, load).map(|source| f(&source)))
+        .map(|e| load_input(e, load).map(|source| f(&source, &e.settings)))
         .collect();
     let mut run = Run::default();
     for r in results {
@@ -109,8 +119,10 @@ pub fn for_each_source<T: Send>(
 }
 
 /// Checks every input, then runs the project-level rules over all of them.
-pub fn run(inputs: &[Input], load: &LoadOptions, options: &CheckOptions<'_>) -> RunOutcome {
-    let mut outcome = for_each_source(inputs, load, |source| check_source(source, options));
+pub fn run(inputs: &[Entry], load: &LoadOptions, options: &CheckOptions<'_>) -> RunOutcome {
+    let mut outcome = for_each_source(inputs, load, |source, settings| {
+        check_with(source, settings, options)
+    });
     check_project(&mut outcome.files, options);
     outcome
 }
@@ -118,22 +130,29 @@ pub fn run(inputs: &[Input], load: &LoadOptions, options: &CheckOptions<'_>) -> 
 /// Runs the project-level rules (`equivalent-variants`) over checked files, adding their
 /// diagnostics to the file each belongs to, and frees what the files kept for them.
 pub fn check_project(files: &mut [FileOutcome], options: &CheckOptions<'_>) {
-    let Some(severity) = options.selection.severity_of(EQUIVALENT_VARIANTS.id) else {
+    if files.iter().all(|f| f.variants_severity.is_none()) {
         return;
-    };
+    }
     let found = {
         let inputs: Vec<(&str, &[Variant])> = files
             .iter()
             .map(|f| (f.path.as_str(), f.variants.as_slice()))
             .collect();
-        equivalence::group(&inputs, severity)
+        equivalence::group(&inputs, Severity::Info)
     };
     let mut per_file: Vec<Vec<Diagnostic>> = vec![Vec::new(); files.len()];
-    for (i, d) in found {
-        per_file[i].push(d);
+    for (i, mut d) in found {
+        // Each file's configuration decides the severity of what is reported in it.
+        if let Some(severity) = files[i].variants_severity {
+            d.severity = severity;
+            per_file[i].push(d);
+        }
     }
-    for (file, added) in files.iter_mut().zip(per_file) {
+    for (file, mut added) in files.iter_mut().zip(per_file) {
         file.variants = Vec::new();
+        if let Some(baseline) = options.baseline {
+            file.baselined += baseline.filter(&file.path, &mut added);
+        }
         if added.is_empty() {
             continue;
         }
@@ -155,12 +174,14 @@ fn sort(diagnostics: &mut [Diagnostic]) {
     });
 }
 
-fn load_input(input: &Input, options: &LoadOptions) -> Result<Source, NotLoaded> {
-    let (display, bytes, format, explicit) = match input {
+fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Source, NotLoaded> {
+    let configured = entry.settings.format;
+    let (display, bytes, format, explicit) = match &entry.input {
         Input::Stdin => {
             let display = options.stdin_filename.clone().unwrap_or_else(|| "-".into());
             let format = options
                 .input_format
+                .or(configured)
                 .or_else(|| Format::from_path(Path::new(&display)))
                 .unwrap_or(Format::Text);
             let mut bytes = Vec::new();
@@ -189,6 +210,7 @@ fn load_input(input: &Input, options: &LoadOptions) -> Result<Source, NotLoaded>
                 None
             };
             let format = forced
+                .or(configured)
                 .or_else(|| Format::for_file(path, &bytes))
                 .unwrap_or(Format::Text);
             (display, bytes, format, *explicit)
@@ -202,18 +224,37 @@ fn load_input(input: &Input, options: &LoadOptions) -> Result<Source, NotLoaded>
     })
 }
 
-/// Extracts and checks one decoded document.
+/// Extracts and checks one decoded document with `options.selection` and no configuration.
 pub fn check_source(source: &Source, options: &CheckOptions<'_>) -> FileOutcome {
+    let settings = FileSettings {
+        selection: options.selection.clone(),
+        ..FileSettings::default()
+    };
+    check_with(source, &settings, options)
+}
+
+/// Extracts and checks one decoded document with its configuration's `settings`.
+pub fn check_with(
+    source: &Source,
+    settings: &FileSettings,
+    options: &CheckOptions<'_>,
+) -> FileOutcome {
+    let selection = &settings.selection;
     let extraction = extract::extract(source);
     let mut diagnostics = Vec::new();
-    let keep_variants = options.selection.is_enabled(EQUIVALENT_VARIANTS.id);
+    let variants_severity = selection.severity_of(EQUIVALENT_VARIANTS.id);
     let mut variants = Vec::new();
+    let mut allowed = 0;
     for occ in &extraction.occurrences {
+        if !settings.allow.is_empty() && settings.allows(&occ.iri) {
+            allowed += 1;
+            continue;
+        }
         let parsed = iri::analyze(&occ.iri);
-        for finding in rules::check_occurrence(source, occ, &parsed, options.selection) {
+        for finding in rules::check_occurrence(source, occ, &parsed, selection) {
             diagnostics.push(Diagnostic::new(source, occ, finding));
         }
-        if keep_variants && equivalence::takes_part(&parsed) {
+        if variants_severity.is_some() && equivalence::takes_part(&parsed) {
             let span = occ.map.source_range();
             // Spelled as §3.1 step 1b reads it out of a legacy encoding.
             let as_read = rules::legacy_nfc(source, occ);
@@ -226,13 +267,16 @@ pub fn check_source(source: &Source, options: &CheckOptions<'_>) -> FileOutcome 
             ));
         }
     }
-    let document_problems = rules::check_document(source, options.selection);
+    let document_problems = rules::check_document(source, selection);
     for problem in extraction.problems.iter().chain(&document_problems) {
-        if let Some(severity) = options.selection.severity_of(problem.rule) {
+        if let Some(severity) = selection.severity_of(problem.rule) {
             diagnostics.push(Diagnostic::from_problem(source, problem, severity));
         }
     }
     sort(&mut diagnostics);
+    let baselined = options
+        .baseline
+        .map_or(0, |b| b.filter(&source.path, &mut diagnostics));
     let rendered = options
         .render
         .map(|render| render(source, &diagnostics))
@@ -241,6 +285,9 @@ pub fn check_source(source: &Source, options: &CheckOptions<'_>) -> FileOutcome 
         path: source.path.clone(),
         diagnostics,
         iris: extraction.occurrences.len(),
+        allowed,
+        baselined,
+        variants_severity,
         rendered,
         variants,
     }
@@ -255,21 +302,19 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let good = dir.path().join("good.txt");
         std::fs::write(&good, "http://a/\u{202E}\n").unwrap();
-        let inputs = [
-            Input::File {
-                path: dir.path().join("vanished.txt"),
+        let inputs = [dir.path().join("vanished.txt"), good].map(|path| Entry {
+            input: Input::File {
+                path,
                 explicit: false,
             },
-            Input::File {
-                path: good,
-                explicit: false,
-            },
-        ];
+            settings: Default::default(),
+        });
         let selection = Selection::default();
         let options = CheckOptions {
             selection: &selection,
             render: None,
             render_project: None,
+            baseline: None,
         };
         let outcome = run(&inputs, &LoadOptions::default(), &options);
         assert_eq!(outcome.files.len(), 1);

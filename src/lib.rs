@@ -7,8 +7,10 @@
 
 #![warn(missing_docs)]
 
+pub mod baseline;
 pub mod check;
 pub mod cli;
+pub mod config;
 pub mod convert;
 pub mod diagnostic;
 pub mod extract;

@@ -3,7 +3,9 @@
 
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
+use crate::config::{ConfigError, FileSettings, Resolver};
 use crate::source::Format;
 
 /// One thing to lint.
@@ -29,15 +31,35 @@ pub struct FileError {
     pub message: String,
 }
 
-/// A path named on the command line that cannot be read: the run stops with exit code 2.
+/// Why the run stops with exit code 2.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FatalError(pub String);
+pub enum FatalError {
+    /// A path named on the command line that cannot be read.
+    Path(String),
+    /// A configuration file that cannot be used.
+    Config(Box<ConfigError>),
+}
+
+impl From<ConfigError> for FatalError {
+    fn from(e: ConfigError) -> FatalError {
+        FatalError::Config(Box::new(e))
+    }
+}
+
+/// An input with the settings that apply to it.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// What to read.
+    pub input: Input,
+    /// Its configuration.
+    pub settings: Arc<FileSettings>,
+}
 
 /// The files to lint, sorted, and the problems met while finding them.
 #[derive(Debug, Default)]
 pub struct Walk {
     /// Inputs in a deterministic order (standard input first, then by path).
-    pub inputs: Vec<Input>,
+    pub inputs: Vec<Entry>,
     /// Unreadable directories and files met while walking.
     pub errors: Vec<FileError>,
 }
@@ -51,8 +73,22 @@ pub fn describe_io_error(e: &io::Error) -> String {
     }
 }
 
-/// Expands `paths` (empty means the current directory) into the inputs to lint.
-pub fn collect(paths: &[PathBuf]) -> Result<Walk, FatalError> {
+/// How paths are chosen.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WalkOptions<'a> {
+    /// The name standard input's settings are looked up by (`--stdin-filename`).
+    pub stdin_filename: Option<&'a str>,
+    /// Apply `exclude` to paths named on the command line too.
+    pub force_exclude: bool,
+}
+
+/// Expands `paths` (empty means the current directory) into the inputs to lint, each with its
+/// settings; excluded paths are left out (named ones only with `force_exclude`).
+pub fn collect(
+    paths: &[PathBuf],
+    resolver: &Arc<Resolver>,
+    options: WalkOptions<'_>,
+) -> Result<Walk, FatalError> {
     let default = [PathBuf::from(".")];
     let paths = if paths.is_empty() {
         &default[..]
@@ -62,54 +98,93 @@ pub fn collect(paths: &[PathBuf]) -> Result<Walk, FatalError> {
     let mut walk = Walk::default();
     for path in paths {
         if path.as_os_str() == "-" {
-            walk.inputs.push(Input::Stdin);
+            let name = Path::new(options.stdin_filename.unwrap_or("-"));
+            let resolved = resolver.resolve(name, false)?;
+            if !(options.force_exclude && resolved.excluded) {
+                walk.inputs.push(Entry {
+                    input: Input::Stdin,
+                    settings: resolved.settings,
+                });
+            }
             continue;
         }
-        let meta = std::fs::metadata(path).map_err(|e| {
-            FatalError(format!(
+        let cannot_read = |e: &io::Error| {
+            FatalError::Path(format!(
                 "cannot read `{}`: {}",
                 path.display(),
-                describe_io_error(&e)
+                describe_io_error(e)
             ))
-        })?;
+        };
+        let meta = std::fs::metadata(path).map_err(|e| cannot_read(&e))?;
         if meta.is_dir() {
-            walk_dir(path, &mut walk);
+            if options.force_exclude && resolver.resolve(path, true)?.excluded {
+                continue;
+            }
+            walk_dir(path, resolver, &mut walk)?;
         } else {
-            std::fs::File::open(path).map_err(|e| {
-                FatalError(format!(
-                    "cannot read `{}`: {}",
-                    path.display(),
-                    describe_io_error(&e)
-                ))
-            })?;
-            walk.inputs.push(Input::File {
-                path: path.clone(),
-                explicit: true,
+            std::fs::File::open(path).map_err(|e| cannot_read(&e))?;
+            let resolved = resolver.resolve(path, false)?;
+            if options.force_exclude && resolved.excluded {
+                continue;
+            }
+            walk.inputs.push(Entry {
+                input: Input::File {
+                    path: path.clone(),
+                    explicit: true,
+                },
+                settings: resolved.settings,
             });
         }
     }
-    walk.inputs.sort();
-    walk.inputs.dedup_by(|a, b| match (a, b) {
+    walk.inputs.sort_by(|a, b| a.input.cmp(&b.input));
+    walk.inputs.dedup_by(|a, b| match (&a.input, &b.input) {
         (Input::File { path: p, .. }, Input::File { path: q, .. }) => p == q,
         (a, b) => a == b,
     });
     Ok(walk)
 }
 
-fn walk_dir(dir: &Path, walk: &mut Walk) {
-    let walker = ignore::WalkBuilder::new(dir)
-        .require_git(false)
-        .follow_links(false)
-        .sort_by_file_path(|a, b| a.cmp(b))
-        .build();
+fn walk_dir(dir: &Path, resolver: &Arc<Resolver>, walk: &mut Walk) -> Result<(), FatalError> {
+    // A directory below the one named is entered unless its parent's configuration excludes it.
+    let failed: Arc<Mutex<Option<ConfigError>>> = Arc::default();
+    let walker = {
+        let resolver = resolver.clone();
+        let failed = failed.clone();
+        ignore::WalkBuilder::new(dir)
+            .require_git(false)
+            .follow_links(false)
+            .sort_by_file_path(|a, b| a.cmp(b))
+            .filter_entry(move |entry| {
+                if entry.depth() == 0 || !entry.file_type().is_some_and(|t| t.is_dir()) {
+                    return true;
+                }
+                match resolver.resolve(entry.path(), true) {
+                    Ok(r) => !r.excluded,
+                    Err(e) => {
+                        failed.lock().expect("lock").get_or_insert(e);
+                        false
+                    }
+                }
+            })
+            .build()
+    };
     for entry in walker {
         match entry {
             Ok(entry) => {
                 let is_file = entry.file_type().is_some_and(|t| t.is_file());
-                if is_file && Format::from_path(entry.path()).is_some() {
-                    walk.inputs.push(Input::File {
-                        path: entry.into_path(),
-                        explicit: false,
+                if !is_file {
+                    continue;
+                }
+                let resolved = resolver.resolve(entry.path(), false)?;
+                let readable =
+                    resolved.settings.format.is_some() || Format::from_path(entry.path()).is_some();
+                if readable && !resolved.excluded {
+                    walk.inputs.push(Entry {
+                        input: Input::File {
+                            path: entry.into_path(),
+                            explicit: false,
+                        },
+                        settings: resolved.settings,
                     });
                 }
             }
@@ -118,6 +193,10 @@ fn walk_dir(dir: &Path, walk: &mut Walk) {
                 message: err.to_string(),
             }),
         }
+    }
+    match failed.lock().expect("lock").take() {
+        Some(e) => Err(e.into()),
+        None => Ok(()),
     }
 }
 

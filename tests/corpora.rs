@@ -43,6 +43,7 @@ fn the_clean_corpus_has_no_warnings_or_errors() {
         selection: &selection,
         render: None,
         render_project: None,
+        baseline: None,
     };
     let mut iris = 0;
     let mut problems = Vec::new();
@@ -78,6 +79,7 @@ fn every_attack_is_caught_by_its_rule() {
         selection: &selection,
         render: None,
         render_project: None,
+        baseline: None,
     };
     let mut cases = 0;
     let mut missed = Vec::new();

@@ -17,6 +17,7 @@ fn encoding_findings(format: Format, bytes: &[u8]) -> Vec<Diagnostic> {
         selection: &selection,
         render: None,
         render_project: None,
+        baseline: None,
     };
     check_source(&source, &options).diagnostics
 }
@@ -349,7 +350,7 @@ proptest! {
         for format in Format::ALL {
             if let Ok(source) = Source::decode("t".into(), format, &doc) {
                 let selection = Selection::all();
-                let options = CheckOptions { selection: &selection, render: None, render_project: None };
+                let options = CheckOptions { selection: &selection, render: None, render_project: None, baseline: None };
                 let _ = check_source(&source, &options);
             }
         }

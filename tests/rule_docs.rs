@@ -29,6 +29,7 @@ fn fired(example: &Example) -> Vec<(&'static str, Severity)> {
                 selection: &all,
                 render: None,
                 render_project: None,
+                baseline: None,
             };
             // A one-document project, so that project-level rules run too.
             let mut outcome = [check_source(&source, &options)];

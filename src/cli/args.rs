@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::check::LoadOptions;
+use crate::config::Discovery;
 use crate::iri::Level;
 use crate::report::ReportFormat;
 use crate::source::Format;
@@ -33,6 +34,11 @@ pub(super) enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = ListFormat::Human)]
         format: ListFormat,
+    },
+    /// Show the configuration keys (`irilint.toml`), or one key's documentation.
+    Config {
+        /// A key (`select`, `severity`, `overrides`, ...).
+        key: Option<String>,
     },
     /// Show a rule's documentation: what it does, why, examples, the fix.
     Explain {
@@ -126,6 +132,8 @@ impl From<LevelArg> for Level {
 pub(super) struct ListArgs {
     #[command(flatten)]
     pub(super) input: InputArgs,
+    #[command(flatten)]
+    pub(super) config: ConfigArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ListFormat::Human)]
     pub(super) format: ListFormat,
@@ -167,10 +175,46 @@ pub(super) enum ColorChoice {
     Never,
 }
 
+/// Where configuration comes from.
+#[derive(Debug, Args)]
+pub(super) struct ConfigArgs {
+    /// Use this configuration file for every path (instead of the closest `irilint.toml`,
+    /// `.irilint.toml` or `pyproject.toml` with `[tool.irilint]`).
+    #[arg(long, value_name = "FILE", conflicts_with = "isolated")]
+    pub(super) config: Option<PathBuf>,
+    /// Ignore every configuration file.
+    #[arg(long)]
+    pub(super) isolated: bool,
+    /// Apply `exclude` to files named on the command line too (what a pre-commit hook needs).
+    #[arg(long)]
+    pub(super) force_exclude: bool,
+}
+
+impl ConfigArgs {
+    pub(super) fn discovery(&self) -> Discovery {
+        match (&self.config, self.isolated) {
+            (Some(path), _) => Discovery::Fixed(path.clone()),
+            (None, true) => Discovery::Isolated,
+            (None, false) => Discovery::Nearest,
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub(super) struct CheckArgs {
     #[command(flatten)]
     pub(super) input: InputArgs,
+    #[command(flatten)]
+    pub(super) config: ConfigArgs,
+    /// Print the settings that apply to PATH (and the files they come from) and exit.
+    #[arg(long, value_name = "PATH")]
+    pub(super) show_settings: Option<PathBuf>,
+    /// Report only the findings that are not in this baseline file.
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    pub(super) baseline: Option<PathBuf>,
+    /// Write every current finding to this baseline file and exit with 0.
+    #[arg(long, value_name = "FILE")]
+    pub(super) write_baseline: Option<PathBuf>,
     /// Report format: human, json or concise.
     #[arg(long, value_parser = parse_report_format, default_value = "human")]
     pub(super) format: ReportFormat,
@@ -219,8 +263,9 @@ pub(super) fn parse_input_format(s: &str) -> Result<Format, String> {
     })
 }
 
-pub(super) const SUBCOMMANDS: [&str; 10] = [
+pub(super) const SUBCOMMANDS: [&str; 11] = [
     "check",
+    "config",
     "list",
     "rules",
     "explain",

@@ -2,19 +2,52 @@
 
 use std::process::ExitCode;
 
-use super::args::CheckArgs;
-use super::{emit, fail, use_color};
+use std::sync::Arc;
+
+use super::args::{CheckArgs, ConfigArgs};
+use super::{emit, fail, fail_fatal, use_color};
+use crate::baseline::Baseline;
 use crate::check::{self, CheckOptions, Run, RunOutcome};
+use crate::config::{CliSettings, Resolver};
 use crate::iri::chars::escape_unsafe;
 use crate::report::{self, ReportFormat, Summary, concise, human::HumanRenderer, json};
 use crate::rules::Selection;
 use crate::walk;
+use crate::walk::{FatalError, WalkOptions};
+
+/// The configuration resolver the arguments describe; the command line's selectors are checked
+/// here, so that a typo in them is reported before any file is read.
+pub(super) fn resolver(config: &ConfigArgs, cli: CliSettings) -> Result<Arc<Resolver>, FatalError> {
+    Selection::from_selectors(&cli.select, &cli.extend_select, &cli.ignore)
+        .map_err(|e| FatalError::Path(e.to_string()))?;
+    Ok(Arc::new(Resolver::new(config.discovery(), cli)?))
+}
 
 pub(super) fn run_check(args: CheckArgs) -> ExitCode {
-    let selection = match Selection::from_selectors(&args.select, &args.extend_select, &args.ignore)
-    {
-        Ok(s) => s,
-        Err(e) => return fail(&e.to_string()),
+    let cli = CliSettings {
+        select: args.select.clone(),
+        extend_select: args.extend_select.clone(),
+        ignore: args.ignore.clone(),
+    };
+    let resolver = match resolver(&args.config, cli) {
+        Ok(r) => r,
+        Err(e) => return fail_fatal(e),
+    };
+    if let Some(path) = &args.show_settings {
+        return match resolver.show(path) {
+            Ok(text) => {
+                emit(&text);
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail_fatal(e.into()),
+        };
+    }
+    let baseline = match &args.baseline {
+        Some(file) => match Baseline::read(file) {
+            Ok(b) => Some(b),
+            Err(message) => return fail(&message),
+        },
+        None => None,
     };
     if let Some(n) = args.jobs
         && let Err(e) = rayon::ThreadPoolBuilder::new()
@@ -23,10 +56,15 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     {
         return fail(&format!("cannot start {n} threads: {e}"));
     }
-    let walk = match walk::collect(&args.input.paths) {
-        Ok(w) => w,
-        Err(walk::FatalError(message)) => return fail(&message),
+    let walk_options = WalkOptions {
+        stdin_filename: args.input.stdin_filename.as_deref(),
+        force_exclude: args.config.force_exclude,
     };
+    let walk = match walk::collect(&args.input.paths, &resolver, walk_options) {
+        Ok(w) => w,
+        Err(e) => return fail_fatal(e),
+    };
+    let writing = args.write_baseline.is_some();
     let renderer = HumanRenderer::new(use_color(args.color));
     let render_human =
         |s: &crate::source::Source, d: &[crate::diagnostic::Diagnostic]| renderer.render_file(s, d);
@@ -34,6 +72,7 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         concise::render_file(&s.path, d)
     };
     let render: Option<check::Render<'_>> = match args.format {
+        _ if writing => None,
         ReportFormat::Human => Some(&render_human),
         ReportFormat::Concise => Some(&render_concise),
         ReportFormat::Json => None,
@@ -42,17 +81,40 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         |path: &str, d: &[crate::diagnostic::Diagnostic]| renderer.render_detached(path, d);
     let project_concise = concise::render_file;
     let render_project: Option<check::RenderProject<'_>> = match args.format {
+        _ if writing => None,
         ReportFormat::Human => Some(&project_human),
         ReportFormat::Concise => Some(&project_concise),
         ReportFormat::Json => None,
     };
+    let default_selection = Selection::default();
     let options = CheckOptions {
-        selection: &selection,
+        selection: &default_selection,
+        baseline: baseline.as_ref(),
         render,
         render_project,
     };
     let mut outcome = check::run(&walk.inputs, &args.input.load_options(), &options);
     outcome.errors.splice(0..0, walk.errors);
+    if let Some(file) = &args.write_baseline {
+        print_file_errors(&outcome);
+        let files = outcome
+            .files
+            .iter()
+            .map(|f| (f.path.as_str(), f.diagnostics.as_slice()));
+        return match Baseline::write(file, files) {
+            Ok(n) => {
+                if !args.quiet {
+                    eprintln!(
+                        "irilint: wrote {n} finding{} to the baseline {}",
+                        if n == 1 { "" } else { "s" },
+                        escape_unsafe(&file.display().to_string())
+                    );
+                }
+                ExitCode::SUCCESS
+            }
+            Err(message) => fail(&message),
+        };
+    }
     print_outcome(&outcome, &args);
 
     let summary = Summary::of(&outcome);

@@ -3,21 +3,32 @@
 use std::process::ExitCode;
 
 use super::args::{ListArgs, ListFormat};
-use super::check::print_file_errors;
-use super::{emit, fail};
+use super::check::{print_file_errors, resolver};
+use super::{emit, fail, fail_fatal};
 use crate::check;
+use crate::config::CliSettings;
+use crate::config::options::{OPTIONS, describe, option};
 use crate::list;
 use crate::report::json;
 use crate::rules::{self, RULES, Rule, Selection, Severity};
 use crate::walk;
 
 pub(super) fn run_list(args: &ListArgs) -> ExitCode {
-    let walk = match walk::collect(&args.input.paths) {
-        Ok(w) => w,
-        Err(walk::FatalError(message)) => return fail(&message),
+    let resolver = match resolver(&args.config, CliSettings::default()) {
+        Ok(r) => r,
+        Err(e) => return fail_fatal(e),
     };
-    let mut run =
-        check::for_each_source(&walk.inputs, &args.input.load_options(), list::list_source);
+    let walk_options = walk::WalkOptions {
+        stdin_filename: args.input.stdin_filename.as_deref(),
+        force_exclude: args.config.force_exclude,
+    };
+    let walk = match walk::collect(&args.input.paths, &resolver, walk_options) {
+        Ok(w) => w,
+        Err(e) => return fail_fatal(e),
+    };
+    let mut run = check::for_each_source(&walk.inputs, &args.input.load_options(), |s, _| {
+        list::list_source(s)
+    });
     run.errors.splice(0..0, walk.errors);
     print_file_errors(&run);
     match args.format {
@@ -98,6 +109,36 @@ pub(super) fn run_explain(id: &str) -> ExitCode {
                 "`{id}` is a group, not a rule; `irilint rules` lists the rules in it"
             )),
             Err(e) => fail(&e.to_string()),
+        },
+    }
+}
+
+pub(super) fn run_config(key: Option<&str>) -> ExitCode {
+    match key {
+        None => {
+            let width = OPTIONS.iter().map(|o| o.name.len()).max().unwrap_or(0);
+            let mut out = String::from(
+                "Keys of irilint.toml, .irilint.toml or [tool.irilint] in pyproject.toml \
+                 (`irilint config KEY` for one):\n\n",
+            );
+            for o in OPTIONS {
+                out.push_str(&format!("  {:<width$}  {}\n", o.name, o.kind));
+            }
+            emit(&out);
+            ExitCode::SUCCESS
+        }
+        Some(key) => match option(key) {
+            Some(o) => {
+                emit(&describe(o));
+                ExitCode::SUCCESS
+            }
+            None => {
+                let names: Vec<&str> = OPTIONS.iter().map(|o| o.name).collect();
+                fail(&format!(
+                    "unknown key `{key}`; the keys are {}",
+                    names.join(", ")
+                ))
+            }
         },
     }
 }

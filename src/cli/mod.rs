@@ -21,7 +21,7 @@ use crate::iri::Hosts;
 use crate::iri::chars::escape_unsafe;
 use args::{Cli, ColorChoice, Command, ListFormat, SUBCOMMANDS};
 use check::run_check;
-use commands::{run_explain, run_list, run_rules};
+use commands::{run_config, run_explain, run_list, run_rules};
 
 /// Runs irilint with `args` (including the program name) and returns the exit code.
 pub fn run(mut args: Vec<OsString>) -> ExitCode {
@@ -45,6 +45,7 @@ pub fn run(mut args: Vec<OsString>) -> ExitCode {
         Command::List(args) => run_list(&args),
         Command::Rules { format } => run_rules(format),
         Command::Explain { rule } => run_explain(&rule),
+        Command::Config { key } => run_config(key.as_deref()),
         Command::Inspect { iri, format, color } => {
             let inspection = Inspection::new(&iri);
             match format {
@@ -125,6 +126,20 @@ fn emit(s: &str) {
 fn fail(message: &str) -> ExitCode {
     eprintln!("irilint: error: {}", escape_unsafe(message));
     ExitCode::from(2)
+}
+
+/// Reports why the run cannot go on (a path, a configuration) and exits with 2.
+fn fail_fatal(e: crate::walk::FatalError) -> ExitCode {
+    match e {
+        crate::walk::FatalError::Path(message) => fail(&message),
+        crate::walk::FatalError::Config(e) => {
+            let color = std::io::stderr().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+            let mut err = std::io::stderr().lock();
+            let _ = err.write_all(e.render(color).as_bytes());
+            ExitCode::from(2)
+        }
+    }
 }
 
 fn use_color(choice: ColorChoice) -> bool {

@@ -324,6 +324,7 @@ mod tests {
                 selection: &selection,
                 render: None,
                 render_project: None,
+                baseline: None,
             },
         );
         HumanRenderer::new(false).render_file(&source, &outcome.diagnostics)
@@ -356,6 +357,7 @@ mod tests {
                 selection: &selection,
                 render: None,
                 render_project: None,
+                baseline: None,
             },
         );
         let out = HumanRenderer::new(false).render_file(&source, &outcome.diagnostics);

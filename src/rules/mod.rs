@@ -17,7 +17,7 @@ mod invisible;
 mod lookalike;
 mod normalization;
 mod percent;
-mod selection;
+pub(crate) mod selection;
 mod style;
 mod syntax;
 mod xml;

@@ -58,7 +58,8 @@ pub fn groups() -> Vec<&'static str> {
     out
 }
 
-fn matching(selector: &str) -> Result<Vec<usize>, SelectionError> {
+/// The indices in [`RULES`] of the rules `selector` names (a rule id, a group or `ALL`).
+pub(crate) fn matching(selector: &str) -> Result<Vec<usize>, SelectionError> {
     let hits: Vec<usize> = RULES
         .iter()
         .enumerate()
@@ -74,7 +75,8 @@ fn matching(selector: &str) -> Result<Vec<usize>, SelectionError> {
     Ok(hits)
 }
 
-fn suggest(selector: &str) -> Option<&'static str> {
+/// The rule id or group closest to `selector`, if one is close.
+pub(crate) fn suggest(selector: &str) -> Option<&'static str> {
     RULES
         .iter()
         .map(|r| r.id)
@@ -85,7 +87,7 @@ fn suggest(selector: &str) -> Option<&'static str> {
         .map(|(_, name)| name)
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
@@ -105,6 +107,13 @@ impl Selection {
         Selection {
             severities: RULES.iter().map(|r| Some(r.severity)).collect(),
         }
+    }
+
+    /// A selection from one optional severity per rule of [`RULES`] (`None`: the rule does not
+    /// run).
+    pub(crate) fn from_severities(severities: Vec<Option<Severity>>) -> Selection {
+        assert_eq!(severities.len(), RULES.len());
+        Selection { severities }
     }
 
     /// The selection the command line describes.

@@ -1,0 +1,180 @@
+//! Baselines: the findings a project already has, written once (`--write-baseline FILE`) and
+//! then held back (`--baseline FILE`) so that only new findings are reported.
+//!
+//! A finding is keyed by its path (relative to the baseline file's directory, with `/`), its
+//! rule, the prepared IRI (`null` for a problem with the document itself) and its occurrence
+//! number among the findings of the file with the same rule and IRI, in source order — never
+//! by line, so that inserting lines above a baselined finding does not bring it back. The file
+//! is JSON, versioned, sorted, and the same for the same findings whatever the run.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::lexical_absolute;
+use crate::diagnostic::Diagnostic;
+use crate::walk::describe_io_error;
+
+/// The version of the baseline file's shape.
+pub const BASELINE_VERSION: u32 = 1;
+
+/// One finding as the baseline keys it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Key {
+    /// Path relative to the baseline file's directory, `/`-separated.
+    pub path: String,
+    /// Rule id.
+    pub rule: String,
+    /// The prepared IRI; `None` for a problem with the document itself.
+    pub iri: Option<String>,
+    /// 1-based, among the file's findings with the same rule and IRI, in source order.
+    pub occurrence: usize,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    version: u32,
+    tool: String,
+    findings: Vec<Key>,
+}
+
+/// A loaded baseline (or one being written), and where its paths are relative to.
+#[derive(Debug, Clone)]
+pub struct Baseline {
+    dir: PathBuf,
+    cwd: PathBuf,
+    /// (path, rule, iri) → how many such findings are baselined.
+    counts: HashMap<(String, String, Option<String>), usize>,
+}
+
+impl Baseline {
+    fn empty(file: &Path) -> Baseline {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+        let dir = lexical_absolute(&cwd, file)
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("/"));
+        Baseline {
+            dir,
+            cwd,
+            counts: HashMap::new(),
+        }
+    }
+
+    /// Reads the baseline `file`; a missing, unreadable, corrupt or wrong-version file is an
+    /// error that says what to do.
+    pub fn read(file: &Path) -> Result<Baseline, String> {
+        let shown = file.display();
+        let text = std::fs::read_to_string(file).map_err(|e| {
+            format!(
+                "cannot read baseline {shown}: {}; create it with `irilint check --write-baseline {shown}`",
+                describe_io_error(&e)
+            )
+        })?;
+        let version = serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .and_then(|v| v.get("version").and_then(serde_json::Value::as_u64));
+        if let Some(v) = version
+            && v != u64::from(BASELINE_VERSION)
+        {
+            return Err(format!(
+                "baseline {shown} has version {v}, this irilint reads version {BASELINE_VERSION}; write it again with `--write-baseline`"
+            ));
+        }
+        let parsed: File = serde_json::from_str(&text).map_err(|e| {
+            format!(
+                "baseline {shown} is not an irilint baseline: {e} (line {}, column {}); write it again with `--write-baseline`",
+                e.line(),
+                e.column()
+            )
+        })?;
+        let mut baseline = Baseline::empty(file);
+        for k in parsed.findings {
+            let n = baseline.counts.entry((k.path, k.rule, k.iri)).or_default();
+            *n = (*n).max(k.occurrence);
+        }
+        Ok(baseline)
+    }
+
+    /// The baseline's key for a path as reports show it.
+    fn path_key(&self, shown: &str) -> String {
+        if shown == "-" {
+            return shown.to_string();
+        }
+        let absolute = lexical_absolute(&self.cwd, Path::new(shown));
+        let relative = absolute.strip_prefix(&self.dir).unwrap_or(&absolute);
+        relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    /// Removes from `diagnostics` (one file's, in source order) those the baseline holds and
+    /// returns how many.
+    pub fn filter(&self, path: &str, diagnostics: &mut Vec<Diagnostic>) -> usize {
+        if self.counts.is_empty() {
+            return 0;
+        }
+        let path = self.path_key(path);
+        let mut seen: HashMap<(&str, Option<&str>), usize> = HashMap::new();
+        let keep: Vec<bool> = diagnostics
+            .iter()
+            .map(|d| {
+                let n = seen.entry((d.rule, d.iri.as_deref())).or_default();
+                *n += 1;
+                let held = self
+                    .counts
+                    .get(&(path.clone(), d.rule.to_string(), d.iri.clone()))
+                    .copied()
+                    .unwrap_or(0);
+                *n > held
+            })
+            .collect();
+        let before = diagnostics.len();
+        let mut keep = keep.into_iter();
+        diagnostics.retain(|_| keep.next().unwrap_or(true));
+        before - diagnostics.len()
+    }
+
+    /// Writes `files` (path as shown, diagnostics in source order) as the baseline `file`;
+    /// returns how many findings it holds.
+    pub fn write<'a>(
+        file: &Path,
+        files: impl IntoIterator<Item = (&'a str, &'a [Diagnostic])>,
+    ) -> Result<usize, String> {
+        let base = Baseline::empty(file);
+        let mut findings = Vec::new();
+        for (path, diagnostics) in files {
+            let path = base.path_key(path);
+            let mut seen: HashMap<(&str, Option<&str>), usize> = HashMap::new();
+            for d in diagnostics {
+                let n = seen.entry((d.rule, d.iri.as_deref())).or_default();
+                *n += 1;
+                findings.push(Key {
+                    path: path.clone(),
+                    rule: d.rule.to_string(),
+                    iri: d.iri.clone(),
+                    occurrence: *n,
+                });
+            }
+        }
+        findings.sort();
+        let count = findings.len();
+        let json = crate::report::json::to_string(&File {
+            version: BASELINE_VERSION,
+            tool: "irilint".to_string(),
+            findings,
+        });
+        std::fs::write(file, json).map_err(|e| {
+            format!(
+                "cannot write baseline {}: {}",
+                file.display(),
+                describe_io_error(&e)
+            )
+        })?;
+        Ok(count)
+    }
+}

@@ -1,0 +1,441 @@
+//! Configuration: `irilint.toml`, `.irilint.toml` or `[tool.irilint]` in `pyproject.toml`.
+//!
+//! As in ruff, each checked file takes the closest configuration file in its directory or any
+//! directory above it (no implicit merging; `extend` inherits explicitly); `--config FILE` uses
+//! that file for every path and `--isolated` none. From the chosen file — its `extend` chain
+//! first, then its `[[overrides]]` whose `files` match, in order — and then the command line,
+//! [`Resolver::settings_for`] computes a file's [`FileSettings`]: the rules that run at which
+//! severity, the `allow` patterns, the input format, and whether the file is excluded.
+//! [`file`] reads and validates one file; [`options`] documents every key once.
+
+pub mod error;
+pub mod file;
+pub mod options;
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use regex::Regex;
+
+pub use error::ConfigError;
+use file::{ConfigFile, Layer, Patterns};
+
+use crate::iri::chars::escape_unsafe;
+use crate::rules::selection::matching;
+use crate::rules::{RULES, Selection, Severity};
+use crate::source::Format;
+
+/// The names a configuration file may have, in the order they win within one directory.
+pub const FILE_NAMES: [&str; 3] = [".irilint.toml", "irilint.toml", "pyproject.toml"];
+
+/// `exclude` when no configuration sets it.
+pub const DEFAULT_EXCLUDE: &[&str] = &["node_modules/"];
+
+/// How far `extend` may chain.
+const MAX_EXTEND_DEPTH: usize = 32;
+
+/// `path` made absolute against `base` and lexically normal (no `.`, `..` resolved): what the
+/// globs of a configuration file are matched against.
+pub fn lexical_absolute(base: &Path, path: &Path) -> PathBuf {
+    let joined = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        base.join(path)
+    };
+    let mut out = PathBuf::new();
+    for c in joined.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push(c);
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// A configuration in force: the file found (or named) and the files it extends.
+#[derive(Debug)]
+pub struct Config {
+    /// The files, the most distant `extend` first, the file found last.
+    pub chain: Vec<ConfigFile>,
+}
+
+impl Config {
+    /// Reads `path` and follows its `extend` chain. `None` for a `pyproject.toml` without
+    /// `[tool.irilint]`.
+    pub fn load(path: &Path) -> Result<Option<Config>, ConfigError> {
+        let Some(first) = file::read(path)? else {
+            return Ok(None);
+        };
+        let mut chain = vec![first];
+        while let Some((next, span)) = chain.last().and_then(|f| f.extend.clone()) {
+            let from = chain.last().expect("a file");
+            if chain.iter().any(|f| f.path == next) {
+                return Err(ConfigError::at(
+                    &from.path,
+                    &from.text,
+                    span,
+                    format!("`extend` loops back to {}", next.display()),
+                ));
+            }
+            if chain.len() >= MAX_EXTEND_DEPTH {
+                return Err(ConfigError::at(
+                    &from.path,
+                    &from.text,
+                    span,
+                    format!("`extend` chains more than {MAX_EXTEND_DEPTH} files"),
+                ));
+            }
+            let extended = match file::read(&next) {
+                Ok(Some(f)) => f,
+                Ok(None) => {
+                    return Err(ConfigError::at(
+                        &from.path,
+                        &from.text,
+                        span,
+                        format!("{} has no [tool.irilint] table", next.display()),
+                    ));
+                }
+                Err(e) if e.text.is_none() => {
+                    return Err(ConfigError::at(&from.path, &from.text, span, e.message));
+                }
+                Err(e) => return Err(e),
+            };
+            chain.push(extended);
+        }
+        chain.reverse();
+        Ok(Some(Config { chain }))
+    }
+
+    /// The file that was found or named.
+    pub fn path(&self) -> &Path {
+        &self.chain.last().expect("a file").path
+    }
+
+    /// The layers that apply to `path`: every file's top-level keys in chain order, then every
+    /// matching override in chain order, with their labels for `--show-settings`.
+    fn layers_for(&self, path: &Path, is_dir: bool) -> Vec<(&Layer, Option<String>)> {
+        let mut out: Vec<(&Layer, Option<String>)> =
+            self.chain.iter().map(|f| (&f.base, None)).collect();
+        for f in &self.chain {
+            for o in &f.overrides {
+                if o.files.matches(path, is_dir) {
+                    let label = format!(
+                        "{} [[overrides]] #{} (files = {:?})",
+                        f.path.display(),
+                        o.number,
+                        o.files.globs
+                    );
+                    out.push((&o.layer, Some(label)));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The command line's part of the settings, which wins over every file.
+#[derive(Debug, Clone, Default)]
+pub struct CliSettings {
+    /// `--select`.
+    pub select: Vec<String>,
+    /// `--extend-select`.
+    pub extend_select: Vec<String>,
+    /// `--ignore`.
+    pub ignore: Vec<String>,
+}
+
+/// What applies to one file.
+#[derive(Debug, Clone, Default)]
+pub struct FileSettings {
+    /// The rules that run and their severities.
+    pub selection: Selection,
+    /// IRIs no rule reports.
+    pub allow: Vec<Arc<Regex>>,
+    /// The format `[input-format]` gives the file, if any.
+    pub format: Option<Format>,
+}
+
+impl FileSettings {
+    /// Whether an `allow` pattern matches the prepared IRI `iri`.
+    pub fn allows(&self, iri: &str) -> bool {
+        self.allow.iter().any(|r| r.is_match(iri))
+    }
+}
+
+/// Rules turned on or off and severities set, layer after layer.
+struct RuleSet {
+    on: Vec<bool>,
+    level: Vec<Option<Severity>>,
+}
+
+impl RuleSet {
+    fn new() -> RuleSet {
+        RuleSet {
+            on: RULES.iter().map(|r| r.severity != Severity::Info).collect(),
+            level: vec![None; RULES.len()],
+        }
+    }
+
+    fn select(&mut self, select: Option<&[String]>, extend: &[String], ignore: &[String]) {
+        let each = |selectors: &[String], f: &mut dyn FnMut(usize)| {
+            for s in selectors {
+                for i in matching(s).unwrap_or_default() {
+                    f(i);
+                }
+            }
+        };
+        if let Some(select) = select {
+            self.on = vec![false; RULES.len()];
+            each(select, &mut |i| self.on[i] = true);
+        }
+        each(extend, &mut |i| self.on[i] = true);
+        each(ignore, &mut |i| self.on[i] = false);
+    }
+
+    fn apply(&mut self, layer: &Layer) {
+        self.select(layer.select.as_deref(), &layer.extend_select, &layer.ignore);
+        // Groups first, then rule ids: the more specific entry wins whatever the order.
+        let is_rule = |s: &str| crate::rules::rule(s).is_some();
+        for pass_rules in [false, true] {
+            for (selector, severity) in &layer.severity {
+                if is_rule(selector) != pass_rules {
+                    continue;
+                }
+                for i in matching(selector).unwrap_or_default() {
+                    match severity {
+                        Some(s) => {
+                            self.on[i] = true;
+                            self.level[i] = Some(*s);
+                        }
+                        None => self.on[i] = false,
+                    }
+                }
+            }
+        }
+    }
+
+    fn selection(&self) -> Selection {
+        Selection::from_severities(
+            RULES
+                .iter()
+                .enumerate()
+                .map(|(i, r)| self.on[i].then(|| self.level[i].unwrap_or(r.severity)))
+                .collect(),
+        )
+    }
+}
+
+/// Where configuration comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Discovery {
+    /// The closest file to each checked file.
+    Nearest,
+    /// `--config FILE`.
+    Fixed(PathBuf),
+    /// `--isolated`: none.
+    Isolated,
+}
+
+/// Everything decided for one path.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    /// The configuration in force, if any.
+    pub config: Option<Arc<Config>>,
+    /// The settings.
+    pub settings: Arc<FileSettings>,
+    /// Whether `exclude`/`extend-exclude` leave the path out.
+    pub excluded: bool,
+    /// The overrides that applied, described.
+    pub overrides: Vec<String>,
+}
+
+/// Finds and caches configuration files, and computes each path's settings.
+#[derive(Debug)]
+pub struct Resolver {
+    discovery: Discovery,
+    cli: CliSettings,
+    cwd: PathBuf,
+    fixed: Option<Arc<Config>>,
+    by_dir: Mutex<HashMap<PathBuf, Option<Arc<Config>>>>,
+    default_exclude: Patterns,
+}
+
+impl Resolver {
+    /// A resolver; reads the `--config` file at once.
+    pub fn new(discovery: Discovery, cli: CliSettings) -> Result<Resolver, ConfigError> {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+        let fixed = match &discovery {
+            Discovery::Fixed(path) => {
+                let path = lexical_absolute(&cwd, path);
+                match Config::load(&path)? {
+                    Some(c) => Some(Arc::new(c)),
+                    None => {
+                        return Err(ConfigError::file(
+                            &path,
+                            "this pyproject.toml has no [tool.irilint] table",
+                        ));
+                    }
+                }
+            }
+            _ => None,
+        };
+        Ok(Resolver {
+            discovery,
+            cli,
+            default_exclude: Patterns::new(Path::new("/"), DEFAULT_EXCLUDE),
+            cwd,
+            fixed,
+            by_dir: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// `path` as the configuration sees it: absolute and lexically normal.
+    pub fn absolute(&self, path: &Path) -> PathBuf {
+        lexical_absolute(&self.cwd, path)
+    }
+
+    /// The configuration for the files in directory `dir` (absolute).
+    pub fn config_for_dir(&self, dir: &Path) -> Result<Option<Arc<Config>>, ConfigError> {
+        match self.discovery {
+            Discovery::Isolated => return Ok(None),
+            Discovery::Fixed(_) => return Ok(self.fixed.clone()),
+            Discovery::Nearest => {}
+        }
+        if let Some(found) = self.by_dir.lock().expect("lock").get(dir) {
+            return Ok(found.clone());
+        }
+        let mut found = None;
+        for name in FILE_NAMES {
+            let candidate = dir.join(name);
+            if candidate.is_file()
+                && let Some(config) = Config::load(&candidate)?
+            {
+                found = Some(Arc::new(config));
+                break;
+            }
+        }
+        if found.is_none()
+            && let Some(parent) = dir.parent()
+        {
+            found = self.config_for_dir(parent)?;
+        }
+        self.by_dir
+            .lock()
+            .expect("lock")
+            .insert(dir.to_path_buf(), found.clone());
+        Ok(found)
+    }
+
+    /// The settings for `path` (a file, or a directory when `is_dir`), its configuration looked
+    /// up from its own directory (a file) or its parent (a directory, so that a parent's
+    /// `exclude` decides whether to enter it).
+    pub fn resolve(&self, path: &Path, is_dir: bool) -> Result<Resolved, ConfigError> {
+        let path = self.absolute(path);
+        let dir = path.parent().unwrap_or(Path::new("/"));
+        let config = self.config_for_dir(dir)?;
+        let mut rules = RuleSet::new();
+        let mut allow = Vec::new();
+        let mut format = None;
+        let mut exclude: Vec<&Patterns> = vec![&self.default_exclude];
+        let mut overrides = Vec::new();
+        if let Some(config) = &config {
+            for (layer, label) in config.layers_for(&path, is_dir) {
+                rules.apply(layer);
+                allow.extend(layer.allow.iter().cloned());
+                for (patterns, f) in &layer.input_format {
+                    if patterns.matches(&path, is_dir) {
+                        format = Some(*f);
+                    }
+                }
+                if let Some(e) = &layer.exclude {
+                    exclude = vec![e];
+                }
+                exclude.extend(&layer.extend_exclude);
+                overrides.extend(label);
+            }
+        }
+        rules.select(
+            (!self.cli.select.is_empty()).then_some(self.cli.select.as_slice()),
+            &self.cli.extend_select,
+            &self.cli.ignore,
+        );
+        let excluded = exclude.iter().any(|p| p.matches(&path, is_dir));
+        Ok(Resolved {
+            config,
+            settings: Arc::new(FileSettings {
+                selection: rules.selection(),
+                allow,
+                format,
+            }),
+            excluded,
+            overrides,
+        })
+    }
+
+    /// What `--show-settings PATH` prints.
+    pub fn show(&self, path: &Path) -> Result<String, ConfigError> {
+        let is_dir = path.is_dir();
+        let r = self.resolve(path, is_dir)?;
+        let mut out = String::new();
+        let shown = |p: &Path| escape_unsafe(&p.display().to_string());
+        let _ = writeln!(out, "Settings for {}", shown(path));
+        match (&r.config, &self.discovery) {
+            (None, Discovery::Isolated) => {
+                let _ = writeln!(out, "  configuration: none (--isolated)");
+            }
+            (None, _) => {
+                let _ = writeln!(out, "  configuration: none found (defaults)");
+            }
+            (Some(config), _) => {
+                let how = if matches!(self.discovery, Discovery::Fixed(_)) {
+                    "--config"
+                } else {
+                    "closest"
+                };
+                let _ = writeln!(out, "  configuration: {} ({how})", shown(config.path()));
+                for f in config.chain.iter().rev().skip(1) {
+                    let _ = writeln!(out, "    extends: {}", shown(&f.path));
+                }
+            }
+        }
+        for o in &r.overrides {
+            let _ = writeln!(out, "  override: {}", escape_unsafe(o));
+        }
+        let _ = writeln!(out, "  excluded: {}", if r.excluded { "yes" } else { "no" });
+        if !is_dir {
+            let format = r
+                .settings
+                .format
+                .map(|f| format!("{} (input-format)", f.name()))
+                .or_else(|| Format::from_path(path).map(|f| format!("{} (extension)", f.name())))
+                .unwrap_or_else(|| "none: not read when walking a directory".to_string());
+            let _ = writeln!(out, "  input format: {format}");
+        }
+        let _ = writeln!(out, "  rules:");
+        let width = RULES.iter().map(|r| r.id.len()).max().unwrap_or(0);
+        for rule in RULES {
+            let level = r
+                .settings
+                .selection
+                .severity_of(rule.id)
+                .map_or("off", Severity::name);
+            let _ = writeln!(out, "    {:<width$}  {level}", rule.id);
+        }
+        if r.settings.allow.is_empty() {
+            let _ = writeln!(out, "  allow: none");
+        } else {
+            let _ = writeln!(out, "  allow:");
+            for a in &r.settings.allow {
+                let _ = writeln!(out, "    {}", escape_unsafe(a.as_str()));
+            }
+        }
+        Ok(out)
+    }
+}
