@@ -85,9 +85,7 @@ impl Baseline {
         }
         let parsed: File = serde_json::from_str(&text).map_err(|e| {
             format!(
-                "baseline {shown} is not an irilint baseline: {e} (line {}, column {}); write it again with `--write-baseline`",
-                e.line(),
-                e.column()
+                "baseline {shown} is not an irilint baseline: {e}; write it again with `--write-baseline`"
             )
         })?;
         let mut baseline = Baseline::empty(file);

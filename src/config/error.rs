@@ -105,8 +105,8 @@ impl ConfigError {
         if let Some(help) = &self.help {
             diagnostic = diagnostic.with_help(escape_unsafe(help));
         }
-        let source = NamedSource::new(escape_unsafe(&self.shown_path()), shown)
-            .with_language("toml");
+        let source =
+            NamedSource::new(escape_unsafe(&self.shown_path()), shown).with_language("toml");
         let report = miette::Report::new(diagnostic).with_source_code(source);
         let theme = if color {
             GraphicalTheme::unicode()

@@ -31,6 +31,8 @@ pub struct Summary {
     pub warnings: usize,
     /// Info-level diagnostics.
     pub infos: usize,
+    /// Findings held back by the baseline (`--baseline`).
+    pub baselined: usize,
 }
 
 impl Summary {
@@ -42,6 +44,7 @@ impl Summary {
         };
         for f in &outcome.files {
             s.iris += f.iris;
+            s.baselined += f.baselined;
             for d in &f.diagnostics {
                 match d.severity {
                     Severity::Error => s.errors += 1,
@@ -84,10 +87,13 @@ pub fn summary_line(s: &Summary) -> String {
         parts.push(plural(s.infos, "info", "infos"));
     }
     let files = plural(s.files, "file", "files");
-    let iris = plural(s.iris, "IRI", "IRIs");
+    let mut iris = format!("{} checked", plural(s.iris, "IRI", "IRIs"));
+    if s.baselined > 0 {
+        iris.push_str(&format!(", {} baselined", s.baselined));
+    }
     if parts.is_empty() {
-        format!("No problems found in {files} ({iris} checked).")
+        format!("No problems found in {files} ({iris}).")
     } else {
-        format!("Found {} in {files} ({iris} checked).", parts.join(" and "))
+        format!("Found {} in {files} ({iris}).", parts.join(" and "))
     }
 }
