@@ -12,7 +12,7 @@ use crate::line_index::LineIndex;
 use crate::sniff::{self, DeclarationKind, FoundLabel};
 
 /// The document formats irilint extracts IRIs from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
     /// Plain text: IRIs are found by scheme or `www.` (see [`crate::extract::text`]).
     Text,

@@ -158,7 +158,7 @@ fn walk_dir(dir: &Path, resolver: &Arc<Resolver>, walk: &mut Walk) -> Result<(),
                 if entry.depth() == 0 || !entry.file_type().is_some_and(|t| t.is_dir()) {
                     return true;
                 }
-                match resolver.resolve(entry.path(), true) {
+                match resolver.resolve_walked(entry.path(), true) {
                     Ok(r) => !r.excluded,
                     Err(e) => {
                         failed.lock().expect("lock").get_or_insert(e);
@@ -175,7 +175,7 @@ fn walk_dir(dir: &Path, resolver: &Arc<Resolver>, walk: &mut Walk) -> Result<(),
                 if !is_file {
                     continue;
                 }
-                let resolved = resolver.resolve(entry.path(), false)?;
+                let resolved = resolver.resolve_walked(entry.path(), false)?;
                 let readable =
                     resolved.settings.format.is_some() || Format::from_path(entry.path()).is_some();
                 if readable && !resolved.excluded {

@@ -46,6 +46,11 @@ impl Patterns {
             .matched_path_or_any_parents(path, is_dir)
             .is_ignore()
     }
+
+    /// Whether `path` itself matches (its directories are known not to).
+    pub fn matches_itself(&self, path: &Path, is_dir: bool) -> bool {
+        path.starts_with(self.matcher.path()) && self.matcher.matched(path, is_dir).is_ignore()
+    }
 }
 
 /// The keys that may stand at the top level or in an override (all but `extend` and `files`).

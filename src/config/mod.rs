@@ -119,24 +119,30 @@ impl Config {
     }
 
     /// The layers that apply to `path`: every file's top-level keys in chain order, then every
-    /// matching override in chain order, with their labels for `--show-settings`.
-    fn layers_for(&self, path: &Path, is_dir: bool) -> Vec<(&Layer, Option<String>)> {
-        let mut out: Vec<(&Layer, Option<String>)> =
+    /// matching override in chain order (with its file's and its own index).
+    fn layers_for(&self, path: &Path, is_dir: bool) -> Vec<(&Layer, Option<(usize, usize)>)> {
+        let mut out: Vec<(&Layer, Option<(usize, usize)>)> =
             self.chain.iter().map(|f| (&f.base, None)).collect();
-        for f in &self.chain {
-            for o in &f.overrides {
+        for (i, f) in self.chain.iter().enumerate() {
+            for (j, o) in f.overrides.iter().enumerate() {
                 if o.files.matches(path, is_dir) {
-                    let label = format!(
-                        "{} [[overrides]] #{} (files = {:?})",
-                        f.path.display(),
-                        o.number,
-                        o.files.globs
-                    );
-                    out.push((&o.layer, Some(label)));
+                    out.push((&o.layer, Some((i, j))));
                 }
             }
         }
         out
+    }
+
+    /// `file [[overrides]] #n (files = [...])` for `--show-settings`.
+    fn describe_override(&self, (i, j): (usize, usize), cwd: &Path) -> String {
+        let f = &self.chain[i];
+        let o = &f.overrides[j];
+        format!(
+            "{} [[overrides]] #{} (files = {:?})",
+            f.path.strip_prefix(cwd).unwrap_or(&f.path).display(),
+            o.number,
+            o.files.globs
+        )
     }
 }
 
@@ -252,8 +258,8 @@ pub struct Resolved {
     pub settings: Arc<FileSettings>,
     /// Whether `exclude`/`extend-exclude` leave the path out.
     pub excluded: bool,
-    /// The overrides that applied, described.
-    pub overrides: Vec<String>,
+    /// The overrides that applied: (index in the chain, index among that file's overrides).
+    pub overrides: Vec<(usize, usize)>,
 }
 
 /// Finds and caches configuration files, and computes each path's settings.
@@ -264,8 +270,13 @@ pub struct Resolver {
     cwd: PathBuf,
     fixed: Option<Arc<Config>>,
     by_dir: Mutex<HashMap<PathBuf, Option<Arc<Config>>>>,
+    settings: Mutex<HashMap<SettingsKey, Arc<FileSettings>>>,
     default_exclude: Patterns,
 }
+
+/// What a file's settings depend on: its configuration, the overrides that match it and the
+/// format `[input-format]` gives it. Files that agree share one [`FileSettings`].
+type SettingsKey = (usize, Vec<(usize, usize)>, Option<Format>);
 
 impl Resolver {
     /// A resolver; reads the `--config` file at once.
@@ -293,6 +304,7 @@ impl Resolver {
             cwd,
             fixed,
             by_dir: Mutex::new(HashMap::new()),
+            settings: Mutex::new(HashMap::new()),
         })
     }
 
@@ -337,43 +349,85 @@ impl Resolver {
     /// up from its own directory (a file) or its parent (a directory, so that a parent's
     /// `exclude` decides whether to enter it).
     pub fn resolve(&self, path: &Path, is_dir: bool) -> Result<Resolved, ConfigError> {
+        self.resolve_in(path, is_dir, false)
+    }
+
+    /// [`Resolver::resolve`] for a path met while walking a directory, whose parent directories
+    /// were already found not to be excluded.
+    pub fn resolve_walked(&self, path: &Path, is_dir: bool) -> Result<Resolved, ConfigError> {
+        self.resolve_in(path, is_dir, true)
+    }
+
+    fn resolve_in(
+        &self,
+        path: &Path,
+        is_dir: bool,
+        parents_checked: bool,
+    ) -> Result<Resolved, ConfigError> {
         let path = self.absolute(path);
         let dir = path.parent().unwrap_or(Path::new("/"));
         let config = self.config_for_dir(dir)?;
-        let mut rules = RuleSet::new();
-        let mut allow = Vec::new();
+        let layers = config
+            .as_ref()
+            .map(|c| c.layers_for(&path, is_dir))
+            .unwrap_or_default();
         let mut format = None;
         let mut exclude: Vec<&Patterns> = vec![&self.default_exclude];
-        let mut overrides = Vec::new();
-        if let Some(config) = &config {
-            for (layer, label) in config.layers_for(&path, is_dir) {
-                rules.apply(layer);
-                allow.extend(layer.allow.iter().cloned());
-                for (patterns, f) in &layer.input_format {
-                    if patterns.matches(&path, is_dir) {
-                        format = Some(*f);
-                    }
+        for (layer, _) in &layers {
+            for (patterns, f) in &layer.input_format {
+                if patterns.matches(&path, is_dir) {
+                    format = Some(*f);
                 }
-                if let Some(e) = &layer.exclude {
-                    exclude = vec![e];
-                }
-                exclude.extend(&layer.extend_exclude);
-                overrides.extend(label);
             }
+            if let Some(e) = &layer.exclude {
+                exclude = vec![e];
+            }
+            exclude.extend(&layer.extend_exclude);
         }
-        rules.select(
-            (!self.cli.select.is_empty()).then_some(self.cli.select.as_slice()),
-            &self.cli.extend_select,
-            &self.cli.ignore,
+        let excluded = exclude.iter().any(|p| {
+            if parents_checked {
+                p.matches_itself(&path, is_dir)
+            } else {
+                p.matches(&path, is_dir)
+            }
+        });
+        let overrides: Vec<(usize, usize)> = layers.iter().filter_map(|(_, o)| *o).collect();
+        let key = (
+            config.as_ref().map_or(0, |c| Arc::as_ptr(c) as usize),
+            overrides.clone(),
+            format,
         );
-        let excluded = exclude.iter().any(|p| p.matches(&path, is_dir));
+        let cached = self.settings.lock().expect("lock").get(&key).cloned();
+        let settings = match cached {
+            Some(s) => s,
+            None => {
+                let mut rules = RuleSet::new();
+                let mut allow = Vec::new();
+                for (layer, _) in &layers {
+                    rules.apply(layer);
+                    allow.extend(layer.allow.iter().cloned());
+                }
+                rules.select(
+                    (!self.cli.select.is_empty()).then_some(self.cli.select.as_slice()),
+                    &self.cli.extend_select,
+                    &self.cli.ignore,
+                );
+                let settings = Arc::new(FileSettings {
+                    selection: rules.selection(),
+                    allow,
+                    format,
+                });
+                self.settings
+                    .lock()
+                    .expect("lock")
+                    .insert(key, settings.clone());
+                settings
+            }
+        };
+        drop(layers);
         Ok(Resolved {
             config,
-            settings: Arc::new(FileSettings {
-                selection: rules.selection(),
-                allow,
-                format,
-            }),
+            settings,
             excluded,
             overrides,
         })
@@ -384,7 +438,8 @@ impl Resolver {
         let is_dir = path.is_dir();
         let r = self.resolve(path, is_dir)?;
         let mut out = String::new();
-        let shown = |p: &Path| escape_unsafe(&p.display().to_string());
+        let shown =
+            |p: &Path| escape_unsafe(&p.strip_prefix(&self.cwd).unwrap_or(p).display().to_string());
         let _ = writeln!(out, "Settings for {}", shown(path));
         match (&r.config, &self.discovery) {
             (None, Discovery::Isolated) => {
@@ -405,8 +460,11 @@ impl Resolver {
                 }
             }
         }
-        for o in &r.overrides {
-            let _ = writeln!(out, "  override: {}", escape_unsafe(o));
+        if let Some(config) = &r.config {
+            for &o in &r.overrides {
+                let described = config.describe_override(o, &self.cwd);
+                let _ = writeln!(out, "  override: {}", escape_unsafe(&described));
+            }
         }
         let _ = writeln!(out, "  excluded: {}", if r.excluded { "yes" } else { "no" });
         if !is_dir {
