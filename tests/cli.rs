@@ -176,7 +176,10 @@ fn the_whole_fixture_tree_in_one_run_is_sorted_and_deterministic() {
     // configuration leaves out its build/.
     let (_, site) = json(&["check", "--format", "json", "fixtures/site"]);
     let site_files = site["summary"]["files"].as_u64().unwrap() as usize;
-    assert_eq!(a["summary"]["files"], fixture_documents().len() + site_files);
+    assert_eq!(
+        a["summary"]["files"],
+        fixture_documents().len() + site_files
+    );
 }
 
 #[test]

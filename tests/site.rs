@@ -23,7 +23,11 @@ fn the_example_site_reports_what_its_configuration_says() {
     actual["tool"]["version"] = Value::Null;
     assert_eq!(out.status.code(), Some(1));
     if std::env::var_os("IRILINT_BLESS").is_some() {
-        fs::write(EXPECTED, serde_json::to_string_pretty(&actual).unwrap() + "\n").unwrap();
+        fs::write(
+            EXPECTED,
+            serde_json::to_string_pretty(&actual).unwrap() + "\n",
+        )
+        .unwrap();
         return;
     }
     let expected: Value = serde_json::from_str(&fs::read_to_string(EXPECTED).unwrap()).unwrap();
