@@ -52,7 +52,7 @@ fn every_attribute_of_every_fixture_decodes_as_html5ever_does() {
 fn every_prepared_character_maps_to_source_that_decodes_to_it() {
     let mut checked = 0;
     for (path, source) in html_fixtures() {
-        for occ in extract_fragment(&source.text, 0..source.text.len()) {
+        for occ in extract_fragment(&source.text, 0..source.text.len()).0 {
             for (i, c) in occ.iri.char_indices() {
                 let span = occ.map.to_source(i..i + c.len_utf8());
                 let raw = &source.text[span];
@@ -88,7 +88,7 @@ fn deep_nesting_does_not_overflow() {
     html.push_str("<a href=\"http://example.org/\u{202E}x\">");
     html.push_str(&"</div>".repeat(200_000));
     within(Duration::from_secs(30), || {
-        let occ = extract_fragment(&html, 0..html.len());
+        let occ = extract_fragment(&html, 0..html.len()).0;
         assert_eq!(occ.len(), 1);
         assert_eq!(occ[0].iri, "http://example.org/\u{202E}x");
     });
@@ -100,7 +100,7 @@ fn a_fifty_megabyte_attribute() {
     html.push_str(&"a".repeat(50 * 1024 * 1024));
     html.push_str("\u{202E}\">x</a>");
     within(Duration::from_secs(60), || {
-        let occ = extract_fragment(&html, 0..html.len());
+        let occ = extract_fragment(&html, 0..html.len()).0;
         assert_eq!(occ.len(), 1);
         let at = occ[0].iri.find('\u{202E}').unwrap();
         let span = occ[0].map.to_source(at..at + 3);
@@ -148,6 +148,6 @@ fn mixed_encodings_are_decoded_as_declared_with_replacement() {
     let bytes = b"<meta charset=utf-8><a href=\"/caf\xE9\">x</a>";
     let source = Source::decode("t.html".into(), Format::Html, bytes).unwrap();
     assert_eq!(source.encoding.invalid.len(), 1);
-    let occ = extract_fragment(&source.text, 0..source.text.len());
+    let occ = extract_fragment(&source.text, 0..source.text.len()).0;
     assert_eq!(occ[0].iri, "/caf\u{FFFD}");
 }

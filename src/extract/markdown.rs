@@ -33,7 +33,7 @@ use std::ops::Range;
 
 use pulldown_cmark::{CowStr, Event, LinkType, Options, Parser, Tag, TagEnd};
 
-use super::{Extraction, Occurrence, SpanMap, text};
+use super::{Comment, Extraction, Occurrence, SpanMap, text};
 use decode::Located;
 
 /// The pulldown-cmark options irilint parses Markdown with.
@@ -59,6 +59,7 @@ pub fn extract_with_fallbacks(text: &str) -> (Extraction, Vec<Range<usize>>) {
     let mut w = Walker {
         text,
         occurrences: Vec::new(),
+        comments: Vec::new(),
         fallbacks: Vec::new(),
         run: Vec::new(),
         html: Vec::new(),
@@ -129,6 +130,7 @@ pub fn extract_with_fallbacks(text: &str) -> (Extraction, Vec<Range<usize>>) {
     }
     let Walker {
         mut occurrences,
+        comments,
         fallbacks,
         ..
     } = w;
@@ -136,7 +138,8 @@ pub fn extract_with_fallbacks(text: &str) -> (Extraction, Vec<Range<usize>>) {
     (
         Extraction {
             occurrences,
-            problems: Vec::new(),
+            comments,
+            ..Extraction::default()
         },
         fallbacks,
     )
@@ -177,6 +180,8 @@ impl<'a> OpenLink<'a> {
 struct Walker<'t> {
     text: &'t str,
     occurrences: Vec<Occurrence>,
+    /// Comments in its HTML that may hold suppression directives.
+    comments: Vec<Comment>,
     fallbacks: Vec<Range<usize>>,
     /// Consecutive text events not yet searched for bare IRIs.
     run: Vec<(Range<usize>, CowStr<'t>)>,
@@ -305,11 +310,12 @@ impl Walker<'_> {
         if events.is_empty() {
             return;
         }
-        let (found, fell_back) = embedded_html::extract_group(self.text, &events);
+        let (found, comments, fell_back) = embedded_html::extract_group(self.text, &events);
         if fell_back {
             self.fallbacks
                 .push(events[0].0.start..events[events.len() - 1].0.end);
         }
         self.occurrences.extend(found);
+        self.comments.extend(comments);
     }
 }

@@ -57,6 +57,31 @@ pub struct Problem {
     pub related: Vec<Related>,
 }
 
+/// A comment of the document that may hold an inline suppression (its content starts with
+/// `irilint-`); other comments are not kept. Plain text has no comments: its directives are
+/// lines of their own ([`crate::config::suppressions`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comment {
+    /// The whole comment, `<!--` to `-->`, in [`Source::text`].
+    pub range: Range<usize>,
+    /// Its content in the text (between `<!--` and `-->`).
+    pub body: Range<usize>,
+}
+
+impl Comment {
+    /// The comment whose content is `text[body]`, if it may be a directive.
+    pub fn directive(text: &str, range: Range<usize>, body: Range<usize>) -> Option<Comment> {
+        let content = text.get(body.clone())?;
+        content
+            .trim_start()
+            .starts_with(DIRECTIVE_PREFIX)
+            .then_some(Comment { range, body })
+    }
+}
+
+/// What every inline suppression directive starts with.
+pub const DIRECTIVE_PREFIX: &str = "irilint-";
+
 /// Everything extracted from one document.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Extraction {
@@ -64,6 +89,8 @@ pub struct Extraction {
     pub occurrences: Vec<Occurrence>,
     /// Document-level problems, in document order.
     pub problems: Vec<Problem>,
+    /// Comments that may hold suppression directives, in document order.
+    pub comments: Vec<Comment>,
 }
 
 /// Every IRI occurrence and document problem in `source`.
@@ -71,7 +98,7 @@ pub fn extract(source: &Source) -> Extraction {
     match source.format {
         Format::Text => Extraction {
             occurrences: text::extract(&source.text),
-            problems: Vec::new(),
+            ..Extraction::default()
         },
         Format::Html => html::extract(&source.text),
         Format::Xml => xml::extract(&source.text),

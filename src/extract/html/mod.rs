@@ -34,7 +34,7 @@ pub mod tags;
 
 use std::ops::Range;
 
-use super::{Extraction, Occurrence};
+use super::{Comment, Extraction, Occurrence};
 use tags::{LocatedAttribute, LocatedTag, start_tags};
 
 /// How an attribute's value holds URLs.
@@ -101,17 +101,21 @@ fn value_kind(tag: &LocatedTag, attribute: &str) -> Option<ValueKind> {
 
 /// The IRIs of an HTML document.
 pub fn extract(text: &str) -> Extraction {
+    let (occurrences, comments) = extract_fragment(text, 0..text.len());
     Extraction {
-        occurrences: extract_fragment(text, 0..text.len()),
-        problems: Vec::new(),
+        occurrences,
+        comments,
+        ..Extraction::default()
     }
 }
 
-/// The IRIs in the HTML of `text[range]` (an HTML block or inline HTML inside another format);
-/// spans are offsets into the whole `text`.
-pub fn extract_fragment(text: &str, range: Range<usize>) -> Vec<Occurrence> {
+/// The IRIs in the HTML of `text[range]` (an HTML block or inline HTML inside another format),
+/// and the comments there that may hold suppression directives; spans are offsets into the
+/// whole `text`.
+pub fn extract_fragment(text: &str, range: Range<usize>) -> (Vec<Occurrence>, Vec<Comment>) {
     let mut out = Vec::new();
-    for tag in start_tags(text, range) {
+    let (tags, comments) = tags::scan(text, range);
+    for tag in tags {
         for attr in &tag.attributes {
             if let Some(kind) = value_kind(&tag, &attr.name) {
                 let origin = format!("{}@{}", tag.name, attr.name);
@@ -125,7 +129,7 @@ pub fn extract_fragment(text: &str, range: Range<usize>) -> Vec<Occurrence> {
             }
         }
     }
-    out
+    (out, comments)
 }
 
 /// The attributes as located, for tests that compare irilint's decoding with html5ever's.
@@ -286,6 +290,7 @@ mod tests {
 
     fn found(html: &str) -> Vec<(String, String, String)> {
         extract_fragment(html, 0..html.len())
+            .0
             .into_iter()
             .map(|o| {
                 let src = html[o.map.source_range()].to_string();
@@ -348,9 +353,27 @@ mod tests {
     }
 
     #[test]
+    fn directive_comments_are_located_and_others_dropped() {
+        let text = "<!-- note --><p><!-- irilint-disable x --><!--irilint-enable--!><!-- irilint-";
+        let (_, comments) = extract_fragment(text, 0..text.len());
+        let found: Vec<(&str, &str)> = comments
+            .iter()
+            .map(|c| (&text[c.range.clone()], &text[c.body.clone()]))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("<!-- irilint-disable x -->", " irilint-disable x "),
+                ("<!--irilint-enable--!>", "irilint-enable"),
+                ("<!-- irilint-", " irilint-"),
+            ]
+        );
+    }
+
+    #[test]
     fn fragments_keep_document_offsets() {
         let text = "intro <a href=\"/x\"> outro";
-        let occ = extract_fragment(text, 6..19);
+        let (occ, _) = extract_fragment(text, 6..19);
         assert_eq!(occ.len(), 1);
         assert_eq!(occ[0].map.source_range(), 15..17);
     }

@@ -19,7 +19,7 @@ use html5ever::tokenizer::{
 };
 
 use super::charref::decode_attribute;
-use crate::extract::SpanMap;
+use crate::extract::{Comment, SpanMap};
 
 /// An attribute of a start tag.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -264,6 +264,30 @@ fn scan_attributes(text: &str, from: usize, end: usize) -> (Vec<RawAttribute>, u
 
 /// Every start tag of the HTML in `text[range]`, with located attributes (offsets in `text`).
 pub fn start_tags(text: &str, range: Range<usize>) -> Vec<LocatedTag> {
+    scan(text, range).0
+}
+
+/// The content range of the `<!--` comment at `p` that ends just before `end` (after its
+/// `-->` or `--!>`, or at the end of input for an unclosed one).
+fn comment_body(text: &str, p: usize, end: usize) -> Option<Range<usize>> {
+    let whole = text.get(p..end)?;
+    if !whole.starts_with("<!--") {
+        return None;
+    }
+    let close = if whole.ends_with("--!>") {
+        4
+    } else if whole.ends_with("-->") {
+        3
+    } else {
+        0
+    };
+    let body_end = end.checked_sub(close)?;
+    (body_end >= p + 4).then_some(p + 4..body_end)
+}
+
+/// Every start tag of the HTML in `text[range]`, with located attributes, and the comments that
+/// may hold suppression directives (offsets in `text`).
+pub fn scan(text: &str, range: Range<usize>) -> (Vec<LocatedTag>, Vec<Comment>) {
     let tokenizer = Tokenizer::new(Collector::default(), TokenizerOpts::default());
     let input = BufferQueue::default();
     input.push_back(StrTendril::from_slice(&text[range.clone()]));
@@ -274,11 +298,20 @@ pub fn start_tags(text: &str, range: Range<usize>) -> Vec<LocatedTag> {
     let end = range.end;
     let mut cursor = range.start;
     let mut tags = Vec::new();
+    let mut comments = Vec::new();
     for tok in tokens {
         match tok {
-            Tok::Doctype | Tok::Comment => {
+            Tok::Doctype => {
                 if let Some(p) = find_comment(text, cursor, end) {
                     cursor = comment_end(text, p, end);
+                }
+            }
+            Tok::Comment => {
+                if let Some(p) = find_comment(text, cursor, end) {
+                    cursor = comment_end(text, p, end);
+                    let directive = comment_body(text, p, cursor)
+                        .and_then(|body| Comment::directive(text, p..cursor, body));
+                    comments.extend(directive);
                 }
             }
             Tok::End(name) => {
@@ -309,7 +342,7 @@ pub fn start_tags(text: &str, range: Range<usize>) -> Vec<LocatedTag> {
             }
         }
     }
-    tags
+    (tags, comments)
 }
 
 fn locate(text: &str, raw: &[RawAttribute], name: String, value: String) -> LocatedAttribute {

@@ -12,7 +12,7 @@ use std::ops::Range;
 
 use pulldown_cmark::CowStr;
 
-use crate::extract::{Occurrence, SpanMap, html};
+use crate::extract::{Comment, Occurrence, SpanMap, html};
 
 /// Where each byte of an event's text is in the source: the text is the source slice with some
 /// bytes left out (line prefixes, `\r`). `None` when the text cannot be aligned that way.
@@ -77,30 +77,46 @@ fn compose(occ: Occurrence, html: &str, html_map: &SpanMap) -> Occurrence {
     Occurrence { map, ..occ }
 }
 
-/// The IRIs in a group of contiguous HTML events (`(range, text)` each), and whether the
-/// events could not be aligned with the source (then the HTML extractor ran on the raw source
-/// range, whose spans are still exact source positions).
-pub fn extract_group(text: &str, events: &[(Range<usize>, CowStr<'_>)]) -> (Vec<Occurrence>, bool) {
+/// The IRIs in a group of contiguous HTML events (`(range, text)` each), the comments among
+/// them that may hold suppression directives, and whether the events could not be aligned with
+/// the source (then the HTML extractor ran on the raw source range, whose spans are still exact
+/// source positions).
+pub fn extract_group(
+    text: &str,
+    events: &[(Range<usize>, CowStr<'_>)],
+) -> (Vec<Occurrence>, Vec<Comment>, bool) {
     let (Some(first), Some(last)) = (events.first(), events.last()) else {
-        return (Vec::new(), false);
+        return (Vec::new(), Vec::new(), false);
     };
     let whole = first.0.start..last.0.end;
     let simple = events.windows(2).all(|w| w[0].0.end == w[1].0.start)
         && events.iter().all(|(r, t)| text[r.clone()] == **t);
     if simple {
-        return (html::extract_fragment(text, whole), false);
+        let (occurrences, comments) = html::extract_fragment(text, whole);
+        return (occurrences, comments, false);
     }
     let mut html_text = String::new();
     let mut html_map = SpanMap::default();
     for (range, event) in events {
         if align(text, range.clone(), event, &mut html_map).is_none() {
-            return (html::extract_fragment(text, whole), true);
+            let (occurrences, comments) = html::extract_fragment(text, whole);
+            return (occurrences, comments, true);
         }
         html_text.push_str(event);
     }
-    let occurrences = html::extract_fragment(&html_text, 0..html_text.len())
+    let (found, comments) = html::extract_fragment(&html_text, 0..html_text.len());
+    let occurrences = found
         .into_iter()
         .map(|occ| compose(occ, &html_text, &html_map))
         .collect();
-    (occurrences, false)
+    // A comment inside a block quote or list item: its source range also covers the line
+    // prefixes the events left out, which the directive parser reads as the text they are.
+    let comments = comments
+        .into_iter()
+        .map(|c| Comment {
+            range: html_map.to_source(c.range),
+            body: html_map.to_source(c.body),
+        })
+        .collect();
+    (occurrences, comments, false)
 }

@@ -24,7 +24,7 @@ use super::dtd::{self, Dtd};
 use super::errors::{describe, token_at};
 use super::namespaces::Namespaces;
 use super::{NOT_WELL_FORMED, Stop, problem};
-use crate::extract::Extraction;
+use crate::extract::{Comment, Extraction};
 
 /// Extracts from a whole document.
 pub(super) fn run(text: &str) -> Extraction {
@@ -231,7 +231,18 @@ impl<'a> Walker<'a> {
                     Ok(Action::Continue)
                 }
             }
-            Event::PI(_) | Event::Comment(_) => Ok(Action::Continue),
+            Event::PI(_) => Ok(Action::Continue),
+            Event::Comment(c) => {
+                if cx.via.is_none() {
+                    let start = offset_in(src, &c);
+                    let body = start..start + c.len();
+                    let whole = start.saturating_sub(4)..(body.end + 3).min(src.len());
+                    self.out
+                        .comments
+                        .extend(Comment::directive(src, whole, body));
+                }
+                Ok(Action::Continue)
+            }
             Event::DocType(_) => self.doctype(cx, before),
             Event::Start(s) => self.start_tag(cx, offset_in(src, &s), s.len(), false),
             Event::Empty(s) => self.start_tag(cx, offset_in(src, &s), s.len(), true),
