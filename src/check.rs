@@ -8,6 +8,7 @@ use rayon::prelude::*;
 
 use crate::baseline::Baseline;
 use crate::config::FileSettings;
+use crate::config::suppressions::Suppressions;
 use crate::diagnostic::{Diagnostic, Location};
 use crate::extract;
 use crate::iri;
@@ -48,6 +49,11 @@ pub struct FileOutcome {
     pub allowed: usize,
     /// How many diagnostics the baseline held back.
     pub baselined: usize,
+    /// How many diagnostics inline suppression directives silenced.
+    pub suppressed: usize,
+    /// The document's directives, kept until the project-level rules have run when one of them
+    /// may silence `equivalent-variants` (whose findings only exist then).
+    pub suppressions: Option<Suppressions>,
     /// The severity of `equivalent-variants` in this file, if it runs here.
     pub variants_severity: Option<Severity>,
     /// The rendered report for it, if a renderer was given.
@@ -150,6 +156,10 @@ pub fn check_project(files: &mut [FileOutcome], options: &CheckOptions<'_>) {
     }
     for (file, mut added) in files.iter_mut().zip(per_file) {
         file.variants = Vec::new();
+        if let Some(mut suppressions) = file.suppressions.take() {
+            file.suppressed += suppressions.apply(&mut added);
+            added.extend(suppressions.unused());
+        }
         if let Some(baseline) = options.baseline {
             file.baselined += baseline.filter(&file.path, &mut added);
         }
@@ -273,6 +283,19 @@ pub fn check_with(
             diagnostics.push(Diagnostic::from_problem(source, problem, severity));
         }
     }
+    let mut suppressions = None;
+    let mut suppressed = 0;
+    if !extraction.comments.is_empty() || source.format == Format::Text {
+        let mut found = Suppressions::parse(source, &extraction.comments, selection);
+        if !found.is_empty() {
+            suppressed = found.apply(&mut diagnostics);
+            if variants_severity.is_some() && found.may_cover(EQUIVALENT_VARIANTS.id) {
+                suppressions = Some(found);
+            } else {
+                diagnostics.extend(found.unused());
+            }
+        }
+    }
     sort(&mut diagnostics);
     let baselined = options
         .baseline
@@ -287,6 +310,8 @@ pub fn check_with(
         iris: extraction.occurrences.len(),
         allowed,
         baselined,
+        suppressed,
+        suppressions,
         variants_severity,
         rendered,
         variants,

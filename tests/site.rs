@@ -72,4 +72,23 @@ fn the_example_site_reports_what_its_configuration_says() {
     );
     // notes.rst is read (as text).
     assert!(actual["summary"]["files"] == 4);
+    // Inline suppressions: the zero-width demonstration in index.html and the attack shown on
+    // purpose in notes.rst are silenced; the directives in guide.md's code are text; its stale
+    // directive is reported at the rule id it names.
+    assert_eq!(actual["summary"]["suppressed"], 2);
+    assert!(
+        !found
+            .iter()
+            .any(|(p, r, _)| p.ends_with("index.html") && *r == "invisible-character")
+    );
+    assert!(!found.iter().any(|(p, _, _)| p.ends_with("notes.rst")));
+    let unused: Vec<&Value> = actual["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "unused-suppression")
+        .collect();
+    assert_eq!(unused.len(), 1);
+    assert_eq!(unused[0]["path"], "fixtures/site/docs/guide.md");
+    assert_eq!(unused[0]["span"]["start"]["line"], 13);
 }

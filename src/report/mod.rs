@@ -33,6 +33,8 @@ pub struct Summary {
     pub infos: usize,
     /// Findings held back by the baseline (`--baseline`).
     pub baselined: usize,
+    /// Findings silenced by inline suppression directives.
+    pub suppressed: usize,
 }
 
 impl Summary {
@@ -45,6 +47,7 @@ impl Summary {
         for f in &outcome.files {
             s.iris += f.iris;
             s.baselined += f.baselined;
+            s.suppressed += f.suppressed;
             for d in &f.diagnostics {
                 match d.severity {
                     Severity::Error => s.errors += 1,
@@ -90,6 +93,9 @@ pub fn summary_line(s: &Summary) -> String {
     let mut iris = format!("{} checked", plural(s.iris, "IRI", "IRIs"));
     if s.baselined > 0 {
         iris.push_str(&format!(", {} baselined", s.baselined));
+    }
+    if s.suppressed > 0 {
+        iris.push_str(&format!(", {} suppressed", s.suppressed));
     }
     if parts.is_empty() {
         format!("No problems found in {files} ({iris}).")

@@ -19,6 +19,7 @@ mod normalization;
 mod percent;
 pub(crate) mod selection;
 mod style;
+mod suppression;
 mod syntax;
 mod xml;
 
@@ -86,6 +87,9 @@ pub enum Check {
     Extractor,
     /// Runs once over the whole project, after every file is checked ([`equivalence`]).
     Project,
+    /// Reported by the inline suppressions ([`crate::config::suppressions`]) after the other
+    /// rules ran on the document.
+    Directives,
 }
 
 impl Rule {
@@ -131,6 +135,7 @@ pub static RULES: &[Rule] = &[
     xml::ENTITY_LIMIT,
     xml::EXTERNAL_ENTITY,
     equivalence::EQUIVALENT_VARIANTS,
+    suppression::UNUSED_SUPPRESSION,
 ];
 
 /// The rule with id `id`.

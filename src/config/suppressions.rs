@@ -1,0 +1,519 @@
+//! Inline suppressions: directives in a document's own comments that silence findings, and the
+//! `unused-suppression` findings for directives that silence nothing.
+//!
+//! In HTML, XML and Markdown a directive is a comment, `<!-- irilint-disable-next-line RULE -->`;
+//! in plain text it is a line of its own, after a comment leader (`#`, `//`, `..`, `%`, `;`,
+//! `--`) or none. Four kinds:
+//!
+//! - `irilint-disable-next-line [RULE…]`: findings that start on the line after the directive;
+//! - `irilint-disable [RULE…]` … `irilint-enable [RULE…]`: findings that start between the two
+//!   (to the end of the document without an `enable`);
+//! - `irilint-disable-file [RULE…]`: every finding of the document, wherever the directive is.
+//!
+//! RULE is a rule id, a group or `ALL`, separated by commas or spaces; none means every rule.
+//! A token made only of dashes (` -- `, or ` - ` in XML, whose comments cannot hold `--`) starts
+//! a reason, which is ignored. Markdown code spans and code blocks hold text, not comments, so a
+//! directive there is not one. Each directive, and each rule it names, must silence something:
+//! otherwise [`Suppressions::unused`] reports it, as it reports unknown rule ids and directives.
+
+use std::ops::Range;
+
+use crate::diagnostic::{Diagnostic, Location};
+use crate::extract::{Comment, DIRECTIVE_PREFIX};
+use crate::iri::chars::escape_unsafe;
+use crate::rules::selection::{edit_distance, matching, suggest};
+use crate::rules::{RULES, Selection, Severity};
+use crate::source::{Format, Source};
+
+/// The id of the rule that reports unused and unknown directives.
+pub const UNUSED_SUPPRESSION: &str = "unused-suppression";
+
+/// The comment leaders a plain-text directive may follow.
+const TEXT_LEADERS: [&str; 6] = ["#", "//", "..", "%", ";", "--"];
+
+/// One bit per rule of [`RULES`].
+type RuleMask = u128;
+const _: () = assert!(RULES.len() <= RuleMask::BITS as usize);
+
+const ALL_RULES: RuleMask = if RULES.len() == RuleMask::BITS as usize {
+    RuleMask::MAX
+} else {
+    (1 << RULES.len()) - 1
+};
+
+/// What a directive does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    NextLine,
+    Disable,
+    Enable,
+    File,
+}
+
+impl Kind {
+    const ALL: [(Kind, &'static str); 4] = [
+        (Kind::NextLine, "irilint-disable-next-line"),
+        (Kind::File, "irilint-disable-file"),
+        (Kind::Disable, "irilint-disable"),
+        (Kind::Enable, "irilint-enable"),
+    ];
+
+    fn name(self) -> &'static str {
+        Kind::ALL
+            .iter()
+            .find(|(k, _)| *k == self)
+            .map_or("", |p| p.1)
+    }
+}
+
+/// A rule id, group or `ALL` named by a directive.
+#[derive(Debug, Clone)]
+struct Name {
+    text: String,
+    start: Location,
+    end: Location,
+    /// The rules it names; 0 when it names none.
+    mask: RuleMask,
+}
+
+/// A directive, located.
+#[derive(Debug, Clone)]
+struct Directive {
+    /// `None` for a word starting with `irilint-` that is no directive (`irilint-disable-line`).
+    kind: Option<Kind>,
+    /// The word as written (for an unknown one).
+    word: String,
+    start: Location,
+    end: Location,
+    /// The names; empty means every rule.
+    names: Vec<Name>,
+    /// Every rule it names (all for none).
+    mask: RuleMask,
+    /// The rules it silenced something of (for `enable`: the rules it ended a range of).
+    used: RuleMask,
+    /// For a range: where it ends (the `enable`'s line, or `None` at the end of the document).
+    until_line: Option<usize>,
+}
+
+/// A stretch of the document where a `disable` silences one rule.
+#[derive(Debug, Clone)]
+struct Scope {
+    directive: usize,
+    rule: usize,
+    from: usize,
+    to: usize,
+}
+
+/// The directives of one document and what they silenced so far.
+#[derive(Debug, Clone, Default)]
+pub struct Suppressions {
+    directives: Vec<Directive>,
+    scopes: Vec<Scope>,
+    /// The rules that run on the document.
+    running: RuleMask,
+    /// The severity of `unused-suppression` there, if it runs.
+    report: Option<Severity>,
+}
+
+impl Suppressions {
+    /// The directives of `source`, from its `comments` (or its lines, for plain text); the
+    /// `selection` decides which rules run there and whether unused directives are reported.
+    pub fn parse(source: &Source, comments: &[Comment], selection: &Selection) -> Suppressions {
+        let mut found = Vec::new();
+        if source.format == Format::Text {
+            text_directives(&source.text, &mut found);
+        } else {
+            for c in comments {
+                found.push((c.range.clone(), c.body.clone()));
+            }
+        }
+        let mut s = Suppressions {
+            directives: found
+                .into_iter()
+                .filter_map(|(whole, body)| directive(source, whole, body))
+                .collect(),
+            scopes: Vec::new(),
+            running: 0,
+            report: selection.severity_of(UNUSED_SUPPRESSION),
+        };
+        for (i, r) in RULES.iter().enumerate() {
+            if selection.is_enabled(r.id) {
+                s.running |= 1 << i;
+            }
+        }
+        s.build_scopes(source.text.len());
+        s
+    }
+
+    /// True when the document has no directive.
+    pub fn is_empty(&self) -> bool {
+        self.directives.is_empty()
+    }
+
+    /// True when a directive may silence the rule `id`.
+    pub fn may_cover(&self, id: &str) -> bool {
+        let Some(i) = RULES.iter().position(|r| r.id == id) else {
+            return false;
+        };
+        self.directives
+            .iter()
+            .any(|d| d.kind.is_some_and(|k| k != Kind::Enable) && d.mask & (1 << i) != 0)
+    }
+
+    /// Pairs each `disable` with the `enable` that ends it, rule by rule.
+    fn build_scopes(&mut self, len: usize) {
+        let mut open: Vec<Option<(usize, usize)>> = vec![None; RULES.len()];
+        for i in 0..self.directives.len() {
+            let d = &self.directives[i];
+            let (kind, mask, at) = (d.kind, d.mask, d.end.text_offset);
+            match kind {
+                Some(Kind::Disable) => {
+                    for (rule, slot) in open.iter_mut().enumerate() {
+                        if mask & (1 << rule) != 0 && slot.is_none() {
+                            *slot = Some((i, at));
+                        }
+                    }
+                }
+                Some(Kind::Enable) => {
+                    let from = self.directives[i].start.text_offset;
+                    let line = self.directives[i].start.line;
+                    for (rule, slot) in open.iter_mut().enumerate() {
+                        if mask & (1 << rule) == 0 {
+                            continue;
+                        }
+                        if let Some((d, start)) = slot.take() {
+                            self.scopes.push(Scope {
+                                directive: d,
+                                rule,
+                                from: start,
+                                to: from,
+                            });
+                            self.directives[d].until_line = Some(line);
+                            self.directives[i].used |= 1 << rule;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        for (rule, slot) in open.into_iter().enumerate() {
+            if let Some((d, start)) = slot {
+                self.scopes.push(Scope {
+                    directive: d,
+                    rule,
+                    from: start,
+                    to: len,
+                });
+            }
+        }
+    }
+
+    /// Removes from `diagnostics` those a directive silences and returns how many it removed.
+    pub fn apply(&mut self, diagnostics: &mut Vec<Diagnostic>) -> usize {
+        if self.directives.is_empty() {
+            return 0;
+        }
+        let before = diagnostics.len();
+        diagnostics.retain(|d| !self.silences(d));
+        before - diagnostics.len()
+    }
+
+    /// Whether a directive silences `d`; marks every directive that does as used.
+    fn silences(&mut self, d: &Diagnostic) -> bool {
+        let Some(rule) = RULES.iter().position(|r| r.id == d.rule) else {
+            return false;
+        };
+        let bit: RuleMask = 1 << rule;
+        let mut hit = false;
+        for dir in &mut self.directives {
+            let covers = dir.mask & bit != 0
+                && match dir.kind {
+                    Some(Kind::NextLine) => d.start.line == dir.end.line + 1,
+                    Some(Kind::File) => true,
+                    _ => false,
+                };
+            if covers {
+                dir.used |= bit;
+                hit = true;
+            }
+        }
+        let at = d.start.text_offset;
+        for scope in &self.scopes {
+            if scope.rule == rule && scope.from <= at && at < scope.to {
+                self.directives[scope.directive].used |= bit;
+                hit = true;
+            }
+        }
+        hit
+    }
+
+    /// The `unused-suppression` diagnostics: directives and named rules that silenced nothing,
+    /// unknown rule ids and unknown directives. Empty when the rule does not run.
+    pub fn unused(&self) -> Vec<Diagnostic> {
+        let Some(severity) = self.report else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for d in &self.directives {
+            self.report_directive(d, severity, &mut out);
+        }
+        out
+    }
+
+    fn report_directive(&self, d: &Directive, severity: Severity, out: &mut Vec<Diagnostic>) {
+        let report = |start: Location, end: Location, message: String, help: String| Diagnostic {
+            rule: rule_id(),
+            severity,
+            message,
+            help: Some(help),
+            start,
+            end,
+            iri: None,
+            iri_range: None,
+            component: None,
+            rfc: None,
+            related: Vec::new(),
+        };
+        let Some(kind) = d.kind else {
+            let word = escape_unsafe(&d.word);
+            let help = match closest_directive(&d.word) {
+                // ESLint's same-line form: irilint counts lines the other way round.
+                _ if d.word == "irilint-disable-line" => {
+                    "irilint has no same-line directive: put `irilint-disable-next-line` on the \
+                     line before"
+                        .to_string()
+                }
+                Some(k) => format!("did you mean `{k}`?"),
+                None => "the directives are `irilint-disable-next-line`, `irilint-disable`, \
+                         `irilint-enable` and `irilint-disable-file`"
+                    .to_string(),
+            };
+            out.push(report(
+                d.start,
+                d.end,
+                format!("unknown suppression directive `{word}`"),
+                help,
+            ));
+            return;
+        };
+        let remove =
+            "remove it: a suppression that hides nothing now would hide a new finding later";
+        for name in &d.names {
+            let shown = escape_unsafe(&name.text);
+            if name.mask == 0 {
+                let help = match suggest(&name.text) {
+                    Some(s) => format!("did you mean `{s}`? (`irilint rules` lists them)"),
+                    None => "`irilint rules` lists the rule ids and groups".to_string(),
+                };
+                out.push(report(
+                    name.start,
+                    name.end,
+                    format!("unknown rule or group `{shown}` in `{}`", kind.name()),
+                    help,
+                ));
+            } else if name.mask & d.used == 0 {
+                let message = if name.mask & self.running == 0 {
+                    format!(
+                        "unused suppression: `{shown}` does not run on this file (see `--select` and the configuration)"
+                    )
+                } else {
+                    format!("unused suppression: {}", self.nothing(d, Some(&shown)))
+                };
+                out.push(report(name.start, name.end, message, remove.to_string()));
+            }
+        }
+        if d.names.is_empty() && d.used == 0 {
+            out.push(report(
+                d.start,
+                d.end,
+                format!("unused suppression: {}", self.nothing(d, None)),
+                remove.to_string(),
+            ));
+        }
+    }
+
+    /// "no `rule` finding on the next line (line 12)" and the like.
+    fn nothing(&self, d: &Directive, rule: Option<&str>) -> String {
+        let what = match (rule, d.kind) {
+            (_, Some(Kind::Enable)) => {
+                return match rule {
+                    Some(r) => format!("`irilint-enable` ends no `irilint-disable` of `{r}`"),
+                    None => "`irilint-enable` ends no `irilint-disable`".to_string(),
+                };
+            }
+            (Some(r), _) => format!("no `{r}` finding"),
+            (None, _) => "no finding".to_string(),
+        };
+        match d.kind {
+            Some(Kind::NextLine) => format!("{what} on the next line (line {})", d.end.line + 1),
+            Some(Kind::File) => format!("{what} in this file"),
+            _ => match d.until_line {
+                Some(line) => format!("{what} between here and its `irilint-enable` (line {line})"),
+                None => format!("{what} from here to the end of the file"),
+            },
+        }
+    }
+}
+
+fn rule_id() -> &'static str {
+    RULES
+        .iter()
+        .find(|r| r.id == UNUSED_SUPPRESSION)
+        .map_or(UNUSED_SUPPRESSION, |r| r.id)
+}
+
+/// The directive word closest to `word`, if one is close.
+fn closest_directive(word: &str) -> Option<&'static str> {
+    Kind::ALL
+        .iter()
+        .map(|&(_, name)| (edit_distance(word, name), name))
+        .filter(|&(d, _)| d <= 6)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, name)| name)
+}
+
+/// The directive lines of a plain-text document: `(whole, body)` ranges, where `whole` is the
+/// line from its comment leader on and `body` what follows the leader.
+fn text_directives(text: &str, out: &mut Vec<(Range<usize>, Range<usize>)>) {
+    let mut from = 0;
+    while let Some(k) = text[from..].find(DIRECTIVE_PREFIX) {
+        let at = from + k;
+        let line_start = text[..at].rfind('\n').map_or(0, |p| p + 1);
+        let line_end = text[at..].find('\n').map_or(text.len(), |p| at + p);
+        from = line_end.max(at + DIRECTIVE_PREFIX.len());
+        let line = &text[line_start..line_end];
+        let content = line.trim_start();
+        let whole_start = line_start + (line.len() - content.len());
+        let content = content.trim_end();
+        let whole = whole_start..whole_start + content.len();
+        let after_leader = TEXT_LEADERS
+            .iter()
+            .find_map(|l| content.strip_prefix(l))
+            .unwrap_or(content);
+        let body_start = whole.end - after_leader.len();
+        if after_leader.trim_start().starts_with(DIRECTIVE_PREFIX)
+            && body_start + (after_leader.len() - after_leader.trim_start().len()) == at
+        {
+            out.push((whole.clone(), body_start..whole.end));
+        }
+    }
+}
+
+/// Parses the directive in `source.text[body]`; `None` when the text is not one.
+fn directive(source: &Source, whole: Range<usize>, body: Range<usize>) -> Option<Directive> {
+    let text = &source.text;
+    let content = text.get(body.clone())?;
+    let lead = content.len() - content.trim_start().len();
+    let mut tokens = tokens(content).into_iter();
+    let (word_range, word) = tokens.next()?;
+    if !word.starts_with(DIRECTIVE_PREFIX) || word_range.start != lead {
+        return None;
+    }
+    let kind = Kind::ALL.iter().find(|(_, n)| *n == word).map(|p| p.0);
+    // In plain text only a known directive is one: a line may start with such a word.
+    if kind.is_none() && source.format == Format::Text {
+        return None;
+    }
+    let at = |r: &Range<usize>| {
+        (
+            Location::of(source, body.start + r.start),
+            Location::of(source, body.start + r.end),
+        )
+    };
+    let mut names = Vec::new();
+    if kind.is_some() {
+        for (r, t) in tokens {
+            if t.chars().all(|c| c == '-' || c == '—') {
+                break;
+            }
+            let (start, end) = at(&r);
+            let mask = matching(t)
+                .map(|hits| hits.iter().fold(0, |m, &i| m | (1 << i)))
+                .unwrap_or(0);
+            names.push(Name {
+                text: t.to_string(),
+                start,
+                end,
+                mask,
+            });
+        }
+    }
+    let mask = if names.is_empty() {
+        ALL_RULES
+    } else {
+        names.iter().fold(0, |m, n| m | n.mask)
+    };
+    let (start, end) = match kind {
+        Some(_) => (
+            Location::of(source, whole.start),
+            Location::of(source, whole.end),
+        ),
+        None => at(&word_range),
+    };
+    Some(Directive {
+        kind,
+        word: word.to_string(),
+        start,
+        end,
+        names,
+        mask,
+        used: 0,
+        until_line: None,
+    })
+}
+
+/// The words of `s` (separated by white space and commas) with their ranges.
+fn tokens(s: &str) -> Vec<(Range<usize>, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in s.char_indices().chain(std::iter::once((s.len(), ' '))) {
+        let sep = c.is_whitespace() || c == ',';
+        match (start, sep) {
+            (None, false) => start = Some(i),
+            (Some(b), true) => {
+                out.push((b..i, &s[b..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_split_on_spaces_and_commas() {
+        let t: Vec<&str> = tokens(" a, b ,c  d").into_iter().map(|t| t.1).collect();
+        assert_eq!(t, ["a", "b", "c", "d"]);
+    }
+
+    #[test]
+    fn text_directives_need_a_line_of_their_own() {
+        let text = "# irilint-disable-next-line x\nsee irilint-disable here\n  .. irilint-enable\nirilint-disable-file -- why\n";
+        let mut out = Vec::new();
+        text_directives(text, &mut out);
+        let bodies: Vec<&str> = out.iter().map(|(_, b)| &text[b.clone()]).collect();
+        assert_eq!(
+            bodies,
+            [
+                " irilint-disable-next-line x",
+                " irilint-enable",
+                "irilint-disable-file -- why"
+            ]
+        );
+        let wholes: Vec<&str> = out.iter().map(|(w, _)| &text[w.clone()]).collect();
+        assert_eq!(wholes[1], ".. irilint-enable");
+    }
+
+    #[test]
+    fn a_near_miss_directive_gets_a_suggestion() {
+        assert_eq!(closest_directive("irilint-enabled"), Some("irilint-enable"));
+        assert_eq!(
+            closest_directive("irilint-disable-nextline"),
+            Some("irilint-disable-next-line")
+        );
+    }
+}
