@@ -92,6 +92,8 @@ impl Span {
 struct Point {
     line: usize,
     column: usize,
+    /// The column in UTF-16 code units, as editors speaking LSP count it.
+    utf16_column: usize,
     offset: usize,
 }
 
@@ -100,6 +102,7 @@ impl From<Location> for Point {
         Point {
             line: l.line,
             column: l.column,
+            utf16_column: l.column_utf16,
             offset: l.offset,
         }
     }
