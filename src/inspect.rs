@@ -158,6 +158,77 @@ impl Inspection {
         crate::report::json::to_string(&report)
     }
 
+    /// A compact Markdown summary for an editor's hover: validity, components, every character
+    /// that is not printable ASCII (code point, name, script, bidi class; hidden ones as
+    /// `⟨U+XXXX⟩`, never raw) and the findings of all rules.
+    pub fn to_markdown(&self) -> String {
+        // Inside a code span: escaped, and its backticks made visible so the span stays closed.
+        let code = |s: &str| format!("`{}`", escape_unsafe(s).replace('`', "ˋ"));
+        let mut out = format!("**IRI** {}", code(&self.input));
+        match self.parsed.first_error() {
+            None => out.push_str(match self.parsed.kind {
+                Kind::Iri => " — valid IRI\n",
+                Kind::Relative => " — valid relative reference\n",
+            }),
+            Some(e) => out.push_str(&format!(
+                " — **invalid**: {} (byte {})\n",
+                escape_unsafe(&e.message),
+                e.offset
+            )),
+        }
+        let c = self.components();
+        out.push('\n');
+        for (name, value) in [
+            ("scheme", c.scheme),
+            ("host", c.host),
+            ("port", c.port),
+            ("path", Some(c.path).filter(|p| !p.is_empty())),
+            ("query", c.query),
+            ("fragment", c.fragment),
+        ] {
+            if let Some(v) = value {
+                out.push_str(&format!("- {name}: {}\n", code(v)));
+            }
+        }
+        let unusual: Vec<CharInfo> = self
+            .characters()
+            .into_iter()
+            .filter(|ch| ch.char.chars().any(|c| !(c.is_ascii_graphic())))
+            .collect();
+        if !unusual.is_empty() {
+            out.push_str("\n| char | code point | name | script | bidi |\n|---|---|---|---|---|\n");
+            for ch in unusual.iter().take(64) {
+                let c = ch.char.chars().next().expect("one character");
+                let glyph = if chars::is_unsafe_to_display(c) || c.is_whitespace() {
+                    "(hidden)".to_string()
+                } else if is_combining_mark(c) {
+                    format!("◌{c}")
+                } else {
+                    ch.char.clone()
+                };
+                out.push_str(&format!(
+                    "| {glyph} | {} | {} | {} | {} |\n",
+                    ch.code_point, ch.name, ch.script, ch.bidi_class
+                ));
+            }
+            if unusual.len() > 64 {
+                out.push_str(&format!("\n…and {} more\n", unusual.len() - 64));
+            }
+        }
+        if !self.diagnostics.is_empty() {
+            out.push('\n');
+            for d in &self.diagnostics {
+                out.push_str(&format!(
+                    "- **{}** {}: {}\n",
+                    d.severity.name(),
+                    d.rule,
+                    escape_unsafe(&d.message)
+                ));
+            }
+        }
+        out
+    }
+
     /// A readable report: components, a character table, and the diagnostics as `check` shows them.
     pub fn to_human(&self, color: bool) -> String {
         let mut out = String::new();
@@ -299,6 +370,24 @@ mod tests {
         assert_eq!(shin["script"], "Hebrew");
         assert_eq!(shin["bidi_class"], "R");
         assert_eq!(shin["component"], "path");
+    }
+
+    #[test]
+    fn markdown_summary_escapes_and_lists_unusual_characters() {
+        let md = Inspection::new("http://раypal.example/a\u{202E}b`c").to_markdown();
+        assert!(!md.contains('\u{202E}'), "{md}");
+        assert!(
+            md.contains("| (hidden) | U+202E | RIGHT-TO-LEFT OVERRIDE | Common | RLO |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| р | U+0440 | CYRILLIC SMALL LETTER ER | Cyrillic | L |"),
+            "{md}"
+        );
+        assert!(md.contains("- host: `раypal.example`"), "{md}");
+        assert!(md.contains("**error** bidi-formatting-character"), "{md}");
+        // A backtick cannot end the code span early.
+        assert!(md.contains("bˋc`"), "{md}");
     }
 
     #[test]

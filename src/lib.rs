@@ -18,6 +18,7 @@ pub mod inspect;
 pub mod iri;
 pub mod line_index;
 pub mod list;
+pub mod lsp;
 pub mod report;
 pub mod rules;
 pub mod sniff;

@@ -105,6 +105,8 @@ pub(super) enum Command {
         #[arg(long, value_enum, default_value_t = ListFormat::Human)]
         format: ListFormat,
     },
+    /// Run the language server (LSP over stdin/stdout) for editors.
+    Lsp,
 }
 
 /// A rung of the RFC 3987 §5.3 comparison ladder.
@@ -263,7 +265,7 @@ pub(super) fn parse_input_format(s: &str) -> Result<Format, String> {
     })
 }
 
-pub(super) const SUBCOMMANDS: [&str; 11] = [
+pub(super) const SUBCOMMANDS: [&str; 12] = [
     "check",
     "config",
     "list",
@@ -274,5 +276,6 @@ pub(super) const SUBCOMMANDS: [&str; 11] = [
     "to-iri",
     "normalize",
     "compare",
+    "lsp",
     "help",
 ];

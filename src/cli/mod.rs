@@ -46,6 +46,12 @@ pub fn run(mut args: Vec<OsString>) -> ExitCode {
         Command::Rules { format } => run_rules(format),
         Command::Explain { rule } => run_explain(&rule),
         Command::Config { key } => run_config(key.as_deref()),
+        Command::Lsp => match crate::lsp::run() {
+            Ok(true) => ExitCode::SUCCESS,
+            // LSP: `exit` without `shutdown` first (or a vanished client) exits with 1.
+            Ok(false) => ExitCode::from(1),
+            Err(message) => fail(&message),
+        },
         Command::Inspect { iri, format, color } => {
             let inspection = Inspection::new(&iri);
             match format {

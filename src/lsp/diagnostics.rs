@@ -1,0 +1,119 @@
+//! Checking an open document as `irilint check` would, and its findings as LSP diagnostics.
+
+use lsp_types::{DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Uri};
+
+use super::document::Document;
+use super::positions::Lines;
+use crate::check::{CheckOptions, check_project, check_with};
+use crate::config::{FileSettings, Resolver};
+use crate::diagnostic::Diagnostic;
+use crate::iri::chars::escape_unsafe;
+use crate::line_index::LineIndex;
+use crate::rules::Severity;
+use crate::source::Source;
+
+/// A document's findings at one version.
+#[derive(Debug)]
+pub struct Checked {
+    /// The version they are for.
+    pub version: i32,
+    /// The findings, located in the document's text.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The text they were found in, indexed (code actions and conversions read it).
+    pub text: String,
+    /// Its line index.
+    pub lines: LineIndex,
+    /// The document as checked, when it was (hover reads its IRIs).
+    pub source: Option<Source>,
+    /// Why it was not checked, if it was not (excluded, a format irilint does not read).
+    pub skipped: Option<String>,
+}
+
+/// Checks `doc` with the settings its configuration gives it. A configuration error is
+/// returned as a message and the defaults apply, so the editor keeps its diagnostics.
+pub fn check(doc: &Document, resolver: &Resolver) -> (Checked, Option<String>) {
+    let mut config_error = None;
+    let (settings, excluded, configured_format) = match &doc.path {
+        Some(path) => match resolver.resolve(path, false) {
+            Ok(r) => (r.settings.as_ref().clone(), r.excluded, r.settings.format),
+            Err(e) => {
+                config_error = Some(e.to_string());
+                (FileSettings::default(), false, None)
+            }
+        },
+        None => (FileSettings::default(), false, None),
+    };
+    let mut checked = Checked {
+        version: doc.version,
+        diagnostics: Vec::new(),
+        lines: LineIndex::new(&doc.text),
+        text: doc.text.clone(),
+        source: None,
+        skipped: None,
+    };
+    let format = configured_format.or_else(|| doc.format());
+    let Some(format) = format else {
+        checked.skipped = Some(format!(
+            "irilint does not read `{}` documents",
+            escape_unsafe(&doc.language_id)
+        ));
+        return (checked, config_error);
+    };
+    if excluded {
+        checked.skipped = Some("excluded by the configuration".into());
+        return (checked, config_error);
+    }
+    let source = doc.source(format);
+    let options = CheckOptions {
+        selection: &settings.selection,
+        baseline: None,
+        render: None,
+        render_project: None,
+    };
+    let mut outcome = [check_with(&source, &settings, &options)];
+    check_project(&mut outcome, &options);
+    let [outcome] = outcome;
+    checked.diagnostics = outcome.diagnostics;
+    checked.source = Some(source);
+    (checked, config_error)
+}
+
+/// `d` as the protocol shows it: range in the negotiated encoding, rule id as the code, help
+/// on a second line, related places; every character from the document escaped.
+pub fn to_lsp(d: &Diagnostic, lines: &Lines<'_>, uri: &Uri) -> lsp_types::Diagnostic {
+    let mut message = escape_unsafe(&d.message);
+    if let Some(help) = &d.help {
+        message.push_str("\nhelp: ");
+        message.push_str(&escape_unsafe(help));
+    }
+    if let Some(rfc) = d.rfc {
+        message.push_str(&format!(" (RFC 3987 §{rfc})"));
+    }
+    // Related places in the same document (an entity's declaration, another spelling); a
+    // document is checked on its own here, so there are no others.
+    let related: Vec<DiagnosticRelatedInformation> = d
+        .related
+        .iter()
+        .filter(|r| r.path.is_none())
+        .map(|r| DiagnosticRelatedInformation {
+            location: Location::new(
+                uri.clone(),
+                lines.range(r.start.text_offset, r.end.text_offset),
+            ),
+            message: escape_unsafe(&r.label),
+        })
+        .collect();
+    lsp_types::Diagnostic {
+        range: lines.range(d.start.text_offset, d.end.text_offset),
+        severity: Some(match d.severity {
+            Severity::Error => DiagnosticSeverity::ERROR,
+            Severity::Warning => DiagnosticSeverity::WARNING,
+            Severity::Info => DiagnosticSeverity::INFORMATION,
+        }),
+        code: Some(NumberOrString::String(d.rule.to_string())),
+        source: Some("irilint".into()),
+        message,
+        related_information: (!related.is_empty()).then_some(related),
+        ..lsp_types::Diagnostic::default()
+    }
+}

@@ -1,0 +1,599 @@
+//! `irilint lsp`, driven over stdio by a small LSP client, as an editor drives it: the
+//! handshake with each position encoding, open/change/close, pushed and pulled diagnostics,
+//! code actions applied to the text, hover, configuration changes, hostile requests, shutdown.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const RLO: char = '\u{202E}';
+const WAIT: Duration = Duration::from_secs(60);
+
+struct Client {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    incoming: Receiver<Value>,
+    next_id: i64,
+    /// Notifications received while waiting for something else.
+    backlog: Vec<Value>,
+}
+
+impl Client {
+    /// Starts the server and initializes it with `capabilities`; returns the client and the
+    /// server's `initialize` result.
+    fn start(capabilities: Value, cwd: &std::path::Path) -> (Client, Value) {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_irilint"))
+            .arg("lsp")
+            .current_dir(cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut length = 0usize;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(v) = line.strip_prefix("Content-Length: ") {
+                        length = v.parse().unwrap();
+                    }
+                }
+                let mut body = vec![0; length];
+                if reader.read_exact(&mut body).is_err() {
+                    return;
+                }
+                if tx.send(serde_json::from_slice(&body).unwrap()).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut client = Client {
+            stdin: child.stdin.take(),
+            child,
+            incoming: rx,
+            next_id: 0,
+            backlog: Vec::new(),
+        };
+        let result = client.request(
+            "initialize",
+            json!({"processId": null, "rootUri": null, "capabilities": capabilities}),
+        );
+        client.notify("initialized", json!({}));
+        (client, result.expect("initialize succeeds"))
+    }
+
+    fn send(&mut self, message: Value) {
+        let body = serde_json::to_vec(&message).unwrap();
+        let stdin = self.stdin.as_mut().unwrap();
+        write!(stdin, "Content-Length: {}\r\n\r\n", body.len()).unwrap();
+        stdin.write_all(&body).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    fn recv(&mut self, deadline: Instant) -> Option<Value> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.incoming.recv_timeout(left) {
+            Ok(v) => Some(v),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Sends a request and waits for its response: `Ok(result)` or `Err(error)`.
+    fn request(&mut self, method: &str, params: Value) -> Result<Value, Value> {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let m = self
+                .recv(deadline)
+                .unwrap_or_else(|| panic!("no response to {method}"));
+            if m["id"] == id && m.get("method").is_none() {
+                return match m.get("error") {
+                    Some(e) => Err(e.clone()),
+                    None => Ok(m["result"].clone()),
+                };
+            }
+            if m.get("method").is_some() && m.get("id").is_some() {
+                // A request from the server (capability registration): accept it.
+                let reply = json!({"jsonrpc": "2.0", "id": m["id"], "result": null});
+                self.send(reply);
+                continue;
+            }
+            self.backlog.push(m);
+        }
+    }
+
+    /// The next `publishDiagnostics` for `uri` (from the backlog first).
+    fn published(&mut self, uri: &str) -> Value {
+        let is_it = |m: &Value| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
+        };
+        if let Some(k) = self.backlog.iter().position(is_it) {
+            return self.backlog.remove(k)["params"].clone();
+        }
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let m = self
+                .recv(deadline)
+                .unwrap_or_else(|| panic!("no diagnostics published for {uri}"));
+            if is_it(&m) {
+                return m["params"].clone();
+            }
+            if m.get("method").is_some() && m.get("id").is_some() {
+                let reply = json!({"jsonrpc": "2.0", "id": m["id"], "result": null});
+                self.send(reply);
+                continue;
+            }
+            self.backlog.push(m);
+        }
+    }
+
+    /// Publications for `uri` until one has `version`; all of them, in order.
+    fn published_until(&mut self, uri: &str, version: i64) -> Vec<Value> {
+        let mut all = Vec::new();
+        loop {
+            let p = self.published(uri);
+            let done = p["version"] == version;
+            all.push(p);
+            if done {
+                return all;
+            }
+        }
+    }
+
+    fn open(&mut self, uri: &str, language_id: &str, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": language_id, "version": 1, "text": text}}),
+        );
+    }
+
+    fn change(&mut self, uri: &str, version: i64, text: &str) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}),
+        );
+    }
+
+    /// `shutdown` then `exit`; the exit code.
+    fn shutdown(mut self) -> i32 {
+        assert_eq!(self.request("shutdown", Value::Null), Ok(Value::Null));
+        self.notify("exit", Value::Null);
+        self.wait()
+    }
+
+    fn wait(mut self) -> i32 {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + WAIT;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code().unwrap_or(-1);
+            }
+            assert!(Instant::now() < deadline, "the server did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+fn encodings(offered: &[&str]) -> Value {
+    json!({"general": {"positionEncodings": offered}})
+}
+
+fn codes(published: &Value) -> Vec<String> {
+    published["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Applies LSP text edits (positions in `encoding`) to `text`.
+fn apply_edits(text: &str, edits: &[Value], encoding: &str) -> String {
+    let offset = |p: &Value| -> usize {
+        let (line, ch) = (
+            p["line"].as_u64().unwrap() as usize,
+            p["character"].as_u64().unwrap() as usize,
+        );
+        let mut at = 0;
+        for _ in 0..line {
+            at += text[at..].find('\n').unwrap() + 1;
+        }
+        let mut units = 0;
+        for (k, c) in text[at..].char_indices() {
+            if units >= ch || c == '\n' || c == '\r' {
+                return at + k;
+            }
+            units += match encoding {
+                "utf-8" => c.len_utf8(),
+                "utf-16" => c.len_utf16(),
+                _ => 1,
+            };
+        }
+        text.len()
+    };
+    let mut spans: Vec<(usize, usize, String)> = edits
+        .iter()
+        .map(|e| {
+            (
+                offset(&e["range"]["start"]),
+                offset(&e["range"]["end"]),
+                e["newText"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    spans.sort_by_key(|s| std::cmp::Reverse(s.0));
+    let mut out = text.to_string();
+    for (s, e, t) in spans {
+        out.replace_range(s..e, &t);
+    }
+    out
+}
+
+#[test]
+fn positions_follow_the_negotiated_encoding_with_astral_characters_and_crlf() {
+    let dir = tempfile::tempdir().unwrap();
+    // Line 2 (0-based 1) holds an astral character (U+1D4B3, 4 bytes, 2 UTF-16 units) before a
+    // link with a U+202E; lines end in CRLF.
+    let text =
+        format!("<p>x</p>\r\n<p>\u{1D4B3} <a href=\"http://a.example/{RLO}b\">y</a></p>\r\n");
+    let prefix = "<p>\u{1D4B3} <a href=\"http://a.example/";
+    for (offered, expected, start) in [
+        (vec![], "utf-16", prefix.encode_utf16().count()),
+        (vec!["utf-16"], "utf-16", prefix.encode_utf16().count()),
+        (vec!["utf-8", "utf-16"], "utf-8", prefix.len()),
+        (vec!["utf-32", "utf-16"], "utf-32", prefix.chars().count()),
+    ] {
+        let (mut c, init) = Client::start(encodings(&offered), dir.path());
+        assert_eq!(init["capabilities"]["positionEncoding"], expected);
+        assert_eq!(init["serverInfo"]["name"], "irilint");
+        c.open("file:///tmp/irilint-lsp/a.html", "html", &text);
+        let p = c.published("file:///tmp/irilint-lsp/a.html");
+        assert_eq!(p["version"], 1);
+        assert_eq!(codes(&p), ["bidi-formatting-character"]);
+        let range = &p["diagnostics"][0]["range"];
+        assert_eq!(
+            range["start"],
+            json!({"line": 1, "character": start}),
+            "{expected}"
+        );
+        let width = if expected == "utf-8" { 3 } else { 1 };
+        assert_eq!(
+            range["end"],
+            json!({"line": 1, "character": start + width}),
+            "{expected}"
+        );
+        // Never a raw hidden character in what the server says.
+        let message = p["diagnostics"][0]["message"].as_str().unwrap();
+        assert!(
+            !message.contains(RLO) && message.contains("U+202E"),
+            "{message}"
+        );
+        assert_eq!(c.shutdown(), 0);
+    }
+}
+
+#[test]
+fn changes_republish_and_the_latest_version_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut c, _) = Client::start(json!({}), dir.path());
+    let uri = "file:///tmp/irilint-lsp/b.md";
+    c.open(uri, "markdown", "See <https://example.org/ok>.\n");
+    let p = c.published(uri);
+    assert_eq!((p["version"].clone(), codes(&p).len()), (json!(1), 0));
+    c.change(uri, 2, &format!("See <https://example.org/{RLO}x>.\n"));
+    let p = c.published(uri);
+    assert_eq!(p["version"], 2);
+    assert_eq!(codes(&p), ["bidi-formatting-character"]);
+    // 100 quick edits: whatever is published on the way, versions only go up and the last
+    // publication is for the last text (clean).
+    for v in 3..=102 {
+        let text = if v == 102 {
+            "See <https://example.org/fine>.\n".to_string()
+        } else {
+            format!(
+                "See <https://example.org/{}{RLO}>.\n",
+                "a".repeat(v as usize)
+            )
+        };
+        c.change(uri, v, &text);
+    }
+    let all = c.published_until(uri, 102);
+    let versions: Vec<i64> = all.iter().map(|p| p["version"].as_i64().unwrap()).collect();
+    assert!(versions.windows(2).all(|w| w[0] < w[1]), "{versions:?}");
+    assert!(
+        versions.len() < 50,
+        "debounced: {} publications",
+        versions.len()
+    );
+    assert_eq!(codes(all.last().unwrap()).len(), 0);
+    // Closing clears the document's diagnostics.
+    c.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let p = c.published(uri);
+    assert_eq!(codes(&p).len(), 0);
+    assert_eq!(c.shutdown(), 0);
+}
+
+#[test]
+fn a_client_that_pulls_gets_diagnostics_by_pull_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let caps = json!({"textDocument": {"diagnostic": {"dynamicRegistration": false}}});
+    let (mut c, init) = Client::start(caps, dir.path());
+    assert_eq!(
+        init["capabilities"]["diagnosticProvider"]["identifier"],
+        "irilint"
+    );
+    let uri = "file:///tmp/irilint-lsp/c.txt";
+    c.open(uri, "plaintext", &format!("http://a.example/{RLO}x\n"));
+    let r = c
+        .request(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .unwrap();
+    assert_eq!(r["kind"], "full");
+    assert_eq!(r["items"][0]["code"], "bidi-formatting-character");
+    assert_eq!(r["items"][0]["severity"], 1);
+    c.change(uri, 2, "http://a.example/x\n");
+    let r = c
+        .request(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .unwrap();
+    assert_eq!(r["items"], json!([]));
+    assert_eq!(r["resultId"], "2");
+    // Nothing was pushed.
+    assert!(
+        c.backlog
+            .iter()
+            .all(|m| m["method"] != "textDocument/publishDiagnostics"),
+        "{:?}",
+        c.backlog
+    );
+    assert_eq!(c.shutdown(), 0);
+}
+
+#[test]
+fn code_actions_suppress_on_the_line_or_in_the_file_in_the_documents_syntax() {
+    let dir = tempfile::tempdir().unwrap();
+    for (uri, language_id, text, line_directive) in [
+        (
+            "file:///tmp/irilint-lsp/d.html",
+            "html",
+            format!("<p>\r\n  <a href=\"http://a.example/\u{20BB7}{RLO}x\">y</a>\r\n</p>\r\n"),
+            "  <!-- irilint-disable-next-line bidi-formatting-character -->\r\n",
+        ),
+        (
+            "file:///tmp/irilint-lsp/d.rst",
+            "plaintext",
+            format!("Intro\n\nhttp://a.example/{RLO}x\n"),
+            ".. irilint-disable-next-line bidi-formatting-character\n",
+        ),
+    ] {
+        for which in ["line", "file"] {
+            let (mut c, _) = Client::start(encodings(&["utf-16"]), dir.path());
+            c.open(uri, language_id, &text);
+            let p = c.published(uri);
+            let d = p["diagnostics"][0].clone();
+            assert_eq!(d["code"], "bidi-formatting-character");
+            let actions = c
+                .request(
+                    "textDocument/codeAction",
+                    json!({"textDocument": {"uri": uri}, "range": d["range"], "context": {"diagnostics": [d]}}),
+                )
+                .unwrap();
+            let titles: Vec<&str> = actions
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| a["title"].as_str().unwrap())
+                .collect();
+            assert_eq!(
+                titles,
+                [
+                    "Suppress `bidi-formatting-character` on this line",
+                    "Suppress `bidi-formatting-character` in this file"
+                ]
+            );
+            let action = &actions[if which == "line" { 0 } else { 1 }];
+            assert_eq!(action["kind"], "quickfix");
+            let edits = action["edit"]["changes"][uri].as_array().unwrap();
+            let fixed = apply_edits(&text, edits, "utf-16");
+            if which == "line" {
+                assert!(fixed.contains(line_directive), "{fixed:?}");
+            } else {
+                assert!(fixed.contains("irilint-disable-file bidi-formatting-character"));
+            }
+            c.change(uri, 2, &fixed);
+            let p = c.published(uri);
+            assert_eq!(p["version"], 2);
+            assert_eq!(codes(&p), Vec::<String>::new(), "{which}: {fixed:?}");
+            assert_eq!(c.shutdown(), 0);
+        }
+    }
+}
+
+#[test]
+fn hover_inspects_the_iri_under_the_cursor_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut c, _) = Client::start(encodings(&["utf-8"]), dir.path());
+    let uri = "file:///tmp/irilint-lsp/e.html";
+    let text = format!("<a href=\"https://\u{440}aypal.example/{RLO}x\">y</a>\n");
+    c.open(uri, "html", &text);
+    c.published(uri);
+    let h = c
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 12}}),
+        )
+        .unwrap();
+    let value = h["contents"]["value"].as_str().unwrap();
+    assert_eq!(h["contents"]["kind"], "markdown");
+    assert!(!value.contains(RLO), "{value}");
+    assert!(
+        value.contains("U+202E | RIGHT-TO-LEFT OVERRIDE | Common | RLO"),
+        "{value}"
+    );
+    assert!(
+        value.contains("U+0440 | CYRILLIC SMALL LETTER ER | Cyrillic | L"),
+        "{value}"
+    );
+    assert!(value.contains("confusable"), "{value}");
+    assert_eq!(h["range"]["start"], json!({"line": 0, "character": 9}));
+    // Outside any IRI: no hover.
+    let h = c
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 1}}),
+        )
+        .unwrap();
+    assert_eq!(h, Value::Null);
+    assert_eq!(c.shutdown(), 0);
+}
+
+#[test]
+fn configuration_and_suppressions_apply_and_a_changed_configuration_rechecks() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("f.html");
+    let uri = format!("file://{}", page.display());
+    let text = format!(
+        "<!-- irilint-disable-next-line invisible-character -->\n<a href=\"http://a.example/x\u{200B}y\">z</a>\n<a href=\"http://a.example/{RLO}\">z</a>\n"
+    );
+    std::fs::write(&page, &text).unwrap();
+    let caps = json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}});
+    let (mut c, _) = Client::start(caps, dir.path());
+    c.open(&uri, "html", &text);
+    assert_eq!(codes(&c.published(&uri)), ["bidi-formatting-character"]);
+    std::fs::write(dir.path().join("irilint.toml"), "ignore = [\"bidi\"]\n").unwrap();
+    let toml_uri = format!("file://{}", dir.path().join("irilint.toml").display());
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": toml_uri, "type": 1}]}),
+    );
+    assert_eq!(codes(&c.published(&uri)), Vec::<String>::new());
+    // A broken configuration: the defaults apply and the client is told.
+    std::fs::write(dir.path().join("irilint.toml"), "ignore = 3\n").unwrap();
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": toml_uri, "type": 2}]}),
+    );
+    assert_eq!(codes(&c.published(&uri)), ["bidi-formatting-character"]);
+    let shown = c
+        .backlog
+        .iter()
+        .find(|m| m["method"] == "window/showMessage")
+        .expect("the configuration error is shown");
+    assert!(
+        shown["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("invalid configuration"),
+        "{shown}"
+    );
+    assert_eq!(c.shutdown(), 0);
+}
+
+#[test]
+fn bad_documents_and_bad_requests_never_kill_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut c, _) = Client::start(json!({}), dir.path());
+    // Not well-formed XML, an unknown language, binary-looking text, a large document.
+    c.open(
+        "file:///tmp/irilint-lsp/g.svg",
+        "xml",
+        "<svg><a href='http://a/\u{202E}'></svg",
+    );
+    assert!(
+        codes(&c.published("file:///tmp/irilint-lsp/g.svg"))
+            .contains(&"xml-not-well-formed".to_string())
+    );
+    c.open(
+        "file:///tmp/irilint-lsp/g.rs",
+        "rust",
+        "// http://a/\u{202E}\n",
+    );
+    assert_eq!(codes(&c.published("file:///tmp/irilint-lsp/g.rs")).len(), 0);
+    c.open(
+        "untitled:Untitled-1",
+        "html",
+        "\0\0<a href='\u{0}http://a/'>\u{FFFF}",
+    );
+    c.published("untitled:Untitled-1");
+    let big: String = (0..20_000)
+        .map(|i| format!("<p><a href=\"https://example.org/page/{i}\">link {i}</a></p>\n"))
+        .collect::<String>()
+        + &format!("<a href=\"https://example.org/{RLO}\">x</a>\n");
+    assert!(big.len() > 1_000_000);
+    c.open("file:///tmp/irilint-lsp/big.html", "html", &big);
+    let p = c.published("file:///tmp/irilint-lsp/big.html");
+    assert_eq!(codes(&p), ["bidi-formatting-character"]);
+    assert_eq!(p["diagnostics"][0]["range"]["start"]["line"], 20_000);
+    // Unknown methods, bad parameters, documents never opened.
+    let e = c.request("textDocument/definition", json!({})).unwrap_err();
+    assert_eq!(e["code"], -32601);
+    let e = c
+        .request("textDocument/hover", json!({"nonsense": 1}))
+        .unwrap_err();
+    assert_eq!(e["code"], -32602);
+    let r = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": "file:///never/opened.html"}, "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(r, Ok(Value::Null));
+    c.notify("textDocument/didChange", json!({"garbage": true}));
+    c.notify("$/cancelRequest", json!({"id": 1}));
+    // Still answering.
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": "file:///tmp/irilint-lsp/g.svg"}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 99, "character": 0}}, "context": {"diagnostics": []}}),
+    );
+    assert!(r.is_ok(), "{r:?}");
+    assert_eq!(c.shutdown(), 0);
+}
+
+#[test]
+fn exit_without_shutdown_and_a_vanishing_client_end_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut c, _) = Client::start(json!({}), dir.path());
+    c.notify("exit", Value::Null);
+    assert_eq!(c.wait(), 1);
+    let (c, _) = Client::start(json!({}), dir.path());
+    // stdin closed without a word.
+    assert_eq!(c.wait(), 1);
+    // After shutdown, requests are refused.
+    let (mut c, _) = Client::start(json!({}), dir.path());
+    assert_eq!(c.request("shutdown", Value::Null), Ok(Value::Null));
+    let e = c
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": "file:///x.html"}, "position": {"line": 0, "character": 0}}),
+        )
+        .unwrap_err();
+    assert_eq!(e["code"], -32600);
+    c.notify("exit", Value::Null);
+    assert_eq!(c.wait(), 0);
+}
