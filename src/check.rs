@@ -1,7 +1,7 @@
 //! `irilint check`: every input read, decoded, extracted and checked, in parallel, with the
 //! results in input order.
 
-use std::io::Read;
+use std::io::Read as _;
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -14,7 +14,7 @@ use crate::extract;
 use crate::iri;
 use crate::rules::equivalence::{self, EQUIVALENT_VARIANTS, Variant};
 use crate::rules::{self, Selection, Severity};
-use crate::source::{Format, NotText, Source};
+use crate::source::{BINARY_SNIFF_LEN, Format, NotText, Source, binary_at};
 use crate::walk::{Entry, FileError, Input, describe_io_error};
 
 /// Renders one file's diagnostics while its source is still in memory.
@@ -71,6 +71,9 @@ pub struct Run<T> {
     pub errors: Vec<FileError>,
     /// Named files skipped because they are binary, with the reason.
     pub skipped: Vec<FileError>,
+    /// How many of `errors` are files named on the command line (or standard input): the run
+    /// then fails (exit code 2) once everything else is reported.
+    pub named_errors: usize,
 }
 
 impl<T> Default for Run<T> {
@@ -79,6 +82,7 @@ impl<T> Default for Run<T> {
             files: Vec::new(),
             errors: Vec::new(),
             skipped: Vec::new(),
+            named_errors: 0,
         }
     }
 }
@@ -87,20 +91,35 @@ impl<T> Default for Run<T> {
 pub type RunOutcome = Run<FileOutcome>;
 
 /// How inputs are read and decoded.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct LoadOptions {
     /// Forces the format of named files and standard input.
     pub input_format: Option<Format>,
     /// Name (and format, by extension) of standard input.
     pub stdin_filename: Option<String>,
+    /// Inputs larger than this many bytes are not read.
+    pub max_file_size: u64,
 }
+
+impl Default for LoadOptions {
+    fn default() -> LoadOptions {
+        LoadOptions {
+            input_format: None,
+            stdin_filename: None,
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+        }
+    }
+}
+
+/// The default of `--max-file-size`: 512 MiB.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 512 << 20;
 
 /// Why an input produced no document.
 enum NotLoaded {
     /// Binary; named files carry the reason, walked ones are left out silently (as ripgrep does).
     Skipped(Option<FileError>),
-    /// Unreadable.
-    Failed(FileError),
+    /// Unreadable; `named` when named on the command line or standard input.
+    Failed { error: FileError, named: bool },
 }
 
 /// Reads and decodes every input in parallel and applies `f` to each document; never stops early.
@@ -118,7 +137,10 @@ pub fn for_each_source<T: Send>(
         match r {
             Ok(t) => run.files.push(t),
             Err(NotLoaded::Skipped(e)) => run.skipped.extend(e),
-            Err(NotLoaded::Failed(e)) => run.errors.push(e),
+            Err(NotLoaded::Failed { error, named }) => {
+                run.named_errors += usize::from(named);
+                run.errors.push(error);
+            }
         }
     }
     run
@@ -186,6 +208,7 @@ fn sort(diagnostics: &mut [Diagnostic]) {
 
 fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Source, NotLoaded> {
     let configured = entry.settings.format;
+    let limit = options.max_file_size;
     let (display, bytes, format, explicit) = match &entry.input {
         Input::Stdin => {
             let display = options.stdin_filename.clone().unwrap_or_else(|| "-".into());
@@ -194,25 +217,43 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Source, NotLoaded>
                 .or(configured)
                 .or_else(|| Format::from_path(Path::new(&display)))
                 .unwrap_or(Format::Text);
-            let mut bytes = Vec::new();
-            if let Err(e) = std::io::stdin().lock().read_to_end(&mut bytes) {
-                return Err(NotLoaded::Failed(FileError {
-                    path: display,
-                    message: format!("cannot read standard input: {}", describe_io_error(&e)),
-                }));
-            }
+            let bytes = match read_limited(std::io::stdin().lock(), limit) {
+                Ok(Read::Bytes(bytes)) => bytes,
+                Ok(Read::Binary { nul_at }) => return Err(binary(display, nul_at, true)),
+                Ok(Read::TooLarge) => return Err(too_large(display, limit, true)),
+                Err(e) => {
+                    return Err(NotLoaded::Failed {
+                        error: FileError {
+                            message: format!(
+                                "cannot read standard input: {}",
+                                describe_io_error(&e)
+                            ),
+                            path: display,
+                        },
+                        named: true,
+                    });
+                }
+            };
             (display, bytes, format, true)
         }
         Input::File { path, explicit } => {
             let display = path.display().to_string();
-            let bytes = match std::fs::read(path) {
-                Ok(bytes) => bytes,
-                Err(e) => {
-                    return Err(NotLoaded::Failed(FileError {
-                        message: format!("cannot read file: {}", describe_io_error(&e)),
-                        path: display,
-                    }));
-                }
+            let failed = |e: &std::io::Error| NotLoaded::Failed {
+                error: FileError {
+                    message: format!("cannot read file: {}", describe_io_error(e)),
+                    path: display.clone(),
+                },
+                named: *explicit,
+            };
+            let file = std::fs::File::open(path).map_err(|e| failed(&e))?;
+            if file.metadata().is_ok_and(|m| m.len() > limit) {
+                return Err(too_large(display, limit, *explicit));
+            }
+            let bytes = match read_limited(file, limit) {
+                Ok(Read::Bytes(bytes)) => bytes,
+                Ok(Read::Binary { nul_at }) => return Err(binary(display, nul_at, *explicit)),
+                Ok(Read::TooLarge) => return Err(too_large(display, limit, *explicit)),
+                Err(e) => return Err(failed(&e)),
             };
             let forced = if *explicit {
                 options.input_format
@@ -226,12 +267,58 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Source, NotLoaded>
             (display, bytes, format, *explicit)
         }
     };
-    Source::decode(display.clone(), format, &bytes).map_err(|NotText::Binary { nul_at }| {
-        NotLoaded::Skipped(explicit.then(|| FileError {
-            path: display,
-            message: format!("skipped: binary file (NUL byte at offset {nul_at})"),
-        }))
-    })
+    Source::decode(display.clone(), format, &bytes)
+        .map_err(|NotText::Binary { nul_at }| binary(display, nul_at, explicit))
+}
+
+/// What reading an input gave.
+enum Read {
+    Bytes(Vec<u8>),
+    /// A NUL byte in the first 8 KiB and no UTF-16 BOM: the rest is not read.
+    Binary {
+        nul_at: usize,
+    },
+    /// More than the limit.
+    TooLarge,
+}
+
+/// Reads `input` whole, but looks at its first 8 KiB before reading further (a binary file is
+/// not read past them) and stops past `limit` bytes (`/dev/zero`, `yes | irilint check -`).
+fn read_limited(mut input: impl std::io::Read, limit: u64) -> std::io::Result<Read> {
+    let mut bytes = Vec::new();
+    (&mut input)
+        .take(BINARY_SNIFF_LEN as u64)
+        .read_to_end(&mut bytes)?;
+    if let Some(nul_at) = binary_at(&bytes) {
+        return Ok(Read::Binary { nul_at });
+    }
+    input
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Ok(Read::TooLarge);
+    }
+    Ok(Read::Bytes(bytes))
+}
+
+fn binary(path: String, nul_at: usize, named: bool) -> NotLoaded {
+    NotLoaded::Skipped(named.then(|| FileError {
+        path,
+        message: format!("skipped: binary file (NUL byte at offset {nul_at})"),
+    }))
+}
+
+fn too_large(path: String, limit: u64, named: bool) -> NotLoaded {
+    NotLoaded::Failed {
+        error: FileError {
+            path,
+            message: format!(
+                "not read: larger than --max-file-size ({limit} bytes); raise the limit, e.g. --max-file-size {}M",
+                (limit >> 20).saturating_mul(2).max(1)
+            ),
+        },
+        named,
+    }
 }
 
 /// Extracts and checks one decoded document with `options.selection` and no configuration.

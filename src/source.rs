@@ -171,7 +171,16 @@ pub enum NotText {
 }
 
 /// How far into a file to look for a NUL byte (as git and ripgrep do).
-const BINARY_SNIFF_LEN: usize = 8 * 1024;
+pub const BINARY_SNIFF_LEN: usize = 8 * 1024;
+
+/// Where the first NUL byte of the first [`BINARY_SNIFF_LEN`] bytes is, when `bytes` has no
+/// BOM: such a file is binary.
+pub fn binary_at(bytes: &[u8]) -> Option<usize> {
+    if Encoding::for_bom(bytes).is_some() {
+        return None;
+    }
+    bytes.iter().take(BINARY_SNIFF_LEN).position(|&b| b == 0)
+}
 
 impl Source {
     /// Decodes `bytes` as `format` prescribes: a BOM first; then for HTML the first `<meta>` of
@@ -185,9 +194,7 @@ impl Source {
             Some((enc, len)) => (Some(enc), len),
             None => (None, 0),
         };
-        if bom.is_none()
-            && let Some(nul_at) = bytes.iter().take(BINARY_SNIFF_LEN).position(|&b| b == 0)
-        {
+        if let Some(nul_at) = binary_at(bytes) {
             return Err(NotText::Binary { nul_at });
         }
         let body = &bytes[bom_len..];
@@ -320,7 +327,9 @@ fn decode_with(
             DecoderResult::Malformed(bad, after) => {
                 let end = read - usize::from(after);
                 let start = end - usize::from(bad);
-                let shift_before = invalid.last().map_or(0, |s: &InvalidSequence| s.shift_after);
+                let shift_before = invalid
+                    .last()
+                    .map_or(0, |s: &InvalidSequence| s.shift_after);
                 invalid.push(InvalidSequence {
                     bytes: base + start..base + end,
                     found: body[start..end].to_vec(),

@@ -121,6 +121,12 @@ pub fn collect(
                 continue;
             }
             walk_dir(path, resolver, &mut walk)?;
+        } else if !meta.is_file() {
+            // A FIFO would block, a device never end: only regular files and `-` are read.
+            return Err(FatalError::Path(format!(
+                "cannot read `{}`: not a regular file (a FIFO, socket or device); pipe it to `irilint check -` instead",
+                path.display()
+            )));
         } else {
             std::fs::File::open(path).map_err(|e| cannot_read(&e))?;
             let resolved = resolver.resolve(path, false)?;

@@ -152,6 +152,10 @@ pub(super) struct InputArgs {
     /// The name (and, by its extension, the format) of standard input.
     #[arg(long, value_name = "PATH")]
     pub(super) stdin_filename: Option<String>,
+    /// Files (and standard input) larger than this are not read: bytes, or with a K, M or G
+    /// suffix (powers of 1024).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "512M")]
+    pub(super) max_file_size: u64,
 }
 
 impl InputArgs {
@@ -159,8 +163,35 @@ impl InputArgs {
         LoadOptions {
             input_format: self.input_format,
             stdin_filename: self.stdin_filename.clone(),
+            max_file_size: self.max_file_size,
         }
     }
+}
+
+/// `512M`, `1G`, `64K`, `1000`: a size in bytes (K, M, G are powers of 1024).
+fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (digits, unit) = match t.char_indices().last() {
+        Some((k, c)) if c.is_ascii_alphabetic() => (&t[..k], c.to_ascii_uppercase()),
+        _ => (t, 'B'),
+    };
+    let shift = match unit {
+        'B' => 0,
+        'K' => 10,
+        'M' => 20,
+        'G' => 30,
+        _ => {
+            return Err(format!(
+                "unknown unit `{unit}`: use K, M or G (for example 512M)"
+            ));
+        }
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size: write a number of bytes, or 64K, 512M, 2G"))?;
+    n.checked_mul(1 << shift)
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("`{s}` is not a usable size"))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -117,6 +117,11 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     }
     print_outcome(&outcome, &args);
 
+    if outcome.named_errors > 0 {
+        // A file named on the command line (or standard input) could not be read: the run
+        // failed, whatever the others gave.
+        return ExitCode::from(2);
+    }
     let summary = Summary::of(&outcome);
     let failed = summary.errors > 0 || (args.deny_warnings && summary.warnings > 0);
     ExitCode::from(u8::from(failed))

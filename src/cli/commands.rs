@@ -35,6 +35,9 @@ pub(super) fn run_list(args: &ListArgs) -> ExitCode {
         ListFormat::Json => emit(&list::render_json(&run)),
         ListFormat::Human => emit(&list::render_human(&run)),
     }
+    if run.named_errors > 0 {
+        return ExitCode::from(2);
+    }
     ExitCode::SUCCESS
 }
 
