@@ -17,14 +17,13 @@
 //!     which is kept encoded, and encoded when written raw. Both spellings map to the same URI
 //!     under §3.1, and this way a normal form never hides a character from whoever reads it.
 //!     Reserved characters, `%25` and octets that are not UTF-8 stay encoded.
-//!   - **character normalization** (§5.3.2.2): NFC. It is applied to each run of text between
-//!     delimiters and percent-encodings, and only when NFC brings in no delimiter and no
-//!     character that would need encoding. `=` followed by U+0338 does not become `≠`, and
-//!     U+037E GREEK QUESTION MARK does not become `;`, because either would change the IRI's
-//!     structure. §5.3.2.2 says comparison should rely on IRIs being NFC already rather than
-//!     normalize them. This rung normalizes anyway, to find spellings that the linter reports
-//!     as variants of one another. Callers that must not equate canonically equivalent
-//!     spellings use [`Level::Simple`].
+//!   - **character normalization** (§5.3.2.2): none. "Equivalence of IRIs MUST rely on the
+//!     assumption that IRIs are appropriately pre-character-normalized rather than apply
+//!     character normalization when comparing two IRIs": `e` + U+0301 and `é` (raw or
+//!     percent-encoded) stay different at every rung, as their URIs are (§3.1 step 1c). The
+//!     exception §5.3.2.2 names, conversion from a legacy encoding, belongs to whoever reads
+//!     the legacy text (`equivalent-variants` spells such IRIs in NFC first), and `not-nfc`
+//!     reports IRIs that are not in NFC.
 //!   - **dot segments** (§5.3.2.4): `remove_dot_segments` (RFC 3986 §5.2.4) when the reference
 //!     has a scheme or its path starts with `/`, which is exactly when reference resolution
 //!     (RFC 3986 §5.2.2) applies it to the reference's own path. A relative-path reference
@@ -51,7 +50,6 @@
 //! percent-encodings and without punycode labels it does no Unicode work at all.
 
 use idna::uts46::{AsciiDenyList, Hyphens, Uts46};
-use unicode_normalization::{UnicodeNormalization, is_nfc};
 
 use super::chars;
 use super::percent::push_encoded;
@@ -64,7 +62,8 @@ use super::{HostKind, Iri, analyze};
 pub enum Level {
     /// §5.3.1 simple string comparison: character by character.
     Simple,
-    /// §5.3.2 syntax-based normalization: case, NFC, percent-encoding, dot segments.
+    /// §5.3.2 syntax-based normalization: case, percent-encoding, dot segments (no character
+    /// normalization: §5.3.2.2).
     Syntax,
     /// §5.3.3 scheme-based normalization: syntax-based, plus default ports, empty paths and IDNs.
     Scheme,
@@ -292,7 +291,7 @@ enum Text {
 }
 
 /// Syntax-based normalization of one component's text: percent-encodings (§5.3.2.3) with
-/// uppercase hex (§5.3.2.1), the host's ASCII letters lowercase, then NFC (§5.3.2.2).
+/// uppercase hex (§5.3.2.1) and the host's ASCII letters lowercase; never NFC (§5.3.2.2).
 fn normalize_text(s: &str, text: Text, out: &mut String) {
     if s.is_ascii() && !s.contains('%') {
         match text {
@@ -306,7 +305,7 @@ fn normalize_text(s: &str, text: Text, out: &mut String) {
     if text == Text::Host {
         percent::lowercase_outside_triplets(&mut t);
     }
-    nfc_runs(&t, text, out);
+    out.push_str(&t);
 }
 
 /// Whether a non-ASCII character appears raw in a normal form (otherwise it is percent-encoded).
@@ -341,66 +340,6 @@ fn push_raw(s: &str, out: &mut String) {
             push_encoded(c, out);
         }
     }
-}
-
-/// True for a character that ends a run of text for NFC: ASCII other than `unreserved`.
-fn is_boundary(c: char) -> bool {
-    c.is_ascii() && !chars::is_unreserved(c as u8)
-}
-
-/// Appends `t` with NFC applied to each run between boundaries and percent-encodings, keeping a
-/// run as it is when NFC would bring in a boundary, an encoded-only character, or (in a host) an
-/// uppercase ASCII letter.
-fn nfc_runs(t: &str, text: Text, out: &mut String) {
-    if t.is_ascii() {
-        out.push_str(t);
-        return;
-    }
-    let bytes = t.as_bytes();
-    let mut start = 0;
-    let mut i = 0;
-    while i <= t.len() {
-        let at_end = i == t.len();
-        let boundary_len = if at_end {
-            0
-        } else if bytes[i] == b'%' {
-            if percent::triplet_at(t, i).is_some() {
-                3
-            } else {
-                1
-            }
-        } else if bytes[i].is_ascii() && is_boundary(char::from(bytes[i])) {
-            1
-        } else {
-            // Inside a run: step over the whole character.
-            i += t[i..].chars().next().map_or(1, char::len_utf8);
-            continue;
-        };
-        push_nfc(&t[start..i], text, out);
-        out.push_str(&t[i..i + boundary_len]);
-        if at_end {
-            break;
-        }
-        i += boundary_len;
-        start = i;
-    }
-}
-
-/// Appends one run of text in NFC, or as it is when NFC would change the IRI's structure.
-fn push_nfc(run: &str, text: Text, out: &mut String) {
-    if run.is_ascii() || is_nfc(run) {
-        out.push_str(run);
-        return;
-    }
-    let nfc: String = run.nfc().collect();
-    let fits = nfc.chars().all(|c| {
-        if c.is_ascii() {
-            chars::is_unreserved(c as u8) && !(text == Text::Host && c.is_ascii_uppercase())
-        } else {
-            raw_in_normal_form(c)
-        }
-    });
-    out.push_str(if fits { &nfc } else { run });
 }
 
 /// RFC 3986 §5.2.4 `remove_dot_segments`, on a path whose dot segments are spelled with dots.
@@ -511,15 +450,24 @@ mod tests {
     }
 
     #[test]
-    fn nfc_never_changes_structure() {
+    fn character_normalization_is_never_applied() {
+        // §5.3.2.2: "Equivalence of IRIs MUST rely on the assumption that IRIs are
+        // appropriately pre-character-normalized rather than apply character normalization".
         let syntax = |s: &str| normalize(s, Level::Syntax);
+        let scheme = |s: &str| normalize(s, Level::Scheme);
+        assert_eq!(syntax("http://a/e\u{301}"), "http://a/e\u{301}");
+        assert_eq!(syntax("http://a/e%CC%81"), "http://a/e\u{301}");
+        assert_eq!(
+            scheme("http://a/e%cc%81?x=\u{212B}"),
+            "http://a/e\u{301}?x=\u{212B}"
+        );
         assert_eq!(syntax("http://a/?x=\u{338}"), "http://a/?x=\u{338}");
-        assert_eq!(syntax("http://a/x\u{37E}y"), "http://a/x\u{37E}y");
-        assert_eq!(syntax("http://a/%3A\u{300}"), "http://a/%3A\u{300}");
-        assert_eq!(syntax("http://a/e\u{301}"), "http://a/é");
-        // KELVIN SIGN is `K` under NFC, which a host would lowercase again: left alone.
-        assert_eq!(syntax("foo://\u{212A}/\u{212A}"), "foo://\u{212A}/K");
-        assert_eq!(syntax("foo://J\u{30C}/"), "foo://\u{1F0}/");
+        assert_eq!(syntax("foo://\u{212A}/\u{212A}"), "foo://\u{212A}/\u{212A}");
+        assert!(!equivalent(
+            "http://h/e%CC%81",
+            "http://h/%C3%A9",
+            Level::Scheme
+        ));
     }
 
     #[test]
