@@ -114,7 +114,7 @@ pub(super) enum Command {
 pub(super) enum LevelArg {
     /// Character by character (§5.3.1).
     Simple,
-    /// Case, NFC, percent-encoding and dot segments (§5.3.2).
+    /// Case, percent-encoding and dot segments (§5.3.2); never NFC (§5.3.2.2).
     Syntax,
     /// Syntax, plus default ports, empty paths and IDN hosts of http(s), ws(s), ftp (§5.3.3).
     Scheme,
