@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-use unicode_bidi::{BidiClass, bidi_class};
+use unicode_bidi::{BidiClass, BidiDataSource, HardcodedBidiData, bidi_class};
 
 use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars};
 use crate::iri::Iri;
@@ -263,9 +263,69 @@ fn directions(s: &str) -> Directions {
         prev = dir;
     }
     if last_strong == Some(Dir::Rtl) {
-        out.trailing = weak_run;
+        out.trailing = weak_run.and_then(|run| {
+            // A bracket pair that closes here and resolves right-to-left is displayed with the
+            // right-to-left run: only what follows its last closing bracket may drift.
+            let start = after_rtl_brackets(s, &run).unwrap_or(run.start);
+            (start < run.end).then_some(start..run.end)
+        });
     }
     out
+}
+
+/// Which way a character counts for the paired-bracket rule (UAX #9 N0, where European and
+/// Arabic digits count as right-to-left).
+fn bracket_strength(c: char) -> Option<Dir> {
+    match bidi_class(c) {
+        BidiClass::L => Some(Dir::Ltr),
+        BidiClass::R | BidiClass::AL | BidiClass::EN | BidiClass::AN => Some(Dir::Rtl),
+        _ => None,
+    }
+}
+
+/// The end of the last bracket pair (UAX #9 BD16) whose closing bracket is in `run` (the weak
+/// run that ends the component `s`) and which N0 resolves to right-to-left in a left-to-right
+/// paragraph: no left-to-right character inside, a right-to-left one (or a digit) inside, and
+/// right-to-left the last strong character before its opening bracket. Wikipedia titles such
+/// as `עברית_(שפה)` end this way and display in order.
+fn after_rtl_brackets(s: &str, run: &Range<usize>) -> Option<usize> {
+    if !s[run.clone()].chars().any(|c| {
+        HardcodedBidiData
+            .bidi_matched_opening_bracket(c)
+            .is_some_and(|b| !b.is_open)
+    }) {
+        return None;
+    }
+    // BD16: a stack of opening brackets (63 deep at most), pairs as closers meet them.
+    let mut stack: Vec<(char, usize)> = Vec::new();
+    let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
+    for (i, c) in s.char_indices() {
+        let Some(b) = HardcodedBidiData.bidi_matched_opening_bracket(c) else {
+            continue;
+        };
+        if b.is_open {
+            if stack.len() == 63 {
+                break;
+            }
+            stack.push((b.opening, i));
+        } else if let Some(k) = stack.iter().rposition(|&(o, _)| o == b.opening) {
+            pairs.push((stack[k].1, i, i + c.len_utf8()));
+            stack.truncate(k);
+        }
+    }
+    pairs
+        .into_iter()
+        .filter(|&(_, close, _)| run.contains(&close))
+        .filter(|&(open, close, _)| {
+            let inside: Vec<Dir> = s[open + 1..close]
+                .chars()
+                .filter_map(bracket_strength)
+                .collect();
+            let before = s[..open].chars().rev().find_map(bracket_strength);
+            !inside.contains(&Dir::Ltr) && inside.contains(&Dir::Rtl) && before == Some(Dir::Rtl)
+        })
+        .map(|(_, _, end)| end)
+        .max()
 }
 
 /// `` `1` (U+0031 DIGIT ONE) `` for ASCII, the names alone otherwise (never raw right-to-left or
@@ -367,6 +427,32 @@ mod tests {
         // A component that starts left-to-right is the mixed rule's business, not an edge.
         let d = directions("1a\u{5D0}");
         assert_eq!((d.leading, d.first_ltr), (None, Some('a')));
+    }
+
+    #[test]
+    fn a_closing_bracket_pair_that_resolves_right_to_left_does_not_trail() {
+        // UAX #9 N0: a pair around right-to-left text after right-to-left text is displayed
+        // with it.
+        for ok in [
+            "\u{5E2}\u{5D1}\u{5E8}\u{5D9}\u{5EA}_(\u{5E9}\u{5E4}\u{5D4})",
+            "\u{627}\u{644}\u{639}\u{631}\u{628}\u{64A}\u{629}_(\u{644}\u{63A}\u{629})",
+            "\u{5E9}\u{5D9}\u{5E8}_(\u{5E9}\u{5E0}\u{5EA}_1999)",
+            "\u{5D0}[\u{5D1}(\u{5D2})]",
+        ] {
+            assert_eq!(directions(ok).trailing, None, "{ok}");
+        }
+        // What follows the pair still trails; a pair with left-to-right text inside, or after
+        // left-to-right text, or unclosed, resolves left-to-right (or is no pair) and trails.
+        let s = "\u{5E2}_(\u{5E9}).";
+        assert_eq!(run(s, &directions(s).trailing), Some("."));
+        let s = "\u{5E2}(x\u{5E9})";
+        assert_eq!(run(s, &directions(s).trailing), Some(")"));
+        let s = "a\u{5E2}(\u{5E9})";
+        assert_eq!(run(s, &directions(s).trailing), None);
+        let s = "\u{5E2}\u{5E9})";
+        assert_eq!(run(s, &directions(s).trailing), Some(")"));
+        let s = "(\u{5E9})";
+        assert_eq!(run(s, &directions(s).trailing), Some(")"));
     }
 
     #[test]
