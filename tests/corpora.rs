@@ -117,3 +117,34 @@ fn every_attack_is_caught_by_its_rule() {
     assert!(cases >= 40, "only {cases} attack cases");
     assert!(missed.is_empty(), "missed attacks:\n{}", missed.join("\n"));
 }
+
+/// Links written straight into Chinese and Japanese running text end where the text starts:
+/// at full-width sentence punctuation and at CJK text right after an ASCII letter or digit.
+/// After a delimiter, CJK text belongs to the IRI (as in `/wiki/東京`): those run on, and the
+/// README says so.
+#[test]
+fn links_in_running_cjk_text_end_where_the_text_starts() {
+    let text = fs::read_to_string("fixtures/clean/cjk-running-text.txt").unwrap();
+    let found: Vec<String> = irilint::extract::text::extract(&text)
+        .into_iter()
+        .map(|o| o.iri)
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "https://www.debian.org/doc/manuals/debian-reference/",
+            "https://pci-ids.ucw.cz/pciids",
+            "https://salsa.debian.org/找到",
+            "https://www.debian.org/releases/stable/installmanual",
+            "https://www.debian.org/releases/stable/releasenotes",
+            "https://example.org/damo",
+            "https://bugs.debian.org/",
+            "https://zh.wikipedia.org/wiki/自由软件",
+            "https://www.debian.org/doc/manuals/debian-reference/をご覧ください",
+            "https://www.debian.org/international/l10n/po/ja",
+            "https://packages.debian.org/にあります",
+            "https://bugs.debian.org/から行います",
+            "https://ja.wikipedia.org/wiki/フリーソフトウェア",
+        ]
+    );
+}

@@ -15,7 +15,15 @@
 //! - `<`, `>` and `"`;
 //! - the closing quote matching a quote right before the IRI (`'…'`, `` `…` ``, `‘…’`, `“…”`,
 //!   `«…»`, `‹…›`), so `'www.example.org'.split()` ends at the quote;
-//! - the CJK sentence marks `。` and `、`, which never belong to an IRI written in running text;
+//! - the CJK sentence marks `。` and `、`, which never belong to an IRI written in running text,
+//!   and the full-width `， ； ： ！ ？ ．` unless an ASCII letter or digit follows (then they
+//!   stay, as the look-alike delimiters the rules report);
+//! - running CJK text (Han, kana, Hangul, Bopomofo) right after an ASCII letter or digit, while
+//!   the IRI so far is all ASCII: `https://example.org/damo找到了` is `https://example.org/damo`,
+//!   but `https://ja.wikipedia.org/wiki/東京` and `https://例え.jp/東京タワー` keep their CJK
+//!   characters (written after a delimiter, or in an IRI that already has non-ASCII ones), and
+//!   so does a host (`https://bank.example一login.com/`: `一` looks like `-`, the rules must
+//!   see it);
 //! - a closing `]`, `}` or CJK bracket (`」 』 ） 】 〉 》`) that closes nothing opened inside
 //!   the IRI (`{http://example.org/ns}tag`); a `)` does not end it, as in GFM.
 //!
@@ -87,6 +95,24 @@ fn is_trailing_punctuation(c: char) -> bool {
 /// Characters that end an IRI wherever they appear.
 fn ends_iri(c: char) -> bool {
     c.is_whitespace() || matches!(c, '<' | '>' | '"' | '。' | '、')
+}
+
+/// Full-width sentence punctuation of CJK text: ends an IRI unless an ASCII letter or digit
+/// follows (inside an IRI it is a look-alike of `, ; : ! ? .` that the rules must see).
+fn is_fullwidth_sentence_mark(c: char) -> bool {
+    matches!(c, '，' | '；' | '：' | '！' | '？' | '．')
+}
+
+/// A visible character of running CJK text: Han, kana, Hangul, Bopomofo (not a Hangul filler,
+/// which is invisible and must stay inside for `invisible-character`).
+fn is_cjk(c: char) -> bool {
+    use unicode_script::{Script, UnicodeScript};
+    !c.is_ascii()
+        && !crate::iri::chars::is_unsafe_to_display(c)
+        && matches!(
+            c.script(),
+            Script::Han | Script::Hiragana | Script::Katakana | Script::Hangul | Script::Bopomofo
+        )
 }
 
 fn pair_of_closer(c: char) -> Option<usize> {
@@ -188,11 +214,33 @@ fn iri_end(text: &str, start: usize) -> usize {
     let mut balance = [0isize; PAIRS.len()];
     let mut end = text.len();
     let quote = closing_quote(text, start);
-    for (k, c) in text[start..].char_indices() {
-        if ends_iri(c) || Some(c) == quote {
+    let mut prev = '\0';
+    let mut ascii_so_far = true;
+    // In the host a CJK character right after ASCII may be a look-alike (`一` for `-`) that
+    // the rules must see: the run-on rule starts after the authority.
+    let after_authority = after_authority(text, start);
+    let mut chars = text[start..].char_indices().peekable();
+    while let Some((k, c)) = chars.next() {
+        let next_is_ascii_alnum = chars
+            .peek()
+            .is_some_and(|&(_, n)| n.is_ascii_alphanumeric());
+        // A link written in ASCII ends where running CJK text starts right after a letter or
+        // digit (`https://example.org/damo找到了`); CJK after a delimiter (`/wiki/東京`), or in an
+        // IRI that already has non-ASCII characters, is part of it.
+        let cjk_run_on = start + k > after_authority
+            && ascii_so_far
+            && prev.is_ascii_alphanumeric()
+            && is_cjk(c);
+        if ends_iri(c)
+            || Some(c) == quote
+            || cjk_run_on
+            || (is_fullwidth_sentence_mark(c) && !next_is_ascii_alnum)
+        {
             end = start + k;
             break;
         }
+        ascii_so_far &= c.is_ascii();
+        prev = c;
         if let Some(p) = pair_of_opener(c) {
             balance[p] += 1;
         } else if let Some(p) = pair_of_closer(c) {
@@ -216,6 +264,24 @@ fn iri_end(text: &str, start: usize) -> usize {
         end -= c.len_utf8();
     }
     end
+}
+
+/// Where the authority of the IRI starting at `start` ends (its first `/`, `?` or `#` after
+/// `scheme://`, or after `www.`); `start` for an IRI without one.
+fn after_authority(text: &str, start: usize) -> usize {
+    let rest = &text[start..];
+    let host = if rest.len() >= 4 && rest[..4].eq_ignore_ascii_case("www.") {
+        0
+    } else {
+        match rest.find("://") {
+            Some(k) if rest[..k].bytes().all(is_scheme_byte) => k + 3,
+            _ => return start,
+        }
+    };
+    let end = rest[host..]
+        .find(|c: char| matches!(c, '/' | '?' | '#') || c.is_whitespace())
+        .map_or(rest.len(), |k| host + k);
+    start + end
 }
 
 /// The IRIs of a plain-text document, each mapped one to one to its source bytes.
@@ -322,6 +388,40 @@ mod tests {
         assert_eq!(
             iris("https://example.cn/a\u{3000}下一个"),
             ["https://example.cn/a"]
+        );
+        // Full-width sentence punctuation and running CJK text end an ASCII link.
+        assert_eq!(
+            iris("请参考https://pci-ids.ucw.cz/pciids，有一个数据库"),
+            ["https://pci-ids.ucw.cz/pciids"]
+        );
+        assert_eq!(
+            iris("在https://example.org/damo找到了；然后"),
+            ["https://example.org/damo"]
+        );
+        assert_eq!(
+            iris("https://example.jp/a．次に https://example.jp/b：説明"),
+            ["https://example.jp/a", "https://example.jp/b"]
+        );
+        assert_eq!(
+            iris("見てhttps://ja.wikipedia.org/wiki/東京タワー、https://例え.jp/東京タワーです"),
+            [
+                "https://ja.wikipedia.org/wiki/東京タワー",
+                "https://例え.jp/東京タワーです"
+            ]
+        );
+        // In the host, CJK after ASCII stays for the rules (`一` looks like `-`).
+        assert_eq!(
+            iris("https://bank.example一login.com/ x"),
+            ["https://bank.example一login.com/"]
+        );
+        assert_eq!(
+            iris("访问https://example.com获取，或https://example.com/a获取"),
+            ["https://example.com获取", "https://example.com/a"]
+        );
+        // Followed by an ASCII letter, a full-width mark is inside: a look-alike for the rules.
+        assert_eq!(
+            iris("https://bank.example．evil.com/ x"),
+            ["https://bank.example．evil.com/"]
         );
         // Balanced CJK brackets stay.
         assert_eq!(
