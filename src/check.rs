@@ -267,7 +267,7 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Source, NotLoaded>
             (display, bytes, format, *explicit)
         }
     };
-    Source::decode(display.clone(), format, &bytes)
+    Source::decode_owned(display.clone(), format, bytes)
         .map_err(|NotText::Binary { nul_at }| binary(display, nul_at, explicit))
 }
 

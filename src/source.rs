@@ -1,6 +1,7 @@
 //! A document as the linter sees it: its decoded text, its format, and the facts about how its
 //! bytes were decoded (BOM, encoding used, undecodable byte ranges) that encoding rules need.
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::path::Path;
 
@@ -190,11 +191,21 @@ impl Source {
     /// of WHATWG's `replacement` encoding are ignored. Every declaration is recorded, where it
     /// is; undecodable sequences become U+FFFD and are recorded; nothing panics on any input.
     pub fn decode(path: String, format: Format, bytes: &[u8]) -> Result<Source, NotText> {
-        let (bom, bom_len) = match Encoding::for_bom(bytes) {
+        Source::decode_cow(path, format, Cow::Borrowed(bytes))
+    }
+
+    /// [`Source::decode`] of bytes it may keep: a UTF-8 file without BOM becomes the text
+    /// without a copy, so that a large file is not held twice.
+    pub fn decode_owned(path: String, format: Format, bytes: Vec<u8>) -> Result<Source, NotText> {
+        Source::decode_cow(path, format, Cow::Owned(bytes))
+    }
+
+    fn decode_cow(path: String, format: Format, bytes: Cow<'_, [u8]>) -> Result<Source, NotText> {
+        let (bom, bom_len) = match Encoding::for_bom(&bytes) {
             Some((enc, len)) => (Some(enc), len),
             None => (None, 0),
         };
-        if let Some(nul_at) = binary_at(bytes) {
+        if let Some(nul_at) = binary_at(&bytes) {
             return Err(NotText::Binary { nul_at });
         }
         let body = &bytes[bom_len..];
@@ -226,11 +237,19 @@ impl Source {
             Format::Html if detected == Some(WINDOWS_1252) => WINDOWS_1252,
             _ => UTF_8,
         });
-        let (text, invalid) = decode_with(used, body, bom_len);
-        let (declarations, decides) = if ascii_compatible {
-            declarations::in_bytes(format, used, body, &found, governing)
-        } else {
-            declarations::in_text(format, &text)
+        let in_bytes =
+            ascii_compatible.then(|| declarations::in_bytes(format, used, body, &found, governing));
+        let (text, invalid) = match bytes {
+            // The common case, without a copy: UTF-8 without BOM.
+            Cow::Owned(owned) if used == UTF_8 && bom_len == 0 => match String::from_utf8(owned) {
+                Ok(text) => (text, Vec::new()),
+                Err(e) => decode_with(used, e.as_bytes(), 0),
+            },
+            bytes => decode_with(used, &bytes[bom_len..], bom_len),
+        };
+        let (declarations, decides) = match in_bytes {
+            Some(found) => found,
+            None => declarations::in_text(format, &text),
         };
         Ok(Source {
             path,

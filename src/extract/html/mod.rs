@@ -32,10 +32,11 @@
 mod charref;
 pub mod tags;
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use super::{Comment, Extraction, Occurrence};
-use tags::{LocatedAttribute, LocatedTag, start_tags};
+use tags::{FoundTag, LocatedAttribute, start_tags};
 
 /// How an attribute's value holds URLs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,7 +79,7 @@ pub const URL_ATTRIBUTES: &[(&[&str], &str, ValueKind)] = &[
 ];
 
 /// How `attribute` of `tag` holds URLs, if it does.
-fn value_kind(tag: &LocatedTag, attribute: &str) -> Option<ValueKind> {
+fn value_kind(tag: &FoundTag<'_>, attribute: &str) -> Option<ValueKind> {
     if attribute.starts_with("xmlns:")
         || (tag.foreign && matches!(attribute, "href" | "xlink:href"))
     {
@@ -86,9 +87,8 @@ fn value_kind(tag: &LocatedTag, attribute: &str) -> Option<ValueKind> {
     }
     if tag.name == "meta" && attribute == "content" {
         let refresh = tag
-            .attributes
-            .iter()
-            .any(|a| a.name == "http-equiv" && a.value.trim().eq_ignore_ascii_case("refresh"));
+            .value("http-equiv")
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"));
         return refresh.then_some(ValueKind::Refresh);
     }
     URL_ATTRIBUTES
@@ -97,6 +97,36 @@ fn value_kind(tag: &LocatedTag, attribute: &str) -> Option<ValueKind> {
             *name == attribute && (elements.is_empty() || elements.contains(&tag.name.as_str()))
         })
         .map(|&(_, _, kind)| kind)
+}
+
+/// The origins most pages are made of, so that an occurrence does not allocate its own.
+const COMMON_ORIGINS: [&str; 12] = [
+    "a@href",
+    "link@href",
+    "img@src",
+    "img@srcset",
+    "script@src",
+    "source@src",
+    "source@srcset",
+    "area@href",
+    "iframe@src",
+    "form@action",
+    "base@href",
+    "html@xmlns",
+];
+
+/// `element@attribute`.
+fn origin(element: &str, attribute: &str) -> Cow<'static, str> {
+    let is = |o: &&&str| {
+        o.len() == element.len() + 1 + attribute.len()
+            && o.starts_with(element)
+            && o.as_bytes()[element.len()] == b'@'
+            && o.ends_with(attribute)
+    };
+    match COMMON_ORIGINS.iter().find(is) {
+        Some(o) => Cow::Borrowed(o),
+        None => Cow::Owned(format!("{element}@{attribute}")),
+    }
 }
 
 /// The IRIs of an HTML document.
@@ -114,22 +144,35 @@ pub fn extract(text: &str) -> Extraction {
 /// whole `text`.
 pub fn extract_fragment(text: &str, range: Range<usize>) -> (Vec<Occurrence>, Vec<Comment>) {
     let mut out = Vec::new();
-    let (tags, comments) = tags::scan(text, range);
-    for tag in tags {
-        for attr in &tag.attributes {
-            if let Some(kind) = value_kind(&tag, &attr.name) {
-                let origin = format!("{}@{}", tag.name, attr.name);
-                for r in url_ranges(&attr.value, kind) {
-                    out.push(Occurrence {
-                        iri: attr.value[r.clone()].to_string(),
-                        map: attr.map.slice(r),
-                        origin: origin.clone().into(),
-                    });
-                }
+    let comments = for_each_occurrence(text, range, &mut |o| out.push(o));
+    (out, comments)
+}
+
+/// Hands each IRI in the HTML of `text[range]` to `on_occurrence` as the tokenizer reaches it,
+/// and returns the comments that may hold suppression directives.
+pub fn for_each_occurrence(
+    text: &str,
+    range: Range<usize>,
+    on_occurrence: &mut dyn FnMut(Occurrence),
+) -> Vec<Comment> {
+    tags::scan(text, range, &mut |mut tag| {
+        let kinds: Vec<(usize, ValueKind)> = tag
+            .attribute_names()
+            .enumerate()
+            .filter_map(|(i, name)| value_kind(&tag, name).map(|k| (i, k)))
+            .collect();
+        for (i, kind) in kinds {
+            let attr = tag.locate(i);
+            let origin = origin(&tag.name, &attr.name);
+            for r in url_ranges(&attr.value, kind) {
+                on_occurrence(Occurrence {
+                    iri: attr.value[r.clone()].to_string(),
+                    map: attr.map.slice(r),
+                    origin: origin.clone(),
+                });
             }
         }
-    }
-    (out, comments)
+    })
 }
 
 /// The attributes as located, for tests that compare irilint's decoding with html5ever's.

@@ -51,27 +51,85 @@ pub struct LocatedTag {
     pub attributes: Vec<LocatedAttribute>,
 }
 
-enum Tok {
-    Start {
-        name: String,
-        attrs: Vec<(String, String)>,
-        foreign: bool,
-    },
-    End(String),
-    Comment,
-    Doctype,
+/// A start tag the tokenizer gave, found in the source: its attributes are located (and their
+/// raw values decoded) only when asked for, so that attributes no rule reads cost nothing more.
+pub struct FoundTag<'t> {
+    /// The tag name, lowercased.
+    pub name: String,
+    /// Offset of its `<`.
+    pub start: usize,
+    /// Inside `<svg>` or `<math>` (foreign content).
+    pub foreign: bool,
+    /// (name, value) as the tokenizer kept them (duplicates dropped).
+    attrs: Vec<(String, String)>,
+    raw: Vec<RawAttribute>,
+    text: &'t str,
 }
 
-#[derive(Default)]
-struct Collector {
-    tokens: RefCell<Vec<Tok>>,
+impl FoundTag<'_> {
+    /// The attribute names, in order.
+    pub fn attribute_names(&self) -> impl Iterator<Item = &str> {
+        self.attrs.iter().map(|(n, _)| n.as_str())
+    }
+
+    /// The value of the attribute named `name`, as the tokenizer decoded it.
+    pub fn value(&self, name: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Locates attribute `i` (taking its name and value out of the tag).
+    pub fn locate(&mut self, i: usize) -> LocatedAttribute {
+        let (name, value) = std::mem::take(&mut self.attrs[i]);
+        locate(self.text, &self.raw, name, value)
+    }
+
+    /// The tag with every attribute located.
+    pub fn into_located(mut self) -> LocatedTag {
+        let attributes = (0..self.attrs.len()).map(|i| self.locate(i)).collect();
+        LocatedTag {
+            name: self.name,
+            start: self.start,
+            foreign: self.foreign,
+            attributes,
+        }
+    }
+}
+
+/// Walks the source alongside the tokens as they come: each comment, doctype, start tag and end
+/// tag token is found at or after the cursor. Nothing is collected but the directive comments;
+/// start tags go to `on_tag` at once (a 100 MB page never holds its tokens in memory).
+struct Locator<'t, 'f> {
+    text: &'t str,
+    end: usize,
+    cursor: Cell<usize>,
     foreign_depth: Cell<usize>,
+    comments: RefCell<Vec<Comment>>,
+    on_tag: RefCell<&'f mut dyn FnMut(FoundTag<'t>)>,
 }
 
-impl TokenSink for Collector {
+impl Locator<'_, '_> {
+    fn skip_comment(&self, keep: bool) {
+        let (text, end) = (self.text, self.end);
+        if let Some(p) = find_comment(text, self.cursor.get(), end) {
+            let after = comment_end(text, p, end);
+            self.cursor.set(after);
+            if keep {
+                let directive = comment_body(text, p, after)
+                    .and_then(|body| Comment::directive(text, p..after, body));
+                self.comments.borrow_mut().extend(directive);
+            }
+        }
+    }
+}
+
+impl<'t> TokenSink for Locator<'t, '_> {
     type Handle = ();
 
     fn process_token(&self, token: Token, _line: u64) -> TokenSinkResult<()> {
+        let (text, end) = (self.text, self.end);
         match token {
             Token::TagToken(Tag {
                 kind,
@@ -80,33 +138,44 @@ impl TokenSink for Collector {
                 self_closing,
                 ..
             }) => {
-                let name = name.to_string();
-                let is_foreign_root = name == "svg" || name == "math";
+                let is_foreign_root = &*name == "svg" || &*name == "math";
                 if kind == TagKind::EndTag {
                     if is_foreign_root {
                         self.foreign_depth
                             .set(self.foreign_depth.get().saturating_sub(1));
                     }
-                    self.tokens.borrow_mut().push(Tok::End(name));
+                    if let Some(p) = find_tag(text, self.cursor.get(), end, &name, true) {
+                        self.cursor
+                            .set(scan_attributes(text, p + 2 + name.len(), end).1);
+                    }
                     return TokenSinkResult::Continue;
                 }
                 let depth = self.foreign_depth.get();
-                self.tokens.borrow_mut().push(Tok::Start {
-                    attrs: attrs
-                        .into_iter()
-                        .map(|a| (a.name.local.to_string(), a.value.to_string()))
-                        .collect(),
-                    foreign: depth > 0 || is_foreign_root,
-                    name: name.clone(),
-                });
+                let foreign = depth > 0 || is_foreign_root;
                 if is_foreign_root && !self_closing {
                     self.foreign_depth.set(depth + 1);
+                }
+                if let Some(p) = find_tag(text, self.cursor.get(), end, &name, false) {
+                    let (raw, after) = scan_attributes(text, p + 1 + name.len(), end);
+                    self.cursor.set(after);
+                    let tag = FoundTag {
+                        name: name.to_string(),
+                        start: p,
+                        foreign,
+                        attrs: attrs
+                            .into_iter()
+                            .map(|a| (a.name.local.to_string(), a.value.to_string()))
+                            .collect(),
+                        raw,
+                        text,
+                    };
+                    (self.on_tag.borrow_mut())(tag);
                 }
                 if depth > 0 {
                     return TokenSinkResult::Continue;
                 }
                 // What the tree builder would tell the tokenizer (WHATWG §13.2.6.4.7).
-                match name.as_str() {
+                match &*name {
                     "script" => TokenSinkResult::RawData(RawKind::ScriptData),
                     "style" | "xmp" | "iframe" | "noembed" | "noframes" => {
                         TokenSinkResult::RawData(RawKind::Rawtext)
@@ -117,11 +186,11 @@ impl TokenSink for Collector {
                 }
             }
             Token::CommentToken(_) => {
-                self.tokens.borrow_mut().push(Tok::Comment);
+                self.skip_comment(true);
                 TokenSinkResult::Continue
             }
             Token::DoctypeToken(_) => {
-                self.tokens.borrow_mut().push(Tok::Doctype);
+                self.skip_comment(false);
                 TokenSinkResult::Continue
             }
             _ => TokenSinkResult::Continue,
@@ -264,7 +333,9 @@ fn scan_attributes(text: &str, from: usize, end: usize) -> (Vec<RawAttribute>, u
 
 /// Every start tag of the HTML in `text[range]`, with located attributes (offsets in `text`).
 pub fn start_tags(text: &str, range: Range<usize>) -> Vec<LocatedTag> {
-    scan(text, range).0
+    let mut tags = Vec::new();
+    scan(text, range, &mut |t| tags.push(t.into_located()));
+    tags
 }
 
 /// The content range of the `<!--` comment at `p` that ends just before `end` (after its
@@ -285,64 +356,39 @@ fn comment_body(text: &str, p: usize, end: usize) -> Option<Range<usize>> {
     (body_end >= p + 4).then_some(p + 4..body_end)
 }
 
-/// Every start tag of the HTML in `text[range]`, with located attributes, and the comments that
-/// may hold suppression directives (offsets in `text`).
-pub fn scan(text: &str, range: Range<usize>) -> (Vec<LocatedTag>, Vec<Comment>) {
-    let tokenizer = Tokenizer::new(Collector::default(), TokenizerOpts::default());
-    let input = BufferQueue::default();
-    input.push_back(StrTendril::from_slice(&text[range.clone()]));
-    let _ = tokenizer.feed(&input);
-    tokenizer.end();
-    let tokens = tokenizer.sink.tokens.take();
+/// How much of the input the tokenizer is given at a time: it never holds a copy of a whole
+/// large page.
+const CHUNK: usize = 64 * 1024;
 
-    let end = range.end;
-    let mut cursor = range.start;
-    let mut tags = Vec::new();
-    let mut comments = Vec::new();
-    for tok in tokens {
-        match tok {
-            Tok::Doctype => {
-                if let Some(p) = find_comment(text, cursor, end) {
-                    cursor = comment_end(text, p, end);
-                }
-            }
-            Tok::Comment => {
-                if let Some(p) = find_comment(text, cursor, end) {
-                    cursor = comment_end(text, p, end);
-                    let directive = comment_body(text, p, cursor)
-                        .and_then(|body| Comment::directive(text, p..cursor, body));
-                    comments.extend(directive);
-                }
-            }
-            Tok::End(name) => {
-                if let Some(p) = find_tag(text, cursor, end, &name, true) {
-                    cursor = scan_attributes(text, p + 2 + name.len(), end).1;
-                }
-            }
-            Tok::Start {
-                name,
-                attrs,
-                foreign,
-            } => {
-                let Some(p) = find_tag(text, cursor, end, &name, false) else {
-                    continue;
-                };
-                let (raw, after) = scan_attributes(text, p + 1 + name.len(), end);
-                cursor = after;
-                let attributes = attrs
-                    .into_iter()
-                    .map(|(attr_name, value)| locate(text, &raw, attr_name, value))
-                    .collect();
-                tags.push(LocatedTag {
-                    name,
-                    start: p,
-                    foreign,
-                    attributes,
-                });
-            }
+/// Hands every start tag of the HTML in `text[range]` to `on_tag` as the tokenizer finds it
+/// (offsets in `text`), and returns the comments that may hold suppression directives.
+pub fn scan<'t>(
+    text: &'t str,
+    range: Range<usize>,
+    on_tag: &mut dyn FnMut(FoundTag<'t>),
+) -> Vec<Comment> {
+    let locator = Locator {
+        text,
+        end: range.end,
+        cursor: Cell::new(range.start),
+        foreign_depth: Cell::new(0),
+        comments: RefCell::new(Vec::new()),
+        on_tag: RefCell::new(on_tag),
+    };
+    let tokenizer = Tokenizer::new(locator, TokenizerOpts::default());
+    let input = BufferQueue::default();
+    let mut at = range.start;
+    while at < range.end {
+        let mut next = (at + CHUNK).min(range.end);
+        while !text.is_char_boundary(next) {
+            next += 1;
         }
+        input.push_back(StrTendril::from_slice(&text[at..next]));
+        let _ = tokenizer.feed(&input);
+        at = next;
     }
-    (tags, comments)
+    tokenizer.end();
+    tokenizer.sink.comments.take()
 }
 
 fn locate(text: &str, raw: &[RawAttribute], name: String, value: String) -> LocatedAttribute {
