@@ -337,24 +337,25 @@ pub fn check_with(
     options: &CheckOptions<'_>,
 ) -> FileOutcome {
     let selection = &settings.selection;
-    let extraction = extract::extract(source);
     let mut diagnostics = Vec::new();
     let variants_severity = selection.severity_of(EQUIVALENT_VARIANTS.id);
     let mut variants = Vec::new();
-    let mut allowed = 0;
-    for occ in &extraction.occurrences {
+    let (mut iris, mut allowed) = (0, 0);
+    // Each IRI is checked as it is found and then dropped: only findings are kept.
+    let extraction = extract::extract_each(source, &mut |occ| {
+        iris += 1;
         if !settings.allow.is_empty() && settings.allows(&occ.iri) {
             allowed += 1;
-            continue;
+            return;
         }
         let parsed = iri::analyze(&occ.iri);
-        for finding in rules::check_occurrence(source, occ, &parsed, selection) {
-            diagnostics.push(Diagnostic::new(source, occ, finding));
+        for finding in rules::check_occurrence(source, &occ, &parsed, selection) {
+            diagnostics.push(Diagnostic::new(source, &occ, finding));
         }
         if variants_severity.is_some() && equivalence::takes_part(&parsed) {
             let span = occ.map.source_range();
             // Spelled as §3.1 step 1b reads it out of a legacy encoding.
-            let as_read = rules::legacy_nfc(source, occ);
+            let as_read = rules::legacy_nfc(source, &occ);
             variants.push(equivalence::variant(
                 &occ.iri,
                 &parsed,
@@ -363,7 +364,7 @@ pub fn check_with(
                 Location::of(source, span.end),
             ));
         }
-    }
+    });
     let document_problems = rules::check_document(source, selection);
     for problem in extraction.problems.iter().chain(&document_problems) {
         if let Some(severity) = selection.severity_of(problem.rule) {
@@ -394,7 +395,7 @@ pub fn check_with(
     FileOutcome {
         path: source.path.clone(),
         diagnostics,
-        iris: extraction.occurrences.len(),
+        iris,
         allowed,
         baselined,
         suppressed,

@@ -93,6 +93,24 @@ pub struct Extraction {
     pub comments: Vec<Comment>,
 }
 
+/// Hands every IRI occurrence of `source` to `on_occurrence`, in document order, and returns
+/// the rest of the extraction (its `occurrences` empty). HTML is handed over as it is
+/// tokenized, so a large page's IRIs are never all in memory at once.
+pub fn extract_each(source: &Source, on_occurrence: &mut dyn FnMut(Occurrence)) -> Extraction {
+    if source.format == Format::Html {
+        let comments = html::for_each_occurrence(&source.text, 0..source.text.len(), on_occurrence);
+        return Extraction {
+            comments,
+            ..Extraction::default()
+        };
+    }
+    let mut all = extract(source);
+    for occurrence in std::mem::take(&mut all.occurrences) {
+        on_occurrence(occurrence);
+    }
+    all
+}
+
 /// Every IRI occurrence and document problem in `source`.
 pub fn extract(source: &Source) -> Extraction {
     match source.format {
