@@ -83,6 +83,7 @@ fn pre_commit_runs_the_hook_from_this_repository() {
     git(dir, &["add", "--all"]);
 
     let (passed, output) = try_repo(&pre_commit, dir, &["page.html"]);
+    eprintln!("{output}");
     assert!(!passed, "the hook passed a hidden U+202E:\n{output}");
     assert!(output.contains("bidi-formatting-character"), "{output}");
     assert!(output.contains("page.html"), "{output}");
