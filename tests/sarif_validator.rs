@@ -146,4 +146,13 @@ fn the_validator_catches_a_broken_log() {
     let (bad, _) = validate(&multitool, &sarif);
     assert!(bad.iter().any(|b| b.starts_with("error")), "{bad:?}");
     assert!(bad.iter().any(|b| b.contains("SARIF1007")), "{bad:?}");
+
+    // GitHub's ingestion rules run too: a result without a location is refused.
+    log["runs"][0]["results"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("locations");
+    std::fs::write(&sarif, serde_json::to_string(&log).unwrap()).unwrap();
+    let (bad, _) = validate(&multitool, &sarif);
+    assert!(bad.iter().any(|b| b.starts_with("error \"GH")), "{bad:?}");
 }
