@@ -52,6 +52,11 @@ pub fn pre_commit() -> Option<PathBuf> {
     python_tool("pre-commit")
 }
 
+/// `check-jsonschema` (PyPI), with the schemas of CI services bundled.
+pub fn check_jsonschema() -> Option<PathBuf> {
+    python_tool("check-jsonschema")
+}
+
 /// `xmlschema-validate` (PyPI `xmlschema`).
 pub fn xmlschema_validate() -> Option<PathBuf> {
     python_tool("xmlschema-validate")
