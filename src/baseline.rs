@@ -63,6 +63,37 @@ impl Baseline {
         }
     }
 
+    /// An empty baseline whose paths are relative to the current directory: how reports
+    /// (SARIF, GitLab) key findings for their fingerprints.
+    pub fn in_current_dir() -> Baseline {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+        Baseline {
+            dir: cwd.clone(),
+            cwd,
+            counts: HashMap::new(),
+        }
+    }
+
+    /// The keys of one file's diagnostics (in source order), in order: what this baseline
+    /// writes for them and matches them by.
+    pub fn keys(&self, shown: &str, diagnostics: &[Diagnostic]) -> Vec<Key> {
+        let path = self.path_key(shown);
+        let mut seen: HashMap<(&str, Option<&str>), usize> = HashMap::new();
+        diagnostics
+            .iter()
+            .map(|d| {
+                let n = seen.entry((d.rule, d.iri.as_deref())).or_default();
+                *n += 1;
+                Key {
+                    path: path.clone(),
+                    rule: d.rule.to_string(),
+                    iri: d.iri.clone(),
+                    occurrence: *n,
+                }
+            })
+            .collect()
+    }
+
     /// Reads the baseline `file`; a missing, unreadable, corrupt or wrong-version file is an
     /// error that says what to do.
     pub fn read(file: &Path) -> Result<Baseline, String> {
@@ -116,19 +147,17 @@ impl Baseline {
         if self.counts.is_empty() {
             return 0;
         }
-        let path = self.path_key(path);
-        let mut seen: HashMap<(&str, Option<&str>), usize> = HashMap::new();
-        let keep: Vec<bool> = diagnostics
-            .iter()
-            .map(|d| {
-                let n = seen.entry((d.rule, d.iri.as_deref())).or_default();
-                *n += 1;
+        let keep: Vec<bool> = self
+            .keys(path, diagnostics)
+            .into_iter()
+            .map(|k| {
+                let n = k.occurrence;
                 let held = self
                     .counts
-                    .get(&(path.clone(), d.rule.to_string(), d.iri.clone()))
+                    .get(&(k.path, k.rule, k.iri))
                     .copied()
                     .unwrap_or(0);
-                *n > held
+                n > held
             })
             .collect();
         let before = diagnostics.len();
@@ -146,18 +175,7 @@ impl Baseline {
         let base = Baseline::empty(file);
         let mut findings = Vec::new();
         for (path, diagnostics) in files {
-            let path = base.path_key(path);
-            let mut seen: HashMap<(&str, Option<&str>), usize> = HashMap::new();
-            for d in diagnostics {
-                let n = seen.entry((d.rule, d.iri.as_deref())).or_default();
-                *n += 1;
-                findings.push(Key {
-                    path: path.clone(),
-                    rule: d.rule.to_string(),
-                    iri: d.iri.clone(),
-                    occurrence: *n,
-                });
-            }
+            findings.extend(base.keys(path, diagnostics));
         }
         findings.sort();
         let count = findings.len();

@@ -148,8 +148,21 @@ pub fn for_each_source<T: Send>(
 
 /// Checks every input, then runs the project-level rules over all of them.
 pub fn run(inputs: &[Entry], load: &LoadOptions, options: &CheckOptions<'_>) -> RunOutcome {
+    run_with_progress(inputs, load, options, &|_| {})
+}
+
+/// [`run`], calling `file_done` with the number of IRIs of each file as soon as it is checked
+/// (from the checking threads, in no particular order): what a progress bar counts.
+pub fn run_with_progress(
+    inputs: &[Entry],
+    load: &LoadOptions,
+    options: &CheckOptions<'_>,
+    file_done: &(dyn Fn(usize) + Sync),
+) -> RunOutcome {
     let mut outcome = for_each_source(inputs, load, |source, settings| {
-        check_with(source, settings, options)
+        let file = check_with(source, settings, options);
+        file_done(file.iris);
+        file
     });
     check_project(&mut outcome.files, options);
     outcome

@@ -248,9 +248,15 @@ pub(super) struct CheckArgs {
     /// Write every current finding to this baseline file and exit with 0.
     #[arg(long, value_name = "FILE")]
     pub(super) write_baseline: Option<PathBuf>,
-    /// Report format: human, json or concise.
+    /// Report format: human, json, concise, sarif, github, junit or gitlab.
     #[arg(long, value_parser = parse_report_format, default_value = "human")]
     pub(super) format: ReportFormat,
+    /// Write the report to FILE (atomically: complete or not at all) instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub(super) output_file: Option<PathBuf>,
+    /// Exit with 0 even when there are errors (2 still means the run failed).
+    #[arg(long)]
+    pub(super) exit_zero: bool,
     /// Run only these rules or groups (comma-separated; `ALL` for every rule, info ones included).
     #[arg(long, value_delimiter = ',', value_name = "RULE|GROUP")]
     pub(super) select: Vec<String>,
@@ -278,14 +284,14 @@ pub(super) struct CheckArgs {
 }
 
 pub(super) fn parse_report_format(s: &str) -> Result<ReportFormat, String> {
-    match s {
-        "human" => Ok(ReportFormat::Human),
-        "json" => Ok(ReportFormat::Json),
-        "concise" => Ok(ReportFormat::Concise),
-        _ if Format::from_name(s).is_some() => Err(format!(
-            "`{s}` is an input format; to read files as {s}, use `--input-format {s}` (report formats: human, json, concise)"
+    let names: Vec<&str> = ReportFormat::ALL.iter().map(|(n, _)| *n).collect();
+    let names = names.join(", ");
+    match ReportFormat::from_name(s) {
+        Some(format) => Ok(format),
+        None if Format::from_name(s).is_some() => Err(format!(
+            "`{s}` is an input format; to read files as {s}, use `--input-format {s}` (report formats: {names})"
         )),
-        _ => Err("report formats are human, json and concise".to_string()),
+        None => Err(format!("report formats are {names}")),
     }
 }
 

@@ -4,13 +4,21 @@ use std::process::ExitCode;
 
 use std::sync::Arc;
 
-use super::args::{CheckArgs, ConfigArgs};
+use std::io::IsTerminal;
+
+use super::args::{CheckArgs, ColorChoice, ConfigArgs};
+use super::output::write_report;
+use super::progress::{self, Progress};
 use super::{emit, fail, fail_fatal, use_color};
 use crate::baseline::Baseline;
 use crate::check::{self, CheckOptions, Run, RunOutcome};
 use crate::config::{CliSettings, Resolver};
 use crate::iri::chars::escape_unsafe;
-use crate::report::{self, ReportFormat, Summary, concise, human::HumanRenderer, json};
+use crate::report::place::Places;
+use crate::report::sarif::{self, RunFacts};
+use crate::report::{
+    self, ReportFormat, Summary, concise, github, gitlab, human::HumanRenderer, json, junit,
+};
 use crate::rules::Selection;
 use crate::walk;
 use crate::walk::{FatalError, WalkOptions};
@@ -65,7 +73,13 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         Err(e) => return fail_fatal(e),
     };
     let writing = args.write_baseline.is_some();
-    let renderer = HumanRenderer::new(use_color(args.color));
+    let to_file = args.output_file.is_some();
+    // A report written to a file gets colour only when asked for.
+    let color = match args.color {
+        ColorChoice::Auto if to_file => false,
+        choice => use_color(choice),
+    };
+    let renderer = HumanRenderer::new(color);
     let render_human =
         |s: &crate::source::Source, d: &[crate::diagnostic::Diagnostic]| renderer.render_file(s, d);
     let render_concise = |s: &crate::source::Source, d: &[crate::diagnostic::Diagnostic]| {
@@ -75,7 +89,7 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         _ if writing => None,
         ReportFormat::Human => Some(&render_human),
         ReportFormat::Concise => Some(&render_concise),
-        ReportFormat::Json => None,
+        _ => None,
     };
     let project_human =
         |path: &str, d: &[crate::diagnostic::Diagnostic]| renderer.render_detached(path, d);
@@ -84,7 +98,7 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         _ if writing => None,
         ReportFormat::Human => Some(&project_human),
         ReportFormat::Concise => Some(&project_concise),
-        ReportFormat::Json => None,
+        _ => None,
     };
     let default_selection = Selection::default();
     let options = CheckOptions {
@@ -93,7 +107,27 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         render,
         render_project,
     };
-    let mut outcome = check::run(&walk.inputs, &args.input.load_options(), &options);
+    let progress = progress::wanted(
+        std::io::stderr().is_terminal(),
+        args.quiet || writing,
+        args.format,
+        to_file,
+    )
+    .then(|| Progress::new(walk.inputs.len()));
+    let file_done = |iris: usize| {
+        if let Some(p) = &progress {
+            p.file_done(iris);
+        }
+    };
+    let mut outcome = check::run_with_progress(
+        &walk.inputs,
+        &args.input.load_options(),
+        &options,
+        &file_done,
+    );
+    if let Some(p) = &progress {
+        p.finish();
+    }
     outcome.errors.splice(0..0, walk.errors);
     if let Some(file) = &args.write_baseline {
         print_file_errors(&outcome);
@@ -115,23 +149,45 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
             Err(message) => fail(&message),
         };
     }
-    print_outcome(&outcome, &args);
-
-    if outcome.named_errors > 0 {
-        // A file named on the command line (or standard input) could not be read: the run
-        // failed, whatever the others gave.
-        return ExitCode::from(2);
-    }
+    // Unreadable files go to stderr, and into the report too where its format has a place.
+    print_file_errors(&outcome);
     let summary = Summary::of(&outcome);
     let failed = summary.errors > 0 || (args.deny_warnings && summary.warnings > 0);
-    ExitCode::from(u8::from(failed))
+    // A file named on the command line (or standard input) that could not be read fails the
+    // run, whatever the others gave and whatever --exit-zero says.
+    let code = if outcome.named_errors > 0 {
+        2
+    } else {
+        u8::from(failed && !args.exit_zero)
+    };
+    let selections = walk.inputs.iter().map(|e| &e.settings.selection);
+    let text = render_report(&outcome, &args, selections, code);
+    match write_report(args.output_file.as_deref(), &text) {
+        Ok(()) => ExitCode::from(code),
+        Err(message) => fail(&message),
+    }
 }
 
-fn print_outcome(outcome: &RunOutcome, args: &CheckArgs) {
-    // Unreadable files go to stderr, and into the report's `errors` for JSON.
-    print_file_errors(outcome);
+fn render_report<'a>(
+    outcome: &RunOutcome,
+    args: &CheckArgs,
+    selections: impl IntoIterator<Item = &'a crate::rules::Selection>,
+    exit_code: u8,
+) -> String {
+    let places = Places::current();
     match args.format {
-        ReportFormat::Json => emit(&json::render(outcome)),
+        ReportFormat::Json => json::render(outcome),
+        ReportFormat::Sarif => {
+            let rules = report::rules_that_ran(selections, outcome);
+            let facts = RunFacts {
+                rules: &rules,
+                exit_code: i32::from(exit_code),
+            };
+            sarif::render(outcome, &facts, &places)
+        }
+        ReportFormat::Github => github::render(outcome, &places),
+        ReportFormat::Junit => junit::render(outcome, &places),
+        ReportFormat::Gitlab => gitlab::render(outcome, &places),
         ReportFormat::Human | ReportFormat::Concise => {
             let mut out = String::new();
             for f in &outcome.files {
@@ -146,7 +202,7 @@ fn print_outcome(outcome: &RunOutcome, args: &CheckArgs) {
                 out.push_str(&report::summary_line(&Summary::of(outcome)));
                 out.push('\n');
             }
-            emit(&out);
+            out
         }
     }
 }

@@ -8,6 +8,8 @@
 mod args;
 mod check;
 mod commands;
+mod output;
+mod progress;
 
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};

@@ -1,11 +1,18 @@
-//! Output: `human` (miette), `json` (the versioned contract of DESIGN.md) and `concise`.
+//! Output: `human` (miette), `json` (the versioned contract of DESIGN.md), `concise`, and the
+//! formats CI systems read: `sarif`, `github`, `junit`, `gitlab`.
 
 pub mod concise;
+pub mod fingerprint;
+pub mod github;
+pub mod gitlab;
 pub mod human;
 pub mod json;
+pub mod junit;
+pub mod place;
+pub mod sarif;
 
 use crate::check::RunOutcome;
-use crate::rules::Severity;
+use crate::rules::{RULES, Rule, Selection, Severity};
 
 /// How `check` prints its findings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,6 +23,75 @@ pub enum ReportFormat {
     Json,
     /// `path:line:col: severity[rule] message`, one per line.
     Concise,
+    /// SARIF 2.1.0, for code scanning.
+    Sarif,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
+    /// JUnit XML, for Jenkins and GitLab test reports.
+    Junit,
+    /// GitLab Code Quality JSON.
+    Gitlab,
+}
+
+impl ReportFormat {
+    /// Every format, by name, in the order `--help` lists them.
+    pub const ALL: [(&'static str, ReportFormat); 7] = [
+        ("human", ReportFormat::Human),
+        ("json", ReportFormat::Json),
+        ("concise", ReportFormat::Concise),
+        ("sarif", ReportFormat::Sarif),
+        ("github", ReportFormat::Github),
+        ("junit", ReportFormat::Junit),
+        ("gitlab", ReportFormat::Gitlab),
+    ];
+
+    /// The format named `name`.
+    pub fn from_name(name: &str) -> Option<ReportFormat> {
+        Self::ALL.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
+    }
+
+    /// Whether programs read it (no progress bar, no summary line, nothing else on stdout).
+    pub fn is_machine(self) -> bool {
+        !matches!(self, ReportFormat::Human | ReportFormat::Concise)
+    }
+}
+
+/// `s` with every character unsafe to display written as a visible `⟨U+202E⟩`, except line
+/// feeds, which stay: for multi-line text of our own (rule docs, message and help) that each
+/// format then escapes its own way.
+pub fn visible_lines(s: &str) -> String {
+    let lines: Vec<String> = s
+        .split('\n')
+        .map(crate::iri::chars::escape_unsafe)
+        .collect();
+    lines.join("\n")
+}
+
+/// The rules that ran: those any file's selection enables, and any a diagnostic names, in
+/// catalog order.
+pub fn rules_that_ran<'a>(
+    selections: impl IntoIterator<Item = &'a Selection>,
+    outcome: &RunOutcome,
+) -> Vec<&'static Rule> {
+    let mut ran = vec![false; RULES.len()];
+    let mut mark = |id: &str| {
+        if let Some(i) = RULES.iter().position(|r| r.id == id) {
+            ran[i] = true;
+        }
+    };
+    for selection in selections {
+        for (rule, _) in selection.enabled() {
+            mark(rule.id);
+        }
+    }
+    for d in outcome.files.iter().flat_map(|f| &f.diagnostics) {
+        mark(d.rule);
+    }
+    RULES
+        .iter()
+        .zip(ran)
+        .filter_map(|(r, ran)| ran.then_some(r))
+        .collect()
 }
 
 /// Counts over a whole run.

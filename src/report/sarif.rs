@@ -1,0 +1,289 @@
+//! SARIF 2.1.0 (`--format sarif`), as GitHub code scanning and other SARIF viewers read it.
+//!
+//! One run: the driver with every rule that ran (its doc as help), one result per diagnostic
+//! located by a `uri` relative to `%SRCROOT%` (the current directory) and a region whose columns
+//! count UTF-16 code units, `partialFingerprints` from the baseline key (stable when lines move),
+//! and one invocation with the exit code and, as notifications, the files that could not be read.
+//! Text from the input is shown with hidden characters as visible `⟨U+202E⟩` escapes; paths are
+//! percent-encoded into URIs.
+
+use serde_json::{Value, json};
+
+use super::fingerprint::fingerprints;
+use super::place::Places;
+use crate::baseline::Baseline;
+use crate::check::RunOutcome;
+use crate::diagnostic::{Diagnostic, Location};
+use crate::iri::chars::escape_unsafe;
+use crate::rules::{Rule, Severity};
+
+/// The `uriBaseId` every relative `uri` is resolved against.
+pub const SRCROOT: &str = "%SRCROOT%";
+
+/// The `partialFingerprints` key of irilint's fingerprint (a hash of the baseline key).
+pub const FINGERPRINT_KEY: &str = "irilintFindingHash/v1";
+
+/// Where irilint's documentation lives (`informationUri`): the package's crate page.
+const INFORMATION_URI: &str = "https://crates.io/crates/irilint";
+
+/// What the SARIF log says about the run besides its findings.
+pub struct RunFacts<'a> {
+    /// Every rule that ran, in catalog order.
+    pub rules: &'a [&'static Rule],
+    /// The exit code the run ends with.
+    pub exit_code: i32,
+}
+
+/// The SARIF log of a run.
+pub fn render(outcome: &RunOutcome, facts: &RunFacts<'_>, places: &Places) -> String {
+    let keyer = Baseline::in_current_dir();
+    let mut results = Vec::new();
+    for file in &outcome.files {
+        let prints = fingerprints(&keyer, &file.path, &file.diagnostics);
+        for (d, print) in file.diagnostics.iter().zip(prints) {
+            results.push(result(d, &file.path, &print, facts.rules, places));
+        }
+    }
+    let notifications: Vec<Value> = outcome
+        .errors
+        .iter()
+        .map(|e| (e, "error"))
+        .chain(outcome.skipped.iter().map(|e| (e, "note")))
+        .map(|(e, level)| {
+            json!({
+                "level": level,
+                "message": { "text": sentence(&escape_unsafe(&e.message)) },
+                "locations": [{ "physicalLocation": { "artifactLocation": artifact(&e.path, places) } }],
+            })
+        })
+        .collect();
+    let log = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "irilint",
+                "version": env!("CARGO_PKG_VERSION"),
+                "semanticVersion": env!("CARGO_PKG_VERSION"),
+                "informationUri": INFORMATION_URI,
+                "rules": facts.rules.iter().map(|r| descriptor(r)).collect::<Vec<_>>(),
+            }},
+            "originalUriBaseIds": { SRCROOT: { "uri": directory_uri(places) } },
+            "columnKind": "utf16CodeUnits",
+            "invocations": [{
+                "executionSuccessful": true,
+                "exitCode": facts.exit_code,
+                "toolExecutionNotifications": notifications,
+            }],
+            "results": results,
+        }],
+    });
+    super::json::to_string(&log)
+}
+
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// A rule's `reportingDescriptor`: its doc is the help, its summary the short description.
+fn descriptor(rule: &Rule) -> Value {
+    let doc = super::visible_lines(rule.doc);
+    json!({
+        "id": rule.id,
+        "name": friendly_name(rule),
+        "shortDescription": { "text": sentence(&escape_unsafe(rule.summary())) },
+        "fullDescription": { "text": sentence(&escape_unsafe(&what_it_does(rule.doc))) },
+        "help": { "text": doc, "markdown": doc },
+        "defaultConfiguration": { "level": level(rule.severity) },
+        "properties": { "tags": [rule.group] },
+    })
+}
+
+fn result(d: &Diagnostic, path: &str, print: &str, rules: &[&Rule], places: &Places) -> Value {
+    let mut text = sentence(&escape_unsafe(&d.message));
+    if let Some(help) = &d.help {
+        text.push_str(" Help: ");
+        text.push_str(&sentence(&escape_unsafe(help)));
+    }
+    let mut result = json!({
+        "ruleId": d.rule,
+        "level": level(d.severity),
+        "message": { "text": text },
+        "locations": [{ "physicalLocation": {
+            "artifactLocation": artifact(path, places),
+            "region": region(d.start, d.end),
+        }}],
+        "partialFingerprints": { FINGERPRINT_KEY: print },
+    });
+    if let Some(i) = rules.iter().position(|r| r.id == d.rule) {
+        result["ruleIndex"] = json!(i);
+    }
+    if !d.related.is_empty() {
+        let related: Vec<Value> = d
+            .related
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                json!({
+                    "id": i,
+                    "message": { "text": sentence(&escape_unsafe(&r.label)) },
+                    "physicalLocation": {
+                        "artifactLocation": artifact(r.path.as_deref().unwrap_or(path), places),
+                        "region": region(r.start, r.end),
+                    },
+                })
+            })
+            .collect();
+        result["relatedLocations"] = json!(related);
+    }
+    result
+}
+
+fn region(start: Location, end: Location) -> Value {
+    json!({
+        "startLine": start.line,
+        "startColumn": start.column_utf16,
+        "endLine": end.line,
+        "endColumn": end.column_utf16,
+    })
+}
+
+/// A relative `uri` with `uriBaseId` under the current directory, an absolute `file:` URI
+/// elsewhere.
+fn artifact(path: &str, places: &Places) -> Value {
+    match places.relative(path) {
+        Some(relative) => json!({ "uri": encode_path(&relative), "uriBaseId": SRCROOT }),
+        None => {
+            let absolute = crate::config::lexical_absolute(places.cwd(), path.as_ref());
+            json!({ "uri": format!("file://{}", encode_path(&absolute.to_string_lossy())) })
+        }
+    }
+}
+
+/// The current directory as a `file:` URI ending in `/`, as `originalUriBaseIds` requires.
+fn directory_uri(places: &Places) -> String {
+    let mut path = encode_path(&places.cwd().to_string_lossy());
+    if !path.ends_with('/') {
+        path.push('/');
+    }
+    format!("file://{path}")
+}
+
+/// A path as a URI path: every byte but the unreserved characters, `/` and the sub-delimiters
+/// percent-encoded — `%`, `:` (which would start a scheme), `?`, `#`, spaces, non-ASCII and
+/// hidden characters included.
+pub fn encode_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        let keep = b.is_ascii_alphanumeric()
+            || matches!(
+                b,
+                b'-' | b'.'
+                    | b'_'
+                    | b'~'
+                    | b'/'
+                    | b'!'
+                    | b'$'
+                    | b'&'
+                    | b'\''
+                    | b'('
+                    | b')'
+                    | b'*'
+                    | b'+'
+                    | b','
+                    | b';'
+                    | b'='
+                    | b'@'
+            );
+        if keep {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// SARIF's "friendly name", which must not be the id up to case: `bidi-formatting-character`
+/// → `BidiFormattingCharacter`, but `confusable` → `LookalikeConfusable` (with its group).
+fn friendly_name(rule: &Rule) -> String {
+    let name = pascal_case(rule.id);
+    if name.eq_ignore_ascii_case(rule.id) {
+        pascal_case(rule.group) + &name
+    } else {
+        name
+    }
+}
+
+/// `bidi-formatting-character` → `BidiFormattingCharacter`.
+fn pascal_case(id: &str) -> String {
+    id.split('-')
+        .map(|word| {
+            let mut chars = word.chars();
+            chars
+                .next()
+                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// The first paragraph of the doc's "What it does" section, on one line; the summary when
+/// there is none.
+fn what_it_does(doc: &str) -> String {
+    let paragraph: Vec<&str> = doc
+        .lines()
+        .skip_while(|l| l.trim() != "## What it does")
+        .skip(1)
+        .skip_while(|l| l.trim().is_empty())
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    if paragraph.is_empty() {
+        crate::rules::docs::summary(doc).to_string()
+    } else {
+        paragraph.join(" ")
+    }
+}
+
+/// `text` ending with a full stop, as SARIF viewers expect of messages.
+fn sentence(text: &str) -> String {
+    let text = text.trim_end();
+    if text.ends_with(['.', '!', '?']) {
+        text.to_string()
+    } else {
+        format!("{text}.")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_become_uri_paths_that_cannot_be_misread() {
+        assert_eq!(encode_path("docs/a b.html"), "docs/a%20b.html");
+        assert_eq!(encode_path("a:b/%41#?.md"), "a%3Ab/%2541%23%3F.md");
+        assert_eq!(encode_path("caf\u{e9}/\u{202E}x"), "caf%C3%A9/%E2%80%AEx");
+        assert_eq!(encode_path("x\u{1b}[31m"), "x%1B%5B31m");
+    }
+
+    #[test]
+    fn names_and_sentences() {
+        assert_eq!(
+            pascal_case("bidi-formatting-character"),
+            "BidiFormattingCharacter"
+        );
+        assert_eq!(sentence("a b"), "a b.");
+        assert_eq!(sentence("a b.  "), "a b.");
+        assert_eq!(
+            what_it_does("# x\n\n> S\n\n## What it does\n\nOne\ntwo.\n\nThree.\n"),
+            "One two."
+        );
+        assert_eq!(what_it_does("# x\n\n> S\n"), "S");
+    }
+}

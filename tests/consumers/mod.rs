@@ -1,0 +1,91 @@
+//! The programs that read irilint's reports, as the tests find them: installed by `.ci/run`
+//! into this directory (`node_modules/` from `package.json`, `.venv/` from `requirements.txt`),
+//! or else on `PATH`. In CI (`CI` set to anything but `false` or empty) a missing program fails
+//! the test that needs it; elsewhere that test is skipped with a message saying how to install it.
+
+#![allow(dead_code)] // each test crate uses its own subset
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// This directory.
+pub fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/consumers")
+}
+
+/// Whether the tests run in CI, where no consumer test may be skipped.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
+/// `tool` if found; otherwise panics in CI, and prints why the test is skipped elsewhere.
+pub fn require(tool: Option<PathBuf>, what: &str) -> Option<PathBuf> {
+    if tool.is_some() {
+        return tool;
+    }
+    let why =
+        format!("{what} is not installed (run .ci/run, which installs it under tests/consumers/)");
+    if in_ci() {
+        panic!("CI is set and {why}");
+    }
+    eprintln!("SKIPPED: {why}");
+    None
+}
+
+/// A program of the project's virtual environment, or of `PATH`.
+fn python_tool(name: &str) -> Option<PathBuf> {
+    let local = dir().join(".venv/bin").join(name);
+    if local.is_file() {
+        return Some(local);
+    }
+    on_path(name)
+}
+
+fn on_path(name: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+/// A Python that has pytest-lsp: the project's virtual environment's, or `python3` on `PATH`.
+pub fn pytest_lsp_python() -> Option<PathBuf> {
+    [dir().join(".venv/bin/python"), PathBuf::from("python3")]
+        .into_iter()
+        .find(|python| {
+            Command::new(python)
+                .args(["-c", "import pytest_lsp"])
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+}
+
+/// `pre-commit`.
+pub fn pre_commit() -> Option<PathBuf> {
+    python_tool("pre-commit")
+}
+
+/// `check-jsonschema` (PyPI), with the schemas of CI services bundled.
+pub fn check_jsonschema() -> Option<PathBuf> {
+    python_tool("check-jsonschema")
+}
+
+/// `xmlschema-validate` (PyPI `xmlschema`).
+pub fn xmlschema_validate() -> Option<PathBuf> {
+    python_tool("xmlschema-validate")
+}
+
+/// The SARIF Multitool's native program, as the npm package `@microsoft/sarif-multitool`
+/// resolves it for this platform. Its `bin.js` wrapper is not used: it passes arguments
+/// through a shell, which splits the `;`-separated lists of `validate`.
+pub fn sarif_multitool() -> Option<PathBuf> {
+    let out = Command::new("node")
+        .args(["-p", "require('@microsoft/sarif-multitool')"])
+        .current_dir(dir())
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let path = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
+    path.is_file().then_some(path)
+}

@@ -1,0 +1,92 @@
+//! The progress bar: drawn on standard error when it is a terminal (a pseudo-terminal from
+//! util-linux `script`) and the run takes more than about a second; never when standard error
+//! is a pipe, and never for a machine format.
+
+mod consumers;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// What the bar shows after the count of files: `12/400 files · 2400 IRIs checked`.
+fn shows_bar(output: &str, files: usize) -> bool {
+    output.contains(&format!("/{files} files · ")) && output.contains(" IRIs checked")
+}
+
+fn script() -> Option<PathBuf> {
+    ["/usr/bin/script", "/bin/script"]
+        .into_iter()
+        .map(PathBuf::from)
+        .find(|p| p.is_file())
+}
+
+/// Runs `irilint args…` on a pseudo-terminal; returns everything it wrote and how long it took.
+fn on_terminal(script: &Path, args: &str) -> (String, Duration) {
+    let irilint = assert_cmd::cargo::cargo_bin("irilint");
+    let started = Instant::now();
+    let out = Command::new(script)
+        .args(["--quiet", "--return", "--flush", "--command"])
+        .arg(format!("'{}' {args}", irilint.display()))
+        .arg("/dev/null")
+        .env("TERM", "xterm")
+        .output()
+        .expect("script runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        started.elapsed(),
+    )
+}
+
+/// `n` files of 200 IRIs each in `dir` (those already there are kept).
+fn fill(dir: &Path, n: usize) {
+    let line: String = (0..50)
+        .map(|i| format!("https://example.org/page/{i}/ "))
+        .collect();
+    for i in 0..n {
+        let path = dir.join(format!("f{i:05}.txt"));
+        if !path.exists() {
+            std::fs::write(path, format!("{line}\n").repeat(4)).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_slow_run_shows_progress_on_a_terminal_only() {
+    let Some(script) = consumers::require(script(), "util-linux `script`") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().display().to_string();
+    // Grow the input until a single-threaded run takes long enough for the bar to appear.
+    let mut n = 500;
+    let (output, took) = loop {
+        fill(tmp.path(), n);
+        let (output, took) = on_terminal(&script, &format!("check -j 1 '{dir}'"));
+        assert!(
+            output.contains(&format!("No problems found in {n} files")),
+            "{output}"
+        );
+        if took >= Duration::from_millis(2500) || n >= 16_000 {
+            break (output, took);
+        }
+        n *= 2;
+    };
+    assert!(
+        took >= Duration::from_millis(2500),
+        "even {n} files took only {took:?}"
+    );
+    assert!(shows_bar(&output, n), "no bar in {took:?}:\n{output}");
+
+    // The same run in a machine format, or with --quiet, on the same terminal: no bar.
+    for extra in ["--format sarif", "--quiet"] {
+        let (output, _) = on_terminal(&script, &format!("check -j 1 {extra} '{dir}'"));
+        assert!(!shows_bar(&output, n), "{extra}:\n{output}");
+    }
+    // Standard error a pipe: nothing on it at all.
+    let out = assert_cmd::Command::cargo_bin("irilint")
+        .unwrap()
+        .args(["check", "-j", "1", &dir])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}

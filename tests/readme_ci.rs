@@ -1,0 +1,117 @@
+//! The README's "Use in CI" snippets are what their consumers accept: the GitHub Actions workflow
+//! and the GitLab CI job against those services' schemas (`check-jsonschema`'s bundled
+//! `vendor.github-workflows` and `vendor.gitlab-ci`), the pre-commit configurations with
+//! `pre-commit validate-config`, and `.pre-commit-hooks.yaml` with `validate-manifest`.
+
+mod consumers;
+
+use std::path::Path;
+use std::process::Command;
+
+fn repo_root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The YAML blocks of the README's "Use in CI" section, in order.
+fn snippets() -> Vec<String> {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let start = readme.find("### Use in CI").expect("the section");
+    let end = start + readme[start..].find("\n## ").expect("its end");
+    let mut blocks = Vec::new();
+    let mut rest = &readme[start..end];
+    while let Some(open) = rest.find("```yaml\n") {
+        let body = &rest[open + 8..];
+        let close = body.find("```").expect("a closed block");
+        blocks.push(body[..close].to_string());
+        rest = &body[close + 3..];
+    }
+    blocks
+}
+
+/// Runs `tool args… file` on `text` saved as `name`; fails with its output unless it succeeds.
+fn accepts(tool: &Path, args: &[&str], name: &str, text: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(name);
+    std::fs::write(&file, text).unwrap();
+    let out = Command::new(tool)
+        .args(args)
+        .arg(&file)
+        .current_dir(repo_root())
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{} {args:?} refuses\n{text}\n{}{}",
+        tool.display(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn the_workflow_and_the_gitlab_job_match_their_schemas() {
+    let Some(tool) = consumers::require(consumers::check_jsonschema(), "check-jsonschema") else {
+        return;
+    };
+    let blocks = snippets();
+    assert_eq!(blocks.len(), 4, "{blocks:#?}");
+    assert!(blocks[0].contains("upload-sarif"), "{}", blocks[0]);
+    assert!(blocks[0].contains("--format github"), "{}", blocks[0]);
+    accepts(
+        &tool,
+        &["--builtin-schema", "vendor.github-workflows"],
+        "irilint.yml",
+        &blocks[0],
+    );
+    assert!(blocks[1].contains("codequality:"), "{}", blocks[1]);
+    assert!(blocks[1].contains("junit:"), "{}", blocks[1]);
+    accepts(
+        &tool,
+        &["--builtin-schema", "vendor.gitlab-ci"],
+        ".gitlab-ci.yml",
+        &blocks[1],
+    );
+    // The validator refuses what is wrong (without this, one that accepts anything would pass).
+    let broken = blocks[0].replace("runs-on:", "runs_on:");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("broken.yml");
+    std::fs::write(&file, broken).unwrap();
+    let out = Command::new(&tool)
+        .args(["--builtin-schema", "vendor.github-workflows"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+}
+
+#[test]
+fn the_pre_commit_snippets_and_the_hook_manifest_are_valid() {
+    let Some(pre_commit) = consumers::require(consumers::pre_commit(), "pre-commit") else {
+        return;
+    };
+    let blocks = snippets();
+    assert_eq!(blocks.len(), 4, "{blocks:#?}");
+    for block in &blocks[2..] {
+        assert!(block.contains("id: irilint"), "{block}");
+        accepts(
+            &pre_commit,
+            &["validate-config"],
+            ".pre-commit-config.yaml",
+            block,
+        );
+    }
+    let manifest = std::fs::read_to_string(repo_root().join(".pre-commit-hooks.yaml")).unwrap();
+    accepts(
+        &pre_commit,
+        &["validate-manifest"],
+        ".pre-commit-hooks.yaml",
+        &manifest,
+    );
+    // The local hook reads the same files as the published one.
+    let files = |text: &str| {
+        text.lines()
+            .find_map(|l| l.trim().strip_prefix("files: ").map(str::to_string))
+            .expect("a files pattern")
+    };
+    assert_eq!(files(&blocks[3]), files(&manifest));
+}
