@@ -2,7 +2,7 @@
 //! results in input order.
 
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
@@ -54,6 +54,8 @@ pub struct FileOutcome {
     pub rendered: String,
     /// Its absolute IRIs' normal forms and places, when `equivalent-variants` runs.
     pub variants: Vec<Variant>,
+    /// What `--fix` or `--diff` did to it.
+    pub fixes: crate::fix::FileFixes,
 }
 
 /// The result of running something over every input.
@@ -97,15 +99,35 @@ enum NotLoaded {
     Failed(FileError),
 }
 
+/// An input read and decoded, with the bytes it was decoded from (what `--fix` rewrites).
+#[derive(Debug)]
+pub struct Loaded {
+    /// The decoded document.
+    pub source: Source,
+    /// The bytes as read.
+    pub bytes: Vec<u8>,
+    /// The file, `None` for standard input.
+    pub path: Option<PathBuf>,
+}
+
 /// Reads and decodes every input in parallel and applies `f` to each document; never stops early.
 pub fn for_each_source<T: Send>(
     inputs: &[Entry],
     load: &LoadOptions,
     f: impl Fn(&Source, &FileSettings) -> T + Sync,
 ) -> Run<T> {
+    for_each_loaded(inputs, load, |loaded, settings| f(&loaded.source, settings))
+}
+
+/// As [`for_each_source`], handing `f` the bytes and the path as well.
+pub fn for_each_loaded<T: Send>(
+    inputs: &[Entry],
+    load: &LoadOptions,
+    f: impl Fn(Loaded, &FileSettings) -> T + Sync,
+) -> Run<T> {
     let results: Vec<Result<T, NotLoaded>> = inputs
         .par_iter()
-        .map(|e| load_input(e, load).map(|source| f(&source, &e.settings)))
+        .map(|e| load_input(e, load).map(|loaded| f(loaded, &e.settings)))
         .collect();
     let mut run = Run::default();
     for r in results {
@@ -174,9 +196,9 @@ fn sort(diagnostics: &mut [Diagnostic]) {
     });
 }
 
-fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Source, NotLoaded> {
+fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Loaded, NotLoaded> {
     let configured = entry.settings.format;
-    let (display, bytes, format, explicit) = match &entry.input {
+    let (display, bytes, format, explicit, path) = match &entry.input {
         Input::Stdin => {
             let display = options.stdin_filename.clone().unwrap_or_else(|| "-".into());
             let format = options
@@ -191,7 +213,7 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Source, NotLoaded>
                     message: format!("cannot read standard input: {}", describe_io_error(&e)),
                 }));
             }
-            (display, bytes, format, true)
+            (display, bytes, format, true, None)
         }
         Input::File { path, explicit } => {
             let display = path.display().to_string();
@@ -213,15 +235,20 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Source, NotLoaded>
                 .or(configured)
                 .or_else(|| Format::for_file(path, &bytes))
                 .unwrap_or(Format::Text);
-            (display, bytes, format, *explicit)
+            (display, bytes, format, *explicit, Some(path.clone()))
         }
     };
-    Source::decode(display.clone(), format, &bytes).map_err(|NotText::Binary { nul_at }| {
-        NotLoaded::Skipped(explicit.then(|| FileError {
+    match Source::decode(display.clone(), format, &bytes) {
+        Ok(source) => Ok(Loaded {
+            source,
+            bytes,
+            path,
+        }),
+        Err(NotText::Binary { nul_at }) => Err(NotLoaded::Skipped(explicit.then(|| FileError {
             path: display,
             message: format!("skipped: binary file (NUL byte at offset {nul_at})"),
-        }))
-    })
+        }))),
+    }
 }
 
 /// Extracts and checks one decoded document with `options.selection` and no configuration.
@@ -290,6 +317,7 @@ pub fn check_with(
         variants_severity,
         rendered,
         variants,
+        fixes: Default::default(),
     }
 }
 

@@ -242,6 +242,16 @@ pub(super) struct CheckArgs {
     /// When to use colour.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub(super) color: ColorChoice,
+    /// Apply the safe fixes to the files (standard input: print the fixed document).
+    #[arg(long, conflicts_with = "write_baseline")]
+    pub(super) fix: bool,
+    /// With `--fix` or `--diff`, apply the unsafe fixes too (they may change which resource an
+    /// IRI names).
+    #[arg(long)]
+    pub(super) unsafe_fixes: bool,
+    /// Print a unified diff of what `--fix` would change; write nothing (exit 1 if there is one).
+    #[arg(long, conflicts_with = "write_baseline")]
+    pub(super) diff: bool,
 }
 
 pub(super) fn parse_report_format(s: &str) -> Result<ReportFormat, String> {

@@ -71,8 +71,10 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     let render_concise = |s: &crate::source::Source, d: &[crate::diagnostic::Diagnostic]| {
         concise::render_file(&s.path, d)
     };
+    let fixing = super::fix::options(&args);
+    let diffing = fixing.is_some_and(|f| f.output == crate::fix::FixOutput::Diff);
     let render: Option<check::Render<'_>> = match args.format {
-        _ if writing => None,
+        _ if writing || diffing => None,
         ReportFormat::Human => Some(&render_human),
         ReportFormat::Concise => Some(&render_concise),
         ReportFormat::Json => None,
@@ -81,7 +83,7 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         |path: &str, d: &[crate::diagnostic::Diagnostic]| renderer.render_detached(path, d);
     let project_concise = concise::render_file;
     let render_project: Option<check::RenderProject<'_>> = match args.format {
-        _ if writing => None,
+        _ if writing || diffing => None,
         ReportFormat::Human => Some(&project_human),
         ReportFormat::Concise => Some(&project_concise),
         ReportFormat::Json => None,
@@ -93,8 +95,14 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         render,
         render_project,
     };
-    let mut outcome = check::run(&walk.inputs, &args.input.load_options(), &options);
+    let mut outcome = match fixing {
+        Some(fix) => crate::fix::run::run(&walk.inputs, &args.input.load_options(), &options, fix),
+        None => check::run(&walk.inputs, &args.input.load_options(), &options),
+    };
     outcome.errors.splice(0..0, walk.errors);
+    if let Some(fix) = fixing {
+        return super::fix::finish(outcome, &args, fix);
+    }
     if let Some(file) = &args.write_baseline {
         print_file_errors(&outcome);
         let files = outcome
@@ -122,7 +130,7 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     ExitCode::from(u8::from(failed))
 }
 
-fn print_outcome(outcome: &RunOutcome, args: &CheckArgs) {
+pub(super) fn print_outcome(outcome: &RunOutcome, args: &CheckArgs) {
     // Unreadable files go to stderr, and into the report's `errors` for JSON.
     print_file_errors(outcome);
     match args.format {

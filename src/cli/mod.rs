@@ -8,6 +8,7 @@
 mod args;
 mod check;
 mod commands;
+mod fix;
 
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};

@@ -4,6 +4,7 @@
 use std::ops::Range;
 
 use super::{Check, IriCheck, Rule, Severity, Sink};
+use crate::fix::{Applicability, IriFix};
 use crate::iri::chars::escape_unsafe;
 use crate::iri::compare::remove_dot_segments;
 use crate::iri::{HostKind, Kind, percent};
@@ -38,7 +39,7 @@ fn check_case(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         && let Some(range) = uppercase_span(text, scheme.clone())
     {
         sink.report(
-            range,
+            range.clone(),
             format!(
                 "uppercase letters in the scheme `{}`: schemes are case-insensitive, and RFC 3987 §5.3.2.1 normalizes them to lowercase",
                 escape_unsafe(&text[scheme.clone()])
@@ -48,6 +49,13 @@ fn check_case(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 escape_unsafe(&text[scheme].to_ascii_lowercase())
             )),
         );
+        // Safe: a scheme is case-insensitive (§5.3.2.1).
+        sink.attach_fix(IriFix::replace(
+            Applicability::Safe,
+            "write the scheme in lowercase",
+            range.clone(),
+            text[range].to_ascii_lowercase(),
+        ));
     }
     let Some(host) = input.iri.authority.as_ref().map(|a| &a.host) else {
         return;
@@ -63,6 +71,15 @@ fn check_case(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     if !ascii || name.starts_with('[') && host.kind != Some(HostKind::Ipv6) {
         return;
     }
+    let mut lowered = text[span.clone()].to_owned();
+    percent::lowercase_outside_triplets(&mut lowered);
+    // Safe: an ASCII host is case-insensitive (§5.3.2.1); percent-encoded octets keep their case.
+    let fix = IriFix::replace(
+        Applicability::Safe,
+        "write the host in lowercase",
+        span.clone(),
+        lowered,
+    );
     sink.report(
         span,
         format!(
@@ -78,6 +95,7 @@ fn check_case(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             })
         )),
     );
+    sink.attach_fix(fix);
 }
 
 /// From the first to the last uppercase letter of `range`, leaving out the hex digits of

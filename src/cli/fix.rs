@@ -1,0 +1,115 @@
+//! `check --fix`, `--unsafe-fixes` and `--diff`: the options, and what is printed after fixing.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use super::args::CheckArgs;
+use super::check::{print_file_errors, print_outcome};
+use super::emit;
+use crate::check::RunOutcome;
+use crate::fix::{FixOptions, FixOutput};
+use crate::report::{self, ReportFormat, Summary, json};
+use crate::walk::FileError;
+
+/// The fix options the arguments ask for, `None` without `--fix` or `--diff`.
+pub(super) fn options(args: &CheckArgs) -> Option<FixOptions> {
+    let output = if args.diff {
+        FixOutput::Diff
+    } else if args.fix {
+        FixOutput::Write
+    } else {
+        return None;
+    };
+    Some(FixOptions {
+        unsafe_fixes: args.unsafe_fixes,
+        output,
+    })
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `Fixed 2 issues, 1 remaining (1 more fixable with --unsafe-fixes).`
+fn fixed_line(outcome: &RunOutcome, output: FixOutput) -> String {
+    let applied: usize = outcome.files.iter().map(|f| f.fixes.applied).sum();
+    let more: usize = outcome.files.iter().map(|f| f.fixes.unsafe_available).sum();
+    let remaining: usize = outcome.files.iter().map(|f| f.diagnostics.len()).sum();
+    let mut line = match output {
+        FixOutput::Diff => format!("Would fix {}", plural(applied, "issue", "issues")),
+        FixOutput::Write => format!(
+            "Fixed {}, {} remaining",
+            plural(applied, "issue", "issues"),
+            remaining
+        ),
+    };
+    if more > 0 {
+        line.push_str(&format!(" ({more} more fixable with --unsafe-fixes)"));
+    }
+    line.push('.');
+    line
+}
+
+/// Prints what fixing did and returns the exit code: 2 when a file could not be written, else
+/// as `check` (with `--diff`: 1 when there is a diff).
+pub(super) fn finish(mut outcome: RunOutcome, args: &CheckArgs, fix: FixOptions) -> ExitCode {
+    let mut write_failed = false;
+    for f in &outcome.files {
+        if let Some(e) = &f.fixes.error {
+            outcome.errors.push(FileError {
+                path: f.path.clone(),
+                message: e.clone(),
+            });
+            write_failed = true;
+        }
+    }
+    if fix.output == FixOutput::Diff {
+        print_file_errors(&outcome);
+        let diffs: String = outcome
+            .files
+            .iter()
+            .filter_map(|f| f.fixes.diff.as_deref())
+            .collect();
+        emit(&diffs);
+        if !args.quiet {
+            eprintln!("{}", fixed_line(&outcome, fix.output));
+        }
+        return ExitCode::from(u8::from(!diffs.is_empty()));
+    }
+    let stdin: Option<&Vec<u8>> = outcome.files.iter().find_map(|f| f.fixes.stdout.as_ref());
+    if let Some(document) = stdin {
+        // Standard output carries the fixed document, so the report goes to standard error.
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(document).and_then(|()| out.flush());
+        print_file_errors(&outcome);
+        let report = match args.format {
+            ReportFormat::Json => json::render(&outcome),
+            ReportFormat::Human | ReportFormat::Concise => {
+                outcome.files.iter().map(|f| f.rendered.as_str()).collect()
+            }
+        };
+        eprint!("{report}");
+        if !args.quiet && args.format == ReportFormat::Human {
+            eprintln!("{}", report::summary_line(&Summary::of(&outcome)));
+        }
+        if !args.quiet {
+            eprintln!("{}", fixed_line(&outcome, fix.output));
+        }
+    } else {
+        print_outcome(&outcome, args);
+        if !args.quiet {
+            let line = fixed_line(&outcome, fix.output);
+            if args.format == ReportFormat::Human {
+                emit(&format!("{line}\n"));
+            } else {
+                eprintln!("{line}");
+            }
+        }
+    }
+    if write_failed {
+        return ExitCode::from(2);
+    }
+    let summary = Summary::of(&outcome);
+    let failed = summary.errors > 0 || (args.deny_warnings && summary.warnings > 0);
+    ExitCode::from(u8::from(failed))
+}

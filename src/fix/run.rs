@@ -1,0 +1,130 @@
+//! `check --fix` and `check --diff` over every input: check, fix pass after pass, check again,
+//! then write the file back (or diff it, or hand standard input's document to standard output).
+
+use std::collections::HashSet;
+
+use super::{FileFixes, FixOptions, FixOutput, apply, diff, write};
+use crate::check::{self, CheckOptions, FileOutcome, LoadOptions, Loaded, RunOutcome};
+use crate::config::FileSettings;
+use crate::source::Source;
+use crate::walk::Entry;
+
+/// At most this many passes per file: each pass applies the fixes that do not overlap, and a
+/// fix may uncover another (`%7e` → `%7E` → `~`); real files settle in two or three.
+pub const MAX_PASSES: usize = 16;
+
+/// Checks and fixes every input, then runs the project-level rules on the fixed documents.
+pub fn run(
+    inputs: &[Entry],
+    load: &LoadOptions,
+    options: &CheckOptions<'_>,
+    fix: FixOptions,
+) -> RunOutcome {
+    let mut outcome = check::for_each_loaded(inputs, load, |loaded, settings| {
+        fix_file(loaded, settings, options, fix)
+    });
+    check::check_project(&mut outcome.files, options);
+    outcome
+}
+
+/// The fixed document of `loaded`: its bytes, decoded, and how many fixes made it.
+pub fn fixed(
+    loaded: &Loaded,
+    settings: &FileSettings,
+    options: &CheckOptions<'_>,
+    fix: FixOptions,
+) -> (Vec<u8>, Source, usize, FileOutcome) {
+    let quiet = CheckOptions {
+        selection: options.selection,
+        baseline: options.baseline,
+        render: None,
+        render_project: None,
+    };
+    let mut bytes = loaded.bytes.clone();
+    let mut source = redecode(loaded);
+    let mut outcome = check::check_with(&source, settings, &quiet);
+    let mut applied = 0;
+    let mut rejected = HashSet::new();
+    for _ in 0..MAX_PASSES {
+        let Some(pass) = apply::pass(&bytes, &source, &outcome.diagnostics, fix, &mut rejected)
+        else {
+            break;
+        };
+        applied += pass.applied;
+        bytes = pass.bytes;
+        source = pass.source;
+        outcome = check::check_with(&source, settings, &quiet);
+    }
+    (bytes, source, applied, outcome)
+}
+
+/// `loaded`'s document decoded again (a [`Source`] is not `Clone`: it is decoded once per pass).
+fn redecode(loaded: &Loaded) -> Source {
+    Source::decode(
+        loaded.source.path.clone(),
+        loaded.source.format,
+        &loaded.bytes,
+    )
+    .unwrap_or_else(|_| {
+        Source::from_text(
+            loaded.source.path.clone(),
+            loaded.source.format,
+            loaded.source.text.clone(),
+        )
+    })
+}
+
+fn fix_file(
+    loaded: Loaded,
+    settings: &FileSettings,
+    options: &CheckOptions<'_>,
+    fix: FixOptions,
+) -> FileOutcome {
+    let (bytes, source, applied, mut outcome) = fixed(&loaded, settings, options, fix);
+    let changed = bytes != loaded.bytes;
+    let mut fixes = FileFixes {
+        applied,
+        ..FileFixes::default()
+    };
+    let mut shown = source;
+    match (fix.output, &loaded.path) {
+        (FixOutput::Diff, _) => {
+            if changed {
+                fixes.diff = Some(diff::unified(
+                    &loaded.source.path,
+                    &loaded.source.text,
+                    &shown.text,
+                ));
+            }
+        }
+        (FixOutput::Write, None) => fixes.stdout = Some(bytes),
+        (FixOutput::Write, Some(path)) if changed => {
+            if let Err(message) = write::replace(path, &loaded.bytes, &bytes) {
+                // Nothing was written: report the file as it is.
+                fixes.error = Some(message);
+                fixes.applied = 0;
+                shown = loaded.source;
+                outcome = check::check_with(&shown, settings, options);
+            }
+        }
+        (FixOutput::Write, Some(_)) => {}
+    }
+    if !fix.unsafe_fixes {
+        fixes.unsafe_available = outcome
+            .diagnostics
+            .iter()
+            .filter(|d| {
+                d.fix
+                    .as_ref()
+                    .is_some_and(|f| f.applicability == super::Applicability::Unsafe)
+            })
+            .count();
+    }
+    if fixes.error.is_none()
+        && let Some(render) = options.render
+    {
+        outcome.rendered = render(&shown, &outcome.diagnostics);
+    }
+    outcome.fixes = fixes;
+    outcome
+}
