@@ -190,21 +190,47 @@ fn widen(occurrence: &Occurrence, range: Range<usize>) -> (Range<usize>, Range<u
     (prepared, source)
 }
 
-/// Drops the characters `old` and `new` share at both ends; returns the offsets into `old`.
+/// True when `at` cuts `s` inside a reference (`&#xE9;`, `&amp;`) or right after a backslash: an
+/// edit starting or ending there would be unreadable.
+fn cuts_escape(s: &str, at: usize) -> bool {
+    let before = &s[..at];
+    if before.ends_with('\\') {
+        return true;
+    }
+    before.rfind('&').is_some_and(|a| {
+        before[a + 1..]
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'#')
+    }) && s[at..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == ';' || c == '#')
+}
+
+/// Drops the characters `old` and `new` share at both ends, never cutting an escape; returns
+/// what is dropped from each end and the kept range of `new`.
 fn trim_common(old: &str, new: &str) -> (usize, usize, Range<usize>) {
-    let prefix: usize = old
+    let mut prefix: usize = old
         .chars()
         .zip(new.chars())
         .take_while(|(a, b)| a == b)
         .map(|(a, _)| a.len_utf8())
         .sum();
-    let suffix: usize = old[prefix..]
+    while prefix > 0 && (cuts_escape(old, prefix) || cuts_escape(new, prefix)) {
+        prefix -= old[..prefix].chars().next_back().map_or(1, char::len_utf8);
+    }
+    let mut suffix: usize = old[prefix..]
         .chars()
         .rev()
         .zip(new[prefix..].chars().rev())
         .take_while(|(a, b)| a == b)
         .map(|(a, _)| a.len_utf8())
         .sum();
+    while suffix > 0
+        && (cuts_escape(old, old.len() - suffix) || cuts_escape(new, new.len() - suffix))
+    {
+        suffix -= old[old.len() - suffix..]
+            .chars()
+            .next()
+            .map_or(1, char::len_utf8);
+    }
     (prefix, suffix, prefix..new.len() - suffix)
 }
 
@@ -323,5 +349,8 @@ mod tests {
     fn common_ends_are_not_rewritten() {
         assert_eq!(trim_common("%7e", "%7E"), (2, 0, 2..3));
         assert_eq!(trim_common("ab", "ab"), (2, 0, 2..2));
+        // A reference is replaced whole, not cut after its `&#x`.
+        assert_eq!(trim_common("e&#x301;", "&#xE9;"), (0, 0, 0..6));
+        assert_eq!(trim_common("&amp;%7e", "&amp;~"), (5, 0, 5..6));
     }
 }
