@@ -24,6 +24,22 @@ pub struct Pass {
     pub source: Source,
     /// How many fixes the pass applied.
     pub applied: usize,
+    /// The edits it made: the replaced range of the old text and the length of the new text.
+    pub edits: Vec<(Range<usize>, usize)>,
+}
+
+/// `ranges` of the text before `edits` (sorted, disjoint), where they are after them; a range
+/// the edits do not touch (the caller never edits a frozen occurrence) only moves.
+pub fn shift(ranges: &mut [Range<usize>], edits: &[(Range<usize>, usize)]) {
+    for r in ranges.iter_mut() {
+        let delta: isize = edits
+            .iter()
+            .filter(|(e, _)| e.end <= r.start)
+            .map(|(e, len)| *len as isize - e.len() as isize)
+            .sum();
+        r.start = (r.start as isize + delta) as usize;
+        r.end = (r.end as isize + delta) as usize;
+    }
 }
 
 /// What identifies a fix across passes: its rule, its IRI and its edits of the IRI.
@@ -40,17 +56,22 @@ fn conflict(a: &Range<usize>, b: &Range<usize>) -> bool {
         || (b.is_empty() && a.start < b.start && b.start < a.end)
 }
 
-/// The fixes to apply together: those `options` allows, not `rejected`, disjoint.
+/// The fixes to apply together: those `options` allows, not `rejected`, not in a `frozen`
+/// occurrence, disjoint.
 fn choose<'a>(
     diagnostics: &'a [Diagnostic],
     options: FixOptions,
     rejected: &HashSet<FixKey>,
+    frozen: &[Range<usize>],
 ) -> Vec<(&'a Diagnostic, &'a Fix)> {
     let mut taken: Vec<Range<usize>> = Vec::new();
     let mut out = Vec::new();
     for d in diagnostics {
         let Some(fix) = &d.fix else { continue };
-        if !options.applies(fix.applicability) || rejected.contains(&key(d, fix)) {
+        if !options.applies(fix.applicability)
+            || rejected.contains(&key(d, fix))
+            || frozen.iter().any(|r| r.contains(&fix.occurrence_start))
+        {
             continue;
         }
         let ranges: Vec<Range<usize>> = fix.edits.iter().map(|e| e.range()).collect();
@@ -63,18 +84,19 @@ fn choose<'a>(
     out
 }
 
-/// One pass over `source` (read from `bytes`) with the fixes of `diagnostics`; `None` when no
-/// fix can be applied.
+/// One pass over `source` (read from `bytes`) with the fixes of `diagnostics`, leaving the
+/// occurrences at `frozen` alone; `None` when no fix can be applied.
 pub fn pass(
     bytes: &[u8],
     source: &Source,
     diagnostics: &[Diagnostic],
     options: FixOptions,
     rejected: &mut HashSet<FixKey>,
+    frozen: &[Range<usize>],
 ) -> Option<Pass> {
     let before = extract::extract(source);
     loop {
-        let chosen = choose(diagnostics, options, rejected);
+        let chosen = choose(diagnostics, options, rejected, frozen);
         if chosen.is_empty() {
             return None;
         }
@@ -149,10 +171,11 @@ fn try_apply(bytes: &[u8], source: &Source, before: &Extraction, fixes: &[&Fix])
             return None;
         }
     }
-    (matched == fixes.len()).then_some(Pass {
+    (matched == fixes.len()).then(|| Pass {
         bytes: new_bytes,
         source: fixed,
         applied: fixes.len(),
+        edits: edits.iter().map(|(r, t)| (r.clone(), t.len())).collect(),
     })
 }
 
@@ -167,5 +190,12 @@ mod tests {
         assert!(conflict(&(3..3), &(3..3)));
         assert!(conflict(&(4..4), &(3..5)));
         assert!(!conflict(&(5..5), &(3..5)));
+    }
+
+    #[test]
+    fn frozen_ranges_move_with_the_edits_before_them() {
+        let mut r = [10..20, 30..40];
+        shift(&mut r, &[(0..3, 1), (25..26, 4)]);
+        assert_eq!(r, [8..18, 31..41]);
     }
 }

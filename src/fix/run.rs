@@ -45,17 +45,60 @@ pub fn fixed(
     let mut outcome = check::check_with(&source, settings, &quiet);
     let mut applied = 0;
     let mut rejected = HashSet::new();
+    let mut frozen = baselined_occurrences(&source, settings, &quiet, &outcome.diagnostics);
     for _ in 0..MAX_PASSES {
-        let Some(pass) = apply::pass(&bytes, &source, &outcome.diagnostics, fix, &mut rejected)
-        else {
+        let Some(pass) = apply::pass(
+            &bytes,
+            &source,
+            &outcome.diagnostics,
+            fix,
+            &mut rejected,
+            &frozen,
+        ) else {
             break;
         };
+        apply::shift(&mut frozen, &pass.edits);
         applied += pass.applied;
         bytes = pass.bytes;
         source = pass.source;
         outcome = check::check_with(&source, settings, &quiet);
     }
     (bytes, source, applied, outcome)
+}
+
+/// The source ranges of the occurrences that hold a finding the baseline holds back (of the
+/// `kept` diagnostics, the others were baselined). No fix touches them, in any pass: a fix of
+/// another finding would change the IRI, the baseline would no longer recognize it, and the
+/// next pass would fix what the baseline says to leave alone.
+fn baselined_occurrences(
+    source: &Source,
+    settings: &FileSettings,
+    options: &CheckOptions<'_>,
+    kept: &[crate::diagnostic::Diagnostic],
+) -> Vec<std::ops::Range<usize>> {
+    if options.baseline.is_none() {
+        return Vec::new();
+    }
+    let everything = CheckOptions {
+        baseline: None,
+        ..*options
+    };
+    let all = check::check_with(source, settings, &everything).diagnostics;
+    let occurrences: Vec<std::ops::Range<usize>> = crate::extract::extract(source)
+        .occurrences
+        .iter()
+        .map(|o| o.map.source_range())
+        .collect();
+    all.iter()
+        .filter(|d| d.iri.is_some() && !kept.contains(d))
+        .filter_map(|d| {
+            let at = d.start.text_offset;
+            occurrences
+                .iter()
+                .find(|r| r.start <= at && at <= r.end)
+                .cloned()
+        })
+        .collect()
 }
 
 /// `loaded`'s document decoded again (a [`Source`] is not `Clone`: it is decoded once per pass).

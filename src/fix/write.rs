@@ -1,7 +1,7 @@
 //! Replacing a file's contents so that it is, at every moment, either the old or the new file.
 //!
 //! The new bytes go to a temporary file in the same directory (a rename across file systems is
-//! not atomic), get the old file's permissions, are flushed to disk, and the temporary file is
+//! not atomic), get the old file's permissions, owner and group, are flushed to disk, and the temporary file is
 //! renamed over the old one; then the directory is flushed so that the rename survives a crash.
 //! A symbolic link is followed and its target replaced, so the link stays a link. A file that
 //! changed since it was read, or that we may not write, is left alone.
@@ -31,7 +31,7 @@ pub fn replace(path: &Path, read: &[u8], new: &[u8]) -> Result<(), String> {
     unchanged(&target, read)?;
     let dir = target.parent().unwrap_or(Path::new("."));
     let temp = temp_path(dir, &target);
-    let result = write_temp(&temp, new, metadata.permissions())
+    let result = write_temp(&temp, new, &metadata)
         .map_err(|e| format!("cannot write a temporary file: {}", describe_io_error(&e)))
         // Checked again as late as possible: an editor may have saved meanwhile.
         .and_then(|()| unchanged(&target, read))
@@ -69,11 +69,29 @@ fn temp_path(dir: &Path, target: &Path) -> PathBuf {
     dir.join(format!(".{name}.irilint-{}-{n}.tmp", std::process::id()))
 }
 
-fn write_temp(temp: &Path, new: &[u8], permissions: fs::Permissions) -> io::Result<()> {
+fn write_temp(temp: &Path, new: &[u8], original: &fs::Metadata) -> io::Result<()> {
     let mut file = OpenOptions::new().write(true).create_new(true).open(temp)?;
     file.write_all(new)?;
-    file.set_permissions(permissions)?;
+    file.set_permissions(original.permissions())?;
+    keep_owner(&file, original)?;
     file.sync_all()
+}
+
+/// Gives the new file the old one's owner and group; an error when that is not allowed (the
+/// file would change hands: better not fixed).
+#[cfg(unix)]
+fn keep_owner(file: &File, original: &fs::Metadata) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let now = file.metadata()?;
+    if (now.uid(), now.gid()) == (original.uid(), original.gid()) {
+        return Ok(());
+    }
+    std::os::unix::fs::fchown(file, Some(original.uid()), Some(original.gid()))
+}
+
+#[cfg(not(unix))]
+fn keep_owner(_: &File, _: &fs::Metadata) -> io::Result<()> {
+    Ok(())
 }
 
 #[cfg(test)]
