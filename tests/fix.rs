@@ -470,3 +470,64 @@ fn baselined_findings_are_not_fixed_nor_is_their_iri() {
         b"old http://X.org/\xE2\x80\xAE\nnew http://y.org/\n"
     );
 }
+
+/// Copies `from` into `to`, recursively.
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn every_fixture_fix_stays_in_its_span_applies_and_settles() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let dir = tempfile::tempdir().unwrap();
+    for format in ["html", "xml", "markdown", "text"] {
+        copy_tree(&root.join(format), &dir.path().join(format));
+    }
+    let (_, stdout, _) = check(dir.path(), &["--format", "json", "."]);
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let mut fixable = 0;
+    for d in report["diagnostics"].as_array().unwrap() {
+        let Some(edits) = d["fix"]["edits"].as_array() else {
+            continue;
+        };
+        fixable += 1;
+        let (start, end) = (&d["span"]["start"]["offset"], &d["span"]["end"]["offset"]);
+        for e in edits {
+            let (s, t) = (&e["span"]["start"]["offset"], &e["span"]["end"]["offset"]);
+            assert!(
+                start.as_u64() <= s.as_u64() && t.as_u64() <= end.as_u64(),
+                "an edit outside its diagnostic's span: {d}"
+            );
+        }
+    }
+    assert!(fixable > 100, "{fixable}");
+    let (_, stdout, stderr) = check(
+        dir.path(),
+        &["--fix", "--unsafe-fixes", "--format", "json", "."],
+    );
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    // Every fix was applied: none is rejected by the checks of a pass.
+    let left: Vec<&Value> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| !d["fix"].is_null())
+        .collect();
+    assert!(left.is_empty(), "{left:?}\n{stderr}");
+    assert_eq!(report["errors"], Value::Array(vec![]));
+    let (code, stdout, _) = check(dir.path(), &["--diff", "--unsafe-fixes", "."]);
+    assert_eq!(
+        (code, stdout.as_str()),
+        (0, ""),
+        "a second run would change more"
+    );
+}
