@@ -59,6 +59,12 @@ fn safe_fixes_keep_the_iri_equivalent() {
         Safe,
         "http://x.org/~user/ABC",
     );
+    // After a stray `%`, decoded hex digits would make a new triplet: no fix.
+    assert!(
+        fixed("http://x.org/%%34%31", "percent-encoded-unreserved")
+            .0
+            .is_empty()
+    );
     assert_fix("case-scheme-host", "HTTP://x.org/P", Safe, "http://x.org/P");
     assert_fix(
         "case-scheme-host",
