@@ -47,6 +47,14 @@ fn safe_fixes_keep_the_iri_equivalent() {
         Safe,
         "http://x.org/a%20b%7Cc?q=%7B1%7D",
     );
+    // Browsers read a backslash in an http IRI as `/`: encoding it is unsafe there.
+    assert_fix(
+        "syntax-unwise-ascii",
+        "http://x.org/a\\b",
+        Unsafe,
+        "http://x.org/a%5Cb",
+    );
+    assert_fix("syntax-unwise-ascii", "urn:x:a\\b", Safe, "urn:x:a%5Cb");
     assert_fix(
         "percent-lowercase-hex",
         "http://x.org/%e2%82%ac/%3a",
@@ -203,7 +211,7 @@ fn documented_fix_safety_matches_the_fixes() {
             "safe" => &[Safe],
             "unsafe" => &[Unsafe],
             "none" => &[],
-            "safe, or unsafe with `%2E`" => &[Safe, Unsafe],
+            "safe, or unsafe with `%2E`" | "safe, or unsafe for `\\`" => &[Safe, Unsafe],
             other => panic!("{}: unknown fix safety `{other}`", rule.id),
         };
         let found: Vec<Applicability> = examples(rule.doc)

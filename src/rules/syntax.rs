@@ -182,9 +182,20 @@ fn check_unwise(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             Some(format!("percent-encode it: write {}", encodings.join(", "))),
         );
         // Safe: §3.1 lets a system percent-encode these when it maps the IRI to a URI, so the
-        // encoded IRI names the same resource.
+        // encoded IRI names the same resource. Except a backslash in a URL browsers parse as
+        // "special" (WHATWG URL): they read it as `/`, so `%5C` would break a link that works.
+        let special = input.iri.scheme.as_ref().is_some_and(|s| {
+            ["http", "https", "ws", "wss", "ftp", "file"]
+                .iter()
+                .any(|k| input.text[s.clone()].eq_ignore_ascii_case(k))
+        });
+        let applicability = if special && input.text[range.clone()].contains('\\') {
+            Applicability::Unsafe
+        } else {
+            Applicability::Safe
+        };
         sink.attach_fix(IriFix::replace(
-            Applicability::Safe,
+            applicability,
             "percent-encode it",
             range.clone(),
             percent::encode(&input.text[range]),
