@@ -531,3 +531,25 @@ fn every_fixture_fix_stays_in_its_span_applies_and_settles() {
         "a second run would change more"
     );
 }
+
+#[test]
+fn a_fix_that_would_change_more_than_its_iri_is_left_out_and_said_so() {
+    // Decoding `%2E` at the end of an IRI in text makes a `.` that the text extractor leaves
+    // out of the IRI: the pass check sees the IRI come out different and refuses the fix.
+    let (dir, path) = with_file("a.txt", b"see http://x.org/a%2E and more\n");
+    let (code, stdout, stderr) = check(dir.path(), &["--fix", "--format", "json", "a.txt"]);
+    assert_eq!(code, 0);
+    assert!(stderr.contains("a.txt: 1 fix left out"), "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let d = &report["diagnostics"][0];
+    assert_eq!(d["rule"], "percent-encoded-unreserved");
+    assert_eq!(
+        d["fix"],
+        Value::Null,
+        "a refused fix is not offered to editors"
+    );
+    assert_eq!(
+        fs::read(&path).unwrap(),
+        b"see http://x.org/a%2E and more\n"
+    );
+}

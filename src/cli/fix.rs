@@ -8,6 +8,7 @@ use super::check::{print_file_errors, print_outcome};
 use super::emit;
 use crate::check::RunOutcome;
 use crate::fix::{FixOptions, FixOutput};
+use crate::iri::chars::escape_unsafe;
 use crate::report::{self, ReportFormat, Summary, json};
 use crate::walk::FileError;
 
@@ -55,6 +56,13 @@ fn fixed_line(outcome: &RunOutcome, output: FixOutput) -> String {
 pub(super) fn finish(mut outcome: RunOutcome, args: &CheckArgs, fix: FixOptions) -> ExitCode {
     let mut write_failed = false;
     for f in &outcome.files {
+        if f.fixes.refused > 0 {
+            eprintln!(
+                "irilint: warning: {}: {} left out: applying it would change more than the IRI it fixes",
+                escape_unsafe(&f.path),
+                plural(f.fixes.refused, "fix", "fixes")
+            );
+        }
         if let Some(e) = &f.fixes.error {
             outcome.errors.push(FileError {
                 path: f.path.clone(),

@@ -163,6 +163,8 @@ pub struct FileFixes {
     pub applied: usize,
     /// Remaining diagnostics with an unsafe fix that `--unsafe-fixes` would apply.
     pub unsafe_available: usize,
+    /// Fixes left out because a pass check refused them (their diagnostics lose the fix).
+    pub refused: usize,
     /// The unified diff, with `--diff`, when something changes.
     pub diff: Option<String>,
     /// The fixed document's bytes, for standard input.

@@ -152,6 +152,16 @@ fn fix_file(
         }
         (FixOutput::Write, Some(_)) => {}
     }
+    if fixes.error.is_none() {
+        // A fix the options allow that is still there was refused by the checks of a pass:
+        // it is not offered (not in JSON either, where an editor would apply it).
+        for d in &mut outcome.diagnostics {
+            if d.fix.as_ref().is_some_and(|f| fix.applies(f.applicability)) {
+                d.fix = None;
+                fixes.refused += 1;
+            }
+        }
+    }
     if !fix.unsafe_fixes {
         fixes.unsafe_available = outcome
             .diagnostics
