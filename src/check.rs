@@ -2,7 +2,7 @@
 //! results in input order.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rayon::prelude::*;
 
@@ -107,7 +107,7 @@ pub struct Loaded {
     /// The bytes as read.
     pub bytes: Vec<u8>,
     /// The file, `None` for standard input.
-    pub path: Option<PathBuf>,
+    pub path: Option<std::path::PathBuf>,
 }
 
 /// Reads and decodes every input in parallel and applies `f` to each document; never stops early.
@@ -198,7 +198,7 @@ fn sort(diagnostics: &mut [Diagnostic]) {
 
 fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Loaded, NotLoaded> {
     let configured = entry.settings.format;
-    let (display, bytes, format, explicit, path) = match &entry.input {
+    let (display, bytes, format, explicit) = match &entry.input {
         Input::Stdin => {
             let display = options.stdin_filename.clone().unwrap_or_else(|| "-".into());
             let format = options
@@ -213,7 +213,7 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Loaded, NotLoaded>
                     message: format!("cannot read standard input: {}", describe_io_error(&e)),
                 }));
             }
-            (display, bytes, format, true, None)
+            (display, bytes, format, true)
         }
         Input::File { path, explicit } => {
             let display = path.display().to_string();
@@ -235,20 +235,24 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Loaded, NotLoaded>
                 .or(configured)
                 .or_else(|| Format::for_file(path, &bytes))
                 .unwrap_or(Format::Text);
-            (display, bytes, format, *explicit, Some(path.clone()))
+            (display, bytes, format, *explicit)
         }
     };
-    match Source::decode(display.clone(), format, &bytes) {
-        Ok(source) => Ok(Loaded {
+    Source::decode(display.clone(), format, &bytes)
+        .map_err(|NotText::Binary { nul_at }| {
+            NotLoaded::Skipped(explicit.then(|| FileError {
+                path: display,
+                message: format!("skipped: binary file (NUL byte at offset {nul_at})"),
+            }))
+        })
+        .map(|source| Loaded {
             source,
             bytes,
-            path,
-        }),
-        Err(NotText::Binary { nul_at }) => Err(NotLoaded::Skipped(explicit.then(|| FileError {
-            path: display,
-            message: format!("skipped: binary file (NUL byte at offset {nul_at})"),
-        }))),
-    }
+            path: match &entry.input {
+                Input::File { path, .. } => Some(path.clone()),
+                Input::Stdin => None,
+            },
+        })
 }
 
 /// Extracts and checks one decoded document with `options.selection` and no configuration.
