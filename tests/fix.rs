@@ -123,6 +123,16 @@ fn xml_and_svg_fixes_in_attributes_and_content() {
 }
 
 #[test]
+fn cdata_is_written_without_escapes() {
+    let xml = "<?xml version=\"1.0\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\
+               <url><loc><![CDATA[http://x.org/a b?x=1&y=%7e]]></loc></url></urlset>\n";
+    assert_eq!(
+        utf8(fixed("c.xml", xml.as_bytes(), false)),
+        xml.replace("a b?x=1&y=%7e", "a%20b?x=1&y=~")
+    );
+}
+
+#[test]
 fn markdown_destinations_keep_their_form_and_escapes() {
     let md = "# T\n\n[a](<http://x.org/a b%7e>) and [b](http://x.org/\\(x\\)\u{202E}y) \
               and http://x.org/t%7e\n\n[r]: http://x.org/\u{FF0F}z\n";
