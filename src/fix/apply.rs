@@ -7,7 +7,7 @@
 //! new document problem. A pass that fails is retried fix by fix, and a fix that fails alone is
 //! never tried again.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
 
 use super::{Fix, FixOptions, IriEdit, apply_iri_edits, bytes};
@@ -64,21 +64,31 @@ fn choose<'a>(
     rejected: &HashSet<FixKey>,
     frozen: &[Range<usize>],
 ) -> Vec<(&'a Diagnostic, &'a Fix)> {
-    let mut taken: Vec<Range<usize>> = Vec::new();
+    // Taken ranges by start: they are disjoint, so a new range can only conflict with the one
+    // starting at or before it and the one starting after it (a sitemap has thousands).
+    let mut taken: BTreeMap<usize, usize> = BTreeMap::new();
+    let clashes = |taken: &BTreeMap<usize, usize>, r: &Range<usize>| {
+        let before = taken.range(..=r.start).next_back();
+        let after = taken.range(r.start + 1..).next();
+        before
+            .into_iter()
+            .chain(after)
+            .any(|(&s, &e)| conflict(r, &(s..e)))
+    };
     let mut out = Vec::new();
     for d in diagnostics {
         let Some(fix) = &d.fix else { continue };
         if !options.applies(fix.applicability)
-            || rejected.contains(&key(d, fix))
             || frozen.iter().any(|r| r.contains(&fix.occurrence_start))
+            || rejected.contains(&key(d, fix))
         {
             continue;
         }
         let ranges: Vec<Range<usize>> = fix.edits.iter().map(|e| e.range()).collect();
-        if ranges.iter().any(|r| taken.iter().any(|t| conflict(r, t))) {
+        if ranges.iter().any(|r| clashes(&taken, r)) {
             continue;
         }
-        taken.extend(ranges);
+        taken.extend(ranges.into_iter().map(|r| (r.start, r.end)));
         out.push((d, fix));
     }
     out
@@ -152,16 +162,21 @@ fn try_apply(bytes: &[u8], source: &Source, before: &Extraction, fixes: &[&Fix])
     {
         return None;
     }
+    let mut by_occurrence: HashMap<usize, Vec<&Fix>> = HashMap::new();
+    for f in fixes {
+        by_occurrence.entry(f.occurrence_start).or_default().push(f);
+    }
     let mut matched = 0;
     for (old, new) in before.occurrences.iter().zip(&after.occurrences) {
         let start = old.map.source_range().start;
-        let mut own: Vec<&IriEdit> = fixes
-            .iter()
-            .filter(|f| f.occurrence_start == start)
-            .flat_map(|f| f.iri.edits.iter())
-            .collect();
-        let count = fixes.iter().filter(|f| f.occurrence_start == start).count();
-        matched += count;
+        let Some(mine) = by_occurrence.get(&start) else {
+            if new.iri != old.iri {
+                return None;
+            }
+            continue;
+        };
+        let mut own: Vec<&IriEdit> = mine.iter().flat_map(|f| f.iri.edits.iter()).collect();
+        matched += mine.len();
         own.sort_by_key(|e| (e.range.start, e.range.end));
         if own.windows(2).any(|w| w[0].range.end > w[1].range.start) {
             return None;

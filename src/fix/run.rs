@@ -89,14 +89,32 @@ fn baselined_occurrences(
         .iter()
         .map(|o| o.map.source_range())
         .collect();
+    let kept: std::collections::HashSet<(&str, usize, usize, &str)> = kept
+        .iter()
+        .map(|d| {
+            (
+                d.rule,
+                d.start.text_offset,
+                d.end.text_offset,
+                d.message.as_str(),
+            )
+        })
+        .collect();
     all.iter()
-        .filter(|d| d.iri.is_some() && !kept.contains(d))
+        .filter(|d| {
+            d.iri.is_some()
+                && !kept.contains(&(
+                    d.rule,
+                    d.start.text_offset,
+                    d.end.text_offset,
+                    d.message.as_str(),
+                ))
+        })
         .filter_map(|d| {
+            // Occurrences are in document order: the last one starting at or before the finding.
             let at = d.start.text_offset;
-            occurrences
-                .iter()
-                .find(|r| r.start <= at && at <= r.end)
-                .cloned()
+            let k = occurrences.partition_point(|r| r.start <= at);
+            occurrences[..k].iter().rev().find(|r| at <= r.end).cloned()
         })
         .collect()
 }
