@@ -56,6 +56,12 @@ fn conflict(a: &Range<usize>, b: &Range<usize>) -> bool {
         || (b.is_empty() && a.start < b.start && b.start < a.end)
 }
 
+/// True when `at` is in one of the `frozen` ranges (sorted by start, disjoint).
+fn is_frozen(frozen: &[Range<usize>], at: usize) -> bool {
+    let k = frozen.partition_point(|r| r.start <= at);
+    k > 0 && frozen[k - 1].contains(&at)
+}
+
 /// The fixes to apply together: those `options` allows, not `rejected`, not in a `frozen`
 /// occurrence, disjoint.
 fn choose<'a>(
@@ -79,7 +85,7 @@ fn choose<'a>(
     for d in diagnostics {
         let Some(fix) = &d.fix else { continue };
         if !options.applies(fix.applicability)
-            || frozen.iter().any(|r| r.contains(&fix.occurrence_start))
+            || is_frozen(frozen, fix.occurrence_start)
             || rejected.contains(&key(d, fix))
         {
             continue;
@@ -95,7 +101,7 @@ fn choose<'a>(
 }
 
 /// One pass over `source` (read from `bytes`) with the fixes of `diagnostics`, leaving the
-/// occurrences at `frozen` alone; `None` when no fix can be applied.
+/// occurrences at `frozen` (sorted, disjoint) alone; `None` when no fix can be applied.
 pub fn pass(
     bytes: &[u8],
     source: &Source,

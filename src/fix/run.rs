@@ -46,6 +46,8 @@ pub fn fixed(
     let mut applied = 0;
     let mut rejected = HashSet::new();
     let mut frozen = baselined_occurrences(&source, settings, &quiet, &outcome.diagnostics);
+    frozen.sort_by_key(|r| (r.start, r.end));
+    frozen.dedup();
     for _ in 0..MAX_PASSES {
         let Some(pass) = apply::pass(
             &bytes,
