@@ -105,7 +105,12 @@ fn fix_once(format: Format, bytes: &[u8], unsafe_fixes: bool) -> (Vec<u8>, Sourc
         unsafe_fixes,
         output: FixOutput::Write,
     };
-    let (bytes, source, _, outcome) = fixed(&loaded, &settings, &options, fix);
+    let irilint::fix::run::Fixed {
+        bytes,
+        source,
+        outcome,
+        ..
+    } = fixed(&loaded, &settings, &options, fix);
     // Fixes that the options allow and that are still there were refused by a pass check.
     let left: Vec<_> = outcome
         .diagnostics

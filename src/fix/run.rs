@@ -27,13 +27,26 @@ pub fn run(
     outcome
 }
 
-/// The fixed document of `loaded`: its bytes, decoded, and how many fixes made it.
+/// A document after fixing.
+#[derive(Debug)]
+pub struct Fixed {
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// Decoded.
+    pub source: Source,
+    /// How many fixes made it.
+    pub applied: usize,
+    /// Its check (not rendered).
+    pub outcome: FileOutcome,
+}
+
+/// `loaded` fixed with `fix`, pass after pass until nothing changes (at most [`MAX_PASSES`]).
 pub fn fixed(
     loaded: &Loaded,
     settings: &FileSettings,
     options: &CheckOptions<'_>,
     fix: FixOptions,
-) -> (Vec<u8>, Source, usize, FileOutcome) {
+) -> Fixed {
     let quiet = CheckOptions {
         selection: options.selection,
         baseline: options.baseline,
@@ -65,7 +78,12 @@ pub fn fixed(
         source = pass.source;
         outcome = check::check_with(&source, settings, &quiet);
     }
-    (bytes, source, applied, outcome)
+    Fixed {
+        bytes,
+        source,
+        applied,
+        outcome,
+    }
 }
 
 /// The source ranges of the occurrences that hold a finding the baseline holds back (of the
@@ -143,7 +161,12 @@ fn fix_file(
     options: &CheckOptions<'_>,
     fix: FixOptions,
 ) -> FileOutcome {
-    let (bytes, source, applied, mut outcome) = fixed(&loaded, settings, options, fix);
+    let Fixed {
+        bytes,
+        source,
+        applied,
+        mut outcome,
+    } = fixed(&loaded, settings, options, fix);
     let changed = bytes != loaded.bytes;
     let mut fixes = FileFixes {
         applied,
