@@ -563,3 +563,20 @@ fn a_fix_that_would_change_more_than_its_iri_is_left_out_and_said_so() {
         b"see http://x.org/a%2E and more\n"
     );
 }
+
+#[test]
+fn stdin_that_cannot_be_fixed_writes_nothing_to_stdout_and_fails() {
+    let out = irilint()
+        .args(["check", "--isolated", "--fix", "-"])
+        .write_stdin(&b"a\0b http://x.org/%7e"[..])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        out.stdout.is_empty(),
+        "{:?}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("standard input was not fixed"), "{stderr}");
+}

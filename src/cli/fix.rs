@@ -84,8 +84,18 @@ pub(super) fn finish(mut outcome: RunOutcome, args: &CheckArgs, fix: FixOptions)
         }
         return ExitCode::from(u8::from(!diffs.is_empty()));
     }
-    let stdin: Option<&Vec<u8>> = outcome.files.iter().find_map(|f| f.fixes.stdout.as_ref());
-    if let Some(document) = stdin {
+    let reads_stdin = args.input.paths.iter().any(|p| p.as_os_str() == "-");
+    let document: Option<&Vec<u8>> = outcome.files.iter().find_map(|f| f.fixes.stdout.as_ref());
+    if reads_stdin && document.is_none() {
+        // Binary or unreadable: there is no fixed document, and whoever pipes through irilint
+        // must not take an empty output (or a report) for one.
+        print_file_errors(&outcome);
+        eprintln!(
+            "irilint: error: standard input was not fixed; nothing was written to standard output"
+        );
+        return ExitCode::from(2);
+    }
+    if let Some(document) = document {
         // Standard output carries the fixed document, so the report goes to standard error.
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(document).and_then(|()| out.flush());
