@@ -60,6 +60,8 @@ pub struct FileOutcome {
     pub rendered: String,
     /// Its absolute IRIs' normal forms and places, when `equivalent-variants` runs.
     pub variants: Vec<Variant>,
+    /// What `--fix` or `--diff` did to it.
+    pub fixes: crate::fix::FileFixes,
 }
 
 /// The result of running something over every input.
@@ -99,6 +101,8 @@ pub struct LoadOptions {
     pub stdin_filename: Option<String>,
     /// Inputs larger than this many bytes are not read.
     pub max_file_size: u64,
+    /// Keep each input's bytes beside its text ([`Loaded::bytes`]), for `--fix` and `--diff`.
+    pub keep_bytes: bool,
 }
 
 impl Default for LoadOptions {
@@ -107,6 +111,7 @@ impl Default for LoadOptions {
             input_format: None,
             stdin_filename: None,
             max_file_size: DEFAULT_MAX_FILE_SIZE,
+            keep_bytes: false,
         }
     }
 }
@@ -122,15 +127,35 @@ enum NotLoaded {
     Failed { error: FileError, named: bool },
 }
 
+/// An input read and decoded, with the bytes it was decoded from (what `--fix` rewrites).
+#[derive(Debug)]
+pub struct Loaded {
+    /// The decoded document.
+    pub source: Source,
+    /// The bytes as read (empty unless [`LoadOptions::keep_bytes`]).
+    pub bytes: Vec<u8>,
+    /// The file, `None` for standard input.
+    pub path: Option<std::path::PathBuf>,
+}
+
 /// Reads and decodes every input in parallel and applies `f` to each document; never stops early.
 pub fn for_each_source<T: Send>(
     inputs: &[Entry],
     load: &LoadOptions,
     f: impl Fn(&Source, &FileSettings) -> T + Sync,
 ) -> Run<T> {
+    for_each_loaded(inputs, load, |loaded, settings| f(&loaded.source, settings))
+}
+
+/// As [`for_each_source`], handing `f` the bytes and the path as well.
+pub fn for_each_loaded<T: Send>(
+    inputs: &[Entry],
+    load: &LoadOptions,
+    f: impl Fn(Loaded, &FileSettings) -> T + Sync,
+) -> Run<T> {
     let results: Vec<Result<T, NotLoaded>> = inputs
         .par_iter()
-        .map(|e| load_input(e, load).map(|source| f(&source, &e.settings)))
+        .map(|e| load_input(e, load).map(|loaded| f(loaded, &e.settings)))
         .collect();
     let mut run = Run::default();
     for r in results {
@@ -219,7 +244,7 @@ fn sort(diagnostics: &mut [Diagnostic]) {
     });
 }
 
-fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Source, NotLoaded> {
+fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Loaded, NotLoaded> {
     let configured = entry.settings.format;
     let limit = options.max_file_size;
     let (display, bytes, format, explicit) = match &entry.input {
@@ -280,8 +305,26 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Source, NotLoaded>
             (display, bytes, format, *explicit)
         }
     };
-    Source::decode_owned(display.clone(), format, bytes)
-        .map_err(|NotText::Binary { nul_at }| binary(display, nul_at, explicit))
+    let path = match &entry.input {
+        Input::File { path, .. } => Some(path.clone()),
+        Input::Stdin => None,
+    };
+    let not_text = |NotText::Binary { nul_at }| binary(display.clone(), nul_at, explicit);
+    if options.keep_bytes {
+        let source = Source::decode(display.clone(), format, &bytes).map_err(not_text)?;
+        return Ok(Loaded {
+            source,
+            bytes,
+            path,
+        });
+    }
+    // Without --fix the bytes are not needed once decoded: a UTF-8 file becomes its text.
+    let source = Source::decode_owned(display.clone(), format, bytes).map_err(not_text)?;
+    Ok(Loaded {
+        source,
+        bytes: Vec::new(),
+        path,
+    })
 }
 
 /// What reading an input gave.
@@ -416,6 +459,7 @@ pub fn check_with(
         variants_severity,
         rendered,
         variants,
+        fixes: Default::default(),
     }
 }
 

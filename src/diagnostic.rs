@@ -85,6 +85,8 @@ pub struct Diagnostic {
     pub rfc: Option<&'static str>,
     /// Other places that explain the diagnostic.
     pub related: Vec<RelatedLocation>,
+    /// The fix, written in the document's syntax, when the rule offers one.
+    pub fix: Option<crate::fix::Fix>,
 }
 
 impl Diagnostic {
@@ -97,6 +99,10 @@ impl Diagnostic {
             .iter()
             .map(|r| RelatedLocation::new(source, r))
             .collect();
+        let fix = finding
+            .fix
+            .as_ref()
+            .and_then(|f| crate::fix::render::to_source(source, occurrence, span.clone(), f));
         Diagnostic {
             rule: finding.rule.id,
             severity: finding.severity,
@@ -109,6 +115,7 @@ impl Diagnostic {
             component: finding.component,
             rfc: finding.rule.rfc.first().copied(),
             related,
+            fix,
         }
     }
 
@@ -130,6 +137,7 @@ impl Diagnostic {
                 .iter()
                 .map(|r| RelatedLocation::new(source, r))
                 .collect(),
+            fix: None,
         }
     }
 }

@@ -14,6 +14,7 @@ pub mod config;
 pub mod convert;
 pub mod diagnostic;
 pub mod extract;
+pub mod fix;
 pub mod inspect;
 pub mod iri;
 pub mod line_index;

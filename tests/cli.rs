@@ -221,7 +221,10 @@ fn json_report_has_the_contract_shape() {
     assert_eq!(d["span"]["start"]["column"], 25);
     assert_eq!(d["iri_range"], serde_json::json!([20, 23]));
     assert_eq!(d["rfc"], "4.1");
-    assert_eq!(d["fix"], Value::Null);
+    // The fix removes exactly the character: its edit is located as `span` is.
+    assert_eq!(d["fix"]["applicability"], "unsafe");
+    assert_eq!(d["fix"]["edits"][0]["span"], d["span"]);
+    assert_eq!(d["fix"]["edits"][0]["replacement"], "");
 }
 
 #[test]

@@ -164,6 +164,7 @@ impl InputArgs {
             input_format: self.input_format,
             stdin_filename: self.stdin_filename.clone(),
             max_file_size: self.max_file_size,
+            keep_bytes: false,
         }
     }
 }
@@ -281,6 +282,16 @@ pub(super) struct CheckArgs {
     /// When to use colour.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub(super) color: ColorChoice,
+    /// Apply the safe fixes to the files (standard input: print the fixed document).
+    #[arg(long, conflicts_with = "write_baseline")]
+    pub(super) fix: bool,
+    /// With `--fix` or `--diff`, apply the unsafe fixes too (they may change which resource an
+    /// IRI names).
+    #[arg(long)]
+    pub(super) unsafe_fixes: bool,
+    /// Print a unified diff of what `--fix` would change; write nothing (exit 1 if there is one).
+    #[arg(long, conflicts_with = "write_baseline")]
+    pub(super) diff: bool,
 }
 
 pub(super) fn parse_report_format(s: &str) -> Result<ReportFormat, String> {

@@ -11,7 +11,7 @@ use super::output::write_report;
 use super::progress::{self, Progress};
 use super::{emit, fail, fail_fatal, use_color};
 use crate::baseline::Baseline;
-use crate::check::{self, CheckOptions, Run, RunOutcome};
+use crate::check::{self, CheckOptions, LoadOptions, Run, RunOutcome};
 use crate::config::{CliSettings, Resolver};
 use crate::iri::chars::escape_unsafe;
 use crate::report::place::Places;
@@ -85,8 +85,10 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     let render_concise = |s: &crate::source::Source, d: &[crate::diagnostic::Diagnostic]| {
         concise::render_file(&s.path, d)
     };
+    let fixing = super::fix::options(&args);
+    let diffing = fixing.is_some_and(|f| f.output == crate::fix::FixOutput::Diff);
     let render: Option<check::Render<'_>> = match args.format {
-        _ if writing => None,
+        _ if writing || diffing => None,
         ReportFormat::Human => Some(&render_human),
         ReportFormat::Concise => Some(&render_concise),
         _ => None,
@@ -95,7 +97,7 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         |path: &str, d: &[crate::diagnostic::Diagnostic]| renderer.render_detached(path, d);
     let project_concise = concise::render_file;
     let render_project: Option<check::RenderProject<'_>> = match args.format {
-        _ if writing => None,
+        _ if writing || diffing => None,
         ReportFormat::Human => Some(&project_human),
         ReportFormat::Concise => Some(&project_concise),
         _ => None,
@@ -119,16 +121,24 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
             p.file_done(iris);
         }
     };
-    let mut outcome = check::run_with_progress(
-        &walk.inputs,
-        &args.input.load_options(),
-        &options,
-        &file_done,
-    );
+    let load = LoadOptions {
+        // --fix and --diff rewrite the bytes as read.
+        keep_bytes: fixing.is_some(),
+        ..args.input.load_options()
+    };
+    let mut outcome = match fixing {
+        Some(fix) => crate::fix::run::run(&walk.inputs, &load, &options, fix),
+        None => check::run_with_progress(&walk.inputs, &load, &options, &file_done),
+    };
     if let Some(p) = &progress {
         p.finish();
     }
     outcome.errors.splice(0..0, walk.errors);
+    if let Some(fix) = fixing {
+        let selections: Vec<&Selection> =
+            walk.inputs.iter().map(|e| &e.settings.selection).collect();
+        return super::fix::finish(outcome, &args, fix, &selections);
+    }
     if let Some(file) = &args.write_baseline {
         print_file_errors(&outcome);
         let files = outcome
@@ -168,7 +178,8 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     }
 }
 
-fn render_report<'a>(
+/// The report in the format asked for, as it will be written (`exit_code` goes into SARIF).
+pub(super) fn render_report<'a>(
     outcome: &RunOutcome,
     args: &CheckArgs,
     selections: impl IntoIterator<Item = &'a crate::rules::Selection>,

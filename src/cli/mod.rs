@@ -8,6 +8,7 @@
 mod args;
 mod check;
 mod commands;
+mod fix;
 mod output;
 mod progress;
 

@@ -273,6 +273,7 @@ impl Suppressions {
             component: None,
             rfc: None,
             related: Vec::new(),
+            fix: None,
         };
         let Some(kind) = d.kind else {
             let word = escape_unsafe(&d.word);

@@ -289,6 +289,14 @@ fn help_text(d: &Diagnostic) -> String {
         (None, None) => String::new(),
     };
     push_related(&mut help, d);
+    if let Some(fix) = &d.fix {
+        // As ruff's `[*]`: say that `--fix` (or `--unsafe-fixes`) can make the change.
+        help.push_str(&format!(
+            "\nfix available ({}): {}",
+            fix.applicability.name(),
+            escape_unsafe(&fix.message)
+        ));
+    }
     help
 }
 

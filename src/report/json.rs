@@ -3,7 +3,8 @@
 //! Offsets: `offset` is a byte offset into the file for UTF-8 documents (BOM included), and into
 //! the text as decoded to UTF-8 for documents in other encodings (UTF-16). `iri_range` is a byte
 //! range of the prepared IRI (`iri`) in UTF-8; both are `null` for problems with the document
-//! itself (`xml-not-well-formed`). `related`, present only when non-empty, lists other places
+//! itself (`xml-not-well-formed`). `fix` is `null` or the fix's applicability, message and edits
+//! (spans as `span`, replacements as written in the file). `related`, present only when non-empty, lists other places
 //! that explain a diagnostic (the declaration of the entity an IRI came from; for
 //! `equivalent-variants`, the other spellings, with their `path` when in another file).
 
@@ -56,9 +57,42 @@ pub struct JsonDiagnostic<'a> {
     iri_range: Option<[usize; 2]>,
     component: Option<&'static str>,
     rfc: Option<&'static str>,
-    fix: Option<()>,
+    fix: Option<JsonFix<'a>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     related: Vec<JsonRelated<'a>>,
+}
+
+/// `{"applicability": "safe"|"unsafe", "message": ..., "edits": [{"span", "replacement"}]}`:
+/// the replacement is the text as it will be written in the file (escaped for its syntax),
+/// in UTF-8 whatever the file's encoding.
+#[derive(Serialize)]
+struct JsonFix<'a> {
+    applicability: &'static str,
+    message: &'a str,
+    edits: Vec<JsonEdit<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonEdit<'a> {
+    span: Span,
+    replacement: &'a str,
+}
+
+impl<'a> JsonFix<'a> {
+    fn new(fix: &'a crate::fix::Fix) -> JsonFix<'a> {
+        JsonFix {
+            applicability: fix.applicability.name(),
+            message: &fix.message,
+            edits: fix
+                .edits
+                .iter()
+                .map(|e| JsonEdit {
+                    span: Span::new(e.start, e.end),
+                    replacement: &e.replacement,
+                })
+                .collect(),
+        }
+    }
 }
 
 /// `{"path": ..., "span": ..., "message": ...}`: another place that explains a diagnostic;
@@ -122,7 +156,8 @@ impl<'a> JsonDiagnostic<'a> {
             iri_range: d.iri_range.as_ref().map(|r| [r.start, r.end]),
             component: d.component.map(|c| c.name()),
             rfc: d.rfc,
-            fix: None,
+            // Edits are located in a document; `inspect` has none.
+            fix: path.and(d.fix.as_ref()).map(JsonFix::new),
             related: d
                 .related
                 .iter()

@@ -5,6 +5,7 @@ use std::ops::Range;
 use unicode_bidi::{BidiClass, BidiDataSource, HardcodedBidiData, bidi_class};
 
 use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars};
+use crate::fix::{Applicability, IriFix};
 use crate::iri::Iri;
 use crate::iri::chars::{describe, escape_unsafe, is_bidi_formatting, is_hexdig};
 use crate::iri::to_uri::uses_dns;
@@ -53,6 +54,13 @@ fn check_formatting(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                         .to_string(),
                 ),
             );
+            // Unsafe: the IRI without it is another string, so possibly another resource.
+            sink.attach_fix(IriFix::replace(
+                Applicability::Unsafe,
+                format!("remove {}", describe(c)),
+                i..i + c.len_utf8(),
+                "",
+            ));
         }
     }
 }

@@ -16,6 +16,7 @@ use std::ops::Range;
 use unicode_script::{Script, ScriptExtension, UnicodeScript};
 
 use super::{Check, IriCheck, Part, Rule, Severity, Sink, parts, shorten};
+use crate::fix::{Applicability, IriFix};
 use crate::iri::Component;
 use crate::iri::chars::{describe, escape_unsafe};
 use crate::iri::percent;
@@ -139,7 +140,7 @@ fn check_delimiters(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 let label = &text[part.range.clone()];
                 sink.report_as(
                     Severity::Warning,
-                    range,
+                    range.clone(),
                     format!(
                         "{} in the host: browsers (UTS #46) read it as the label separator '.', RFC 3986 parsers as part of the label `{}`, so clients disagree on the host",
                         describe(c),
@@ -147,6 +148,12 @@ fn check_delimiters(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                     ),
                     Some("write '.' instead".to_string()),
                 );
+                sink.attach_fix(IriFix::replace(
+                    Applicability::Unsafe,
+                    "replace with '.'",
+                    range,
+                    ".",
+                ));
                 continue;
             }
             Some(Verdict::LooksLike { delimiter, cjk }) => (delimiter, cjk),
@@ -174,7 +181,20 @@ fn check_delimiters(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 percent::encode(&text[range.clone()])
             )
         };
-        sink.report_as(severity, range, message, Some(help));
+        sink.report_as(severity, range.clone(), message, Some(help));
+        // Unsafe: the IRI's structure changes (a new segment, a new label, a query).
+        // A look-alike of '%' becomes a literal '%' (`%25`), never the start of a triplet.
+        let replacement = if d == '%' {
+            "%25".to_string()
+        } else {
+            d.to_string()
+        };
+        sink.attach_fix(IriFix::replace(
+            Applicability::Unsafe,
+            format!("replace with '{d}'"),
+            range,
+            replacement,
+        ));
     }
 }
 

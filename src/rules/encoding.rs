@@ -18,6 +18,7 @@ use std::ops::Range;
 use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
 
 use super::{Check, InDocument, IriCheck, Rule, Severity, Sink, parts};
+use crate::fix::{Applicability, IriFix};
 use crate::iri::chars::{describe, escape_unsafe};
 use crate::source::{Source, is_utf16};
 use reading::{bytes_in, non_ascii_runs, utf8_reading, utf8_reading_of};
@@ -181,6 +182,14 @@ fn check_utf8_in_legacy(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                  the IRI names another resource"
             )),
         );
+        // Unsafe: the characters the author meant name another resource than those written.
+        // Rendering writes them in the page's encoding, or as references where it has none.
+        sink.attach_fix(IriFix::replace(
+            Applicability::Unsafe,
+            format!("write `{}`, read as UTF-8", escape_unsafe(&g.meant)),
+            g.run.clone(),
+            g.meant.clone(),
+        ));
     }
 }
 
@@ -213,5 +222,11 @@ fn check_mojibake(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                  written here, and as written the IRI names another resource"
             )),
         );
+        sink.attach_fix(IriFix::replace(
+            Applicability::Unsafe,
+            format!("write `{}`, read as UTF-8", escape_unsafe(&g.meant)),
+            g.run.clone(),
+            g.meant.clone(),
+        ));
     }
 }

@@ -196,6 +196,7 @@ fn report(
         component: None,
         rfc: EQUIVALENT_VARIANTS.rfc.first().copied(),
         related,
+        fix: None,
     };
     (file, diagnostic)
 }

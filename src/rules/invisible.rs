@@ -28,6 +28,7 @@ use unicode_normalization::char::canonical_combining_class;
 use unicode_script::{Script, UnicodeScript};
 
 use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars, parts, shorten};
+use crate::fix::{Applicability, IriFix};
 use crate::iri::Component;
 use crate::iri::chars::{escape_unsafe, is_bidi_formatting, is_default_ignorable, is_ucschar};
 use crate::iri::percent;
@@ -309,7 +310,24 @@ fn report(
             help = "remove it: it displays as nothing, so the IRI looks the same without it but names a different resource; removing it changes which resource the IRI names, so check which one was meant".to_string();
         }
     }
+    let fix = if emoji_tags {
+        // Keeps the flag (and the resource); still unsafe: the IRI's text changes.
+        IriFix::replace(
+            Applicability::Unsafe,
+            "percent-encode the tag characters",
+            range.clone(),
+            percent::encode(run),
+        )
+    } else {
+        IriFix::replace(
+            Applicability::Unsafe,
+            format!("remove {}", describe_chars(run)),
+            range.clone(),
+            "",
+        )
+    };
     sink.report_as(severity, range, message, Some(help));
+    sink.attach_fix(fix);
 }
 
 /// Canonical_Combining_Class = Virama (9), the test of RFC 5892 Appendix A.1 and A.2.

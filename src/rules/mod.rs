@@ -158,6 +158,8 @@ pub struct Finding {
     pub message: String,
     /// What to write instead.
     pub help: Option<String>,
+    /// The edit that makes the IRI right, when the rule knows one.
+    pub fix: Option<crate::fix::IriFix>,
 }
 
 impl PartialEq for Rule {
@@ -251,7 +253,15 @@ impl Sink<'_> {
             component,
             message,
             help,
+            fix: None,
         });
+    }
+
+    /// Attaches `fix` to the finding reported last (rules call it right after reporting).
+    pub fn attach_fix(&mut self, fix: crate::fix::IriFix) {
+        if let Some(f) = self.out.last_mut() {
+            f.fix = Some(fix);
+        }
     }
 
     /// The severity the rule runs with.

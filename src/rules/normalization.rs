@@ -6,6 +6,7 @@ use unicode_normalization::char::canonical_combining_class;
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
 use super::{Check, InDocument, IriCheck, Rule, Severity, Sink, describe_chars, encoding};
+use crate::fix::{Applicability, IriFix};
 use crate::iri::Component;
 use crate::iri::chars::{escape_unsafe, is_sub_delim, is_unreserved};
 use crate::iri::percent;
@@ -167,12 +168,18 @@ fn report_nfkc(sink: &mut Sink<'_>, text: &str, range: Range<usize>, component: 
     };
     sink.report_as(
         severity,
-        range,
+        range.clone(),
         message,
         Some(format!(
             "{write}: compatibility characters are variants of ordinary characters, so the IRI can be confused with the one written with the NFKC form; replacing {pronoun} changes which resource the IRI names{host_note}"
         )),
     );
+    sink.attach_fix(IriFix::replace(
+        Applicability::Unsafe,
+        format!("replace with the NFKC form `{}`", escape_unsafe(&literal)),
+        range,
+        literal,
+    ));
 }
 
 /// `s` with the ASCII characters that may not appear literally in `component` (or would split
@@ -302,7 +309,7 @@ fn check_nfc(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             .component_at(range.start)
             .map_or("IRI".to_string(), |c| format!("{c}"));
         sink.report(
-            range,
+            range.clone(),
             format!(
                 "the {component} is not in Unicode Normalization Form C: {} normalizes to {}",
                 describe_chars(run),
@@ -313,6 +320,13 @@ fn check_nfc(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 escape_unsafe(&nfc)
             )),
         );
+        // Unsafe: NFC and NFD spellings map to different URIs (§3.1 step 1c).
+        sink.attach_fix(IriFix::replace(
+            Applicability::Unsafe,
+            format!("normalize to NFC: `{}`", escape_unsafe(&nfc)),
+            range,
+            nfc,
+        ));
     }
 }
 

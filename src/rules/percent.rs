@@ -13,6 +13,7 @@ mod legacy;
 use std::ops::Range;
 
 use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars};
+use crate::fix::{Applicability, IriFix};
 use crate::iri::IssueKind;
 use crate::iri::chars::{
     self, describe, escape_unsafe, is_control, is_unreserved, is_unsafe_to_display,
@@ -424,6 +425,13 @@ fn check_lowercase_hex(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             ),
             Some(format!("write `{}`", triplets(&spelled.to_ascii_uppercase()))),
         );
+        // Safe: hex case is not significant (§5.3.2.1); the range is a run of triplets.
+        sink.attach_fix(IriFix::replace(
+            Applicability::Safe,
+            "write the hex digits in uppercase",
+            range,
+            spelled.to_ascii_uppercase(),
+        ));
     }
 }
 
@@ -454,6 +462,16 @@ fn check_unreserved(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     }
     for (range, decoded) in found {
         let one = decoded.len() == 1;
+        // Safe: an unreserved character and its encoding are equivalent (§5.3.2.3) — unless a
+        // stray `%` before it would take decoded hex digits for a triplet (`%%34%31` → `%41`).
+        let fix = (!stray_percent_before(text, range.start)).then(|| {
+            IriFix::replace(
+                Applicability::Safe,
+                format!("decode to `{decoded}`"),
+                range.clone(),
+                decoded.clone(),
+            )
+        });
         sink.report(
             range.clone(),
             format!(
@@ -469,7 +487,18 @@ fn check_unreserved(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             ),
             Some(format!("write `{decoded}`")),
         );
+        if let Some(fix) = fix {
+            sink.attach_fix(fix);
+        }
     }
+}
+
+/// True when the text before `at` ends with a `%` that starts no triplet, alone or with one hex
+/// digit: decoded characters after it could complete one.
+fn stray_percent_before(text: &str, at: usize) -> bool {
+    let b = &text.as_bytes()[..at];
+    b.ends_with(b"%")
+        || (b.len() >= 2 && b[b.len() - 2] == b'%' && b[b.len() - 1].is_ascii_hexdigit())
 }
 
 /// True when the triplet at `at` is in a path segment that decodes to `.` or `..`: decoding it

@@ -4,6 +4,7 @@
 use std::ops::Range;
 
 use super::{Check, IriCheck, Rule, Severity, Sink};
+use crate::fix::{Applicability, IriFix};
 use crate::iri::chars::escape_unsafe;
 use crate::iri::compare::remove_dot_segments;
 use crate::iri::{HostKind, Kind, percent};
@@ -38,7 +39,7 @@ fn check_case(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         && let Some(range) = uppercase_span(text, scheme.clone())
     {
         sink.report(
-            range,
+            range.clone(),
             format!(
                 "uppercase letters in the scheme `{}`: schemes are case-insensitive, and RFC 3987 §5.3.2.1 normalizes them to lowercase",
                 escape_unsafe(&text[scheme.clone()])
@@ -48,6 +49,13 @@ fn check_case(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 escape_unsafe(&text[scheme].to_ascii_lowercase())
             )),
         );
+        // Safe: a scheme is case-insensitive (§5.3.2.1).
+        sink.attach_fix(IriFix::replace(
+            Applicability::Safe,
+            "write the scheme in lowercase",
+            range.clone(),
+            text[range].to_ascii_lowercase(),
+        ));
     }
     let Some(host) = input.iri.authority.as_ref().map(|a| &a.host) else {
         return;
@@ -63,6 +71,15 @@ fn check_case(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     if !ascii || name.starts_with('[') && host.kind != Some(HostKind::Ipv6) {
         return;
     }
+    let mut lowered = text[span.clone()].to_owned();
+    percent::lowercase_outside_triplets(&mut lowered);
+    // Safe: an ASCII host is case-insensitive (§5.3.2.1); percent-encoded octets keep their case.
+    let fix = IriFix::replace(
+        Applicability::Safe,
+        "write the host in lowercase",
+        span.clone(),
+        lowered,
+    );
     sink.report(
         span,
         format!(
@@ -78,6 +95,7 @@ fn check_case(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             })
         )),
     );
+    sink.attach_fix(fix);
 }
 
 /// From the first to the last uppercase letter of `range`, leaving out the hex digits of
@@ -151,7 +169,9 @@ fn check_dot_segments(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         at = s.end;
     }
     spelled.push_str(&text[at..iri.path.end]);
-    let resolved = escape_unsafe(&remove_dot_segments(&spelled));
+    let resolved_path = remove_dot_segments(&spelled);
+    let resolved = escape_unsafe(&resolved_path);
+    let path_fix = whole_path_fix(text, iri.path.clone(), &resolved_path);
     let mut runs: Vec<Range<usize>> = Vec::new();
     for (s, _) in dots {
         match runs.last_mut() {
@@ -159,7 +179,7 @@ fn check_dot_segments(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             _ => runs.push(s.clone()),
         }
     }
-    for range in runs {
+    for (k, range) in runs.into_iter().enumerate() {
         let written = &text[range.clone()];
         let mut message = format!(
             "dot segment{} `{written}` in the path of an absolute IRI: dot segments are for relative references, and RFC 3987 §5.3.2.4 removes them",
@@ -170,6 +190,16 @@ fn check_dot_segments(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 "; `%2E` is a percent-encoded dot, which browsers resolve like `.` and servers may not (a path traversal in disguise)",
             );
         }
+        // The first finding of the path carries the fix of the whole path, and underlines
+        // what it rewrites (`b/../` of `/a/b/../c`): a fix never edits outside its span.
+        let fix = path_fix.clone().filter(|_| k == 0);
+        let range = match &fix {
+            Some(f) => {
+                let r = &f.edits[0].range;
+                range.start.min(r.start)..range.end.max(r.end)
+            }
+            None => range,
+        };
         sink.report(
             range,
             message,
@@ -177,7 +207,42 @@ fn check_dot_segments(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 "write the path as `{resolved}` (remove_dot_segments, RFC 3986 §5.2.4)"
             )),
         );
+        if let Some(fix) = fix {
+            sink.attach_fix(fix);
+        }
     }
+}
+
+/// The edit that turns the path at `path` into `resolved`, trimmed to the part that changes.
+/// Safe when every dot is written as a dot (§5.3.2.4 removes them); unsafe when one is `%2E`,
+/// which a server may not resolve: removing it then changes what the server is asked for.
+fn whole_path_fix(text: &str, path: Range<usize>, resolved: &str) -> Option<IriFix> {
+    let written = &text[path.clone()];
+    let prefix: usize = written
+        .chars()
+        .zip(resolved.chars())
+        .take_while(|(a, b)| a == b)
+        .map(|(a, _)| a.len_utf8())
+        .sum();
+    let suffix: usize = written[prefix..]
+        .chars()
+        .rev()
+        .zip(resolved[prefix..].chars().rev())
+        .take_while(|(a, b)| a == b)
+        .map(|(a, _)| a.len_utf8())
+        .sum();
+    let region = path.start + prefix..path.end - suffix;
+    let applicability = if text[region.clone()].contains('%') {
+        Applicability::Unsafe
+    } else {
+        Applicability::Safe
+    };
+    Some(IriFix::replace(
+        applicability,
+        format!("remove the dot segments: `{}`", escape_unsafe(resolved)),
+        region,
+        &resolved[prefix..resolved.len() - suffix],
+    ))
 }
 
 #[cfg(test)]

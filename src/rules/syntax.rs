@@ -1,6 +1,7 @@
 //! Rules on the RFC 3987 §2.2 grammar, reported from the parser's issues.
 
 use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars};
+use crate::fix::{Applicability, IriFix};
 use crate::iri::percent;
 use crate::iri::{Component, Issue, IssueKind, chars};
 
@@ -117,6 +118,16 @@ fn check_bad_percent(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             issue.message.clone(),
             Some("write `%25` for a literal '%'".to_string()),
         );
+        // Unsafe: an escape may have been meant and cut short (`%2` of `%2F`).
+        let at = issue.range.start;
+        if input.text[at..].starts_with('%') {
+            sink.attach_fix(IriFix::replace(
+                Applicability::Unsafe,
+                "write `%25` for the '%'",
+                at..at + 1,
+                "%25",
+            ));
+        }
     }
 }
 
@@ -163,13 +174,32 @@ fn check_unwise(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             .map(|(&c, name)| format!("`{}` for {name}", percent::encode(&c.to_string())))
             .collect();
         sink.report(
-            range,
+            range.clone(),
             format!(
                 "{} {verb} not allowed in an IRI ({component})",
                 names.join(", ")
             ),
             Some(format!("percent-encode it: write {}", encodings.join(", "))),
         );
+        // Safe: §3.1 lets a system percent-encode these when it maps the IRI to a URI, so the
+        // encoded IRI names the same resource. Except a backslash in a URL browsers parse as
+        // "special" (WHATWG URL): they read it as `/`, so `%5C` would break a link that works.
+        let special = input.iri.scheme.as_ref().is_some_and(|s| {
+            ["http", "https", "ws", "wss", "ftp", "file"]
+                .iter()
+                .any(|k| input.text[s.clone()].eq_ignore_ascii_case(k))
+        });
+        let applicability = if special && input.text[range.clone()].contains('\\') {
+            Applicability::Unsafe
+        } else {
+            Applicability::Safe
+        };
+        sink.attach_fix(IriFix::replace(
+            applicability,
+            "percent-encode it",
+            range.clone(),
+            percent::encode(&input.text[range]),
+        ));
     }
 }
 

@@ -1,0 +1,149 @@
+//! `check --fix`, `--unsafe-fixes` and `--diff`: the options, and what is printed after fixing.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use super::args::CheckArgs;
+use super::check::{print_file_errors, render_report};
+use super::output::write_report;
+use super::{emit, fail};
+use crate::check::RunOutcome;
+use crate::fix::{FixOptions, FixOutput};
+use crate::iri::chars::escape_unsafe;
+use crate::report::{ReportFormat, Summary};
+use crate::rules::Selection;
+use crate::walk::FileError;
+
+/// The fix options the arguments ask for, `None` without `--fix` or `--diff`.
+pub(super) fn options(args: &CheckArgs) -> Option<FixOptions> {
+    let output = if args.diff {
+        FixOutput::Diff
+    } else if args.fix {
+        FixOutput::Write
+    } else {
+        return None;
+    };
+    Some(FixOptions {
+        unsafe_fixes: args.unsafe_fixes,
+        output,
+    })
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `Fixed 2 issues, 1 remaining (1 more fixable with --unsafe-fixes).`
+fn fixed_line(outcome: &RunOutcome, output: FixOutput) -> String {
+    let applied: usize = outcome.files.iter().map(|f| f.fixes.applied).sum();
+    let more: usize = outcome.files.iter().map(|f| f.fixes.unsafe_available).sum();
+    let remaining: usize = outcome.files.iter().map(|f| f.diagnostics.len()).sum();
+    let mut line = match output {
+        FixOutput::Diff => format!("Would fix {}", plural(applied, "issue", "issues")),
+        FixOutput::Write => format!(
+            "Fixed {}, {} remaining",
+            plural(applied, "issue", "issues"),
+            remaining
+        ),
+    };
+    if more > 0 {
+        line.push_str(&format!(" ({more} more fixable with --unsafe-fixes)"));
+    }
+    line.push('.');
+    line
+}
+
+/// Prints what fixing did and returns the exit code: 2 when a file could not be written (or a
+/// named file read), else as `check` (with `--diff`: 1 when there is a diff); `--exit-zero`
+/// turns 1 into 0. `selections` are the rules that ran, for SARIF.
+pub(super) fn finish(
+    mut outcome: RunOutcome,
+    args: &CheckArgs,
+    fix: FixOptions,
+    selections: &[&Selection],
+) -> ExitCode {
+    let mut write_failed = false;
+    for f in &outcome.files {
+        if f.fixes.refused > 0 {
+            eprintln!(
+                "irilint: warning: {}: {} left out: applying it would change more than the IRI it fixes",
+                escape_unsafe(&f.path),
+                plural(f.fixes.refused, "fix", "fixes")
+            );
+        }
+        if let Some(e) = &f.fixes.error {
+            outcome.errors.push(FileError {
+                path: f.path.clone(),
+                message: e.clone(),
+            });
+            write_failed = true;
+        }
+    }
+    if fix.output == FixOutput::Diff {
+        print_file_errors(&outcome);
+        let diffs: String = outcome
+            .files
+            .iter()
+            .filter_map(|f| f.fixes.diff.as_deref())
+            .collect();
+        emit(&diffs);
+        if !args.quiet {
+            eprintln!("{}", fixed_line(&outcome, fix.output));
+        }
+        if outcome.named_errors > 0 {
+            return ExitCode::from(2);
+        }
+        return ExitCode::from(u8::from(!diffs.is_empty() && !args.exit_zero));
+    }
+    let reads_stdin = args.input.paths.iter().any(|p| p.as_os_str() == "-");
+    let document: Option<&Vec<u8>> = outcome.files.iter().find_map(|f| f.fixes.stdout.as_ref());
+    if reads_stdin && document.is_none() {
+        // Binary or unreadable: there is no fixed document, and whoever pipes through irilint
+        // must not take an empty output (or a report) for one.
+        print_file_errors(&outcome);
+        eprintln!(
+            "irilint: error: standard input was not fixed; nothing was written to standard output"
+        );
+        return ExitCode::from(2);
+    }
+    let summary = Summary::of(&outcome);
+    let failed = summary.errors > 0 || (args.deny_warnings && summary.warnings > 0);
+    let code = if write_failed || outcome.named_errors > 0 {
+        2
+    } else {
+        u8::from(failed && !args.exit_zero)
+    };
+    let report = render_report(&outcome, args, selections.iter().copied(), code);
+    if let Some(document) = document {
+        // Standard output carries the fixed document, so the report goes to standard error
+        // (or to --output-file).
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(document).and_then(|()| out.flush());
+        print_file_errors(&outcome);
+        match &args.output_file {
+            Some(file) => {
+                if let Err(message) = write_report(Some(file), &report) {
+                    return fail(&message);
+                }
+            }
+            None => eprint!("{report}"),
+        }
+        if !args.quiet {
+            eprintln!("{}", fixed_line(&outcome, fix.output));
+        }
+    } else {
+        print_file_errors(&outcome);
+        if let Err(message) = write_report(args.output_file.as_deref(), &report) {
+            return fail(&message);
+        }
+        if !args.quiet {
+            let line = fixed_line(&outcome, fix.output);
+            if args.format == ReportFormat::Human && args.output_file.is_none() {
+                emit(&format!("{line}\n"));
+            } else {
+                eprintln!("{line}");
+            }
+        }
+    }
+    ExitCode::from(code)
+}

@@ -1,0 +1,163 @@
+//! Edits of the decoded text put back into the file's own bytes.
+//!
+//! The file is never re-encoded as a whole: decoding and encoding again is not the identity
+//! (undecodable bytes became U+FFFD; Shift_JIS has characters with two byte forms). Instead each
+//! edited range of the text is located in the bytes, only the replacement is encoded, and every
+//! other byte — the BOM, line ends, text the linter could not even decode — is copied as it was.
+//! The caller checks the result by decoding it again.
+
+use std::ops::Range;
+
+use encoding_rs::{DecoderResult, EncoderResult, Encoding, UTF_8, UTF_16BE, UTF_16LE};
+
+use crate::source::Source;
+
+/// The byte offset in the file of each text offset in `offsets` (sorted), or `None` when one of
+/// them is not on a boundary the decoder reached.
+pub fn byte_offsets(bytes: &[u8], source: &Source, offsets: &[usize]) -> Option<Vec<usize>> {
+    let encoding = source.encoding.used;
+    if encoding == UTF_8 {
+        return Some(offsets.iter().map(|&t| source.report_offset(t)).collect());
+    }
+    let base = source.encoding.bom_len;
+    let body = bytes.get(base..)?;
+    let mut found: Vec<Option<usize>> = vec![None; offsets.len()];
+    let mut next = 0;
+    // Records that `text_len` bytes of text come from the first `read` bytes of the body; the
+    // first time a length is reached is the boundary before the next character's bytes.
+    let mut reached = |text_len: usize, read: usize| {
+        while next < offsets.len() && offsets[next] <= text_len {
+            if offsets[next] == text_len && found[next].is_none() {
+                found[next] = Some(base + read);
+            }
+            if offsets[next] < text_len && found[next].is_none() {
+                return false;
+            }
+            next += 1;
+        }
+        true
+    };
+    if !reached(0, 0) {
+        return None;
+    }
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    let mut text = String::new();
+    for i in 0..body.len() {
+        let last = i + 1 == body.len();
+        let mut input = &body[i..i + 1];
+        loop {
+            text.reserve(16);
+            let (result, n) = decoder.decode_to_string_without_replacement(input, &mut text, last);
+            input = &input[n..];
+            match result {
+                DecoderResult::InputEmpty => break,
+                DecoderResult::OutputFull => continue,
+                DecoderResult::Malformed(_, after) => {
+                    text.push(char::REPLACEMENT_CHARACTER);
+                    if !reached(text.len(), i + 1 - usize::from(after)) {
+                        return None;
+                    }
+                }
+            }
+        }
+        if !reached(text.len(), i + 1) {
+            return None;
+        }
+    }
+    found.into_iter().collect()
+}
+
+/// `text` in `encoding`, or `None` when a character has no form in it.
+pub fn encode(encoding: &'static Encoding, text: &str) -> Option<Vec<u8>> {
+    if encoding == UTF_8 {
+        return Some(text.as_bytes().to_vec());
+    }
+    if encoding == UTF_16LE || encoding == UTF_16BE {
+        let le = encoding == UTF_16LE;
+        return Some(
+            text.encode_utf16()
+                .flat_map(|u| if le { u.to_le_bytes() } else { u.to_be_bytes() })
+                .collect(),
+        );
+    }
+    let mut encoder = encoding.new_encoder();
+    let mut out = Vec::with_capacity(text.len() * 2 + 8);
+    let mut rest = text;
+    loop {
+        out.reserve(rest.len() * 2 + 8);
+        let (result, read) =
+            encoder.encode_from_utf8_to_vec_without_replacement(rest, &mut out, true);
+        rest = &rest[read..];
+        match result {
+            EncoderResult::InputEmpty => return Some(out),
+            EncoderResult::OutputFull => continue,
+            EncoderResult::Unmappable(_) => return None,
+        }
+    }
+}
+
+/// The file's bytes with the text `edits` (sorted, disjoint ranges of [`Source::text`] and their
+/// new text) made, or `None` when they cannot be located or encoded.
+pub fn splice(bytes: &[u8], source: &Source, edits: &[(Range<usize>, &str)]) -> Option<Vec<u8>> {
+    let offsets: Vec<usize> = edits.iter().flat_map(|(r, _)| [r.start, r.end]).collect();
+    let at = byte_offsets(bytes, source, &offsets)?;
+    let mut out = Vec::with_capacity(bytes.len() + 64);
+    let mut copied = 0;
+    for (k, (_, replacement)) in edits.iter().enumerate() {
+        let (start, end) = (at[2 * k], at[2 * k + 1]);
+        if start < copied || end < start || end > bytes.len() {
+            return None;
+        }
+        out.extend_from_slice(&bytes[copied..start]);
+        out.extend_from_slice(&encode(source.encoding.used, replacement)?);
+        copied = end;
+    }
+    out.extend_from_slice(&bytes[copied..]);
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::Format;
+    use encoding_rs::{SHIFT_JIS, WINDOWS_1252};
+
+    fn html(bytes: &[u8]) -> Source {
+        Source::decode("t.html".into(), Format::Html, bytes).unwrap()
+    }
+
+    #[test]
+    fn shift_jis_offsets_land_between_characters() {
+        let mut bytes = b"<meta charset=shift_jis><a href=\"/".to_vec();
+        bytes.extend(SHIFT_JIS.encode("日本").0.iter());
+        bytes.extend(b"\">");
+        let s = html(&bytes);
+        let at = s.text.find('本').unwrap();
+        let b = byte_offsets(&bytes, &s, &[at, at + 3]).unwrap();
+        assert_eq!(b, [36, 38]);
+        let new = splice(&bytes, &s, &[(at..at + 3, "語")]).unwrap();
+        assert_eq!(SHIFT_JIS.decode(&new).0, s.text.replace('本', "語"));
+    }
+
+    #[test]
+    fn utf16_keeps_its_bom_and_byte_order() {
+        let bytes: Vec<u8> = [0xFE, 0xFF]
+            .into_iter()
+            .chain("a\u{202E}b".encode_utf16().flat_map(u16::to_be_bytes))
+            .collect();
+        let s = Source::decode("t.txt".into(), Format::Text, &bytes).unwrap();
+        let new = splice(&bytes, &s, &[(1..4, "")]).unwrap();
+        assert_eq!(new, [0xFE, 0xFF, 0, b'a', 0, b'b']);
+    }
+
+    #[test]
+    fn undecodable_bytes_outside_the_edit_are_kept() {
+        let bytes = b"\x81x\xE9y";
+        let s = Source::decode("t.html".into(), Format::Html, bytes).unwrap();
+        assert_eq!(s.encoding.used, WINDOWS_1252);
+        let at = s.text.find('y').unwrap();
+        let new = splice(bytes, &s, &[(at..at + 1, "z")]).unwrap();
+        assert_eq!(new, b"\x81x\xE9z");
+        assert_eq!(encode(WINDOWS_1252, "日"), None);
+    }
+}
