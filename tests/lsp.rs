@@ -229,11 +229,12 @@ fn code_actions_suppress_on_the_line_or_in_the_file_in_the_documents_syntax() {
             assert_eq!(
                 titles,
                 [
+                    "Remove U+202E RIGHT-TO-LEFT OVERRIDE (unsafe fix: may change the link)",
                     "Suppress `bidi-formatting-character` on this line",
                     "Suppress `bidi-formatting-character` in this file"
                 ]
             );
-            let action = &actions[if which == "line" { 0 } else { 1 }];
+            let action = &actions[if which == "line" { 1 } else { 2 }];
             assert_eq!(action["kind"], "quickfix");
             let edits = action["edit"]["changes"][uri].as_array().unwrap();
             let fixed = apply_edits(&text, edits, "utf-16");
@@ -249,6 +250,71 @@ fn code_actions_suppress_on_the_line_or_in_the_file_in_the_documents_syntax() {
             assert_eq!(c.shutdown(), 0);
         }
     }
+}
+
+#[test]
+fn fixes_are_quick_fixes_and_only_safe_ones_are_preferred() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut c, _) = Client::start(encodings(&["utf-16"]), dir.path());
+    let uri = "file:///tmp/irilint-lsp/fix.html";
+    // A space (safe: percent-encoded, same resource) and a hidden U+202E (unsafe) behind an
+    // astral character, in an attribute with an entity.
+    let text = format!("<p>\u{20BB7}<a href=\"http://a.example/x y?a=1&amp;b={RLO}2\">z</a></p>\n");
+    c.open(uri, "html", &text);
+    let mut p = c.published(uri);
+    let mut rules = codes(&p);
+    rules.sort();
+    assert_eq!(rules, ["bidi-formatting-character", "syntax-unwise-ascii"]);
+    let mut fixed = text.clone();
+    let mut version = 1;
+    // As an editor does: apply one quick fix, send the new text, get fresh diagnostics.
+    for rule in ["syntax-unwise-ascii", "bidi-formatting-character"] {
+        let d = p["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["code"] == rule)
+            .unwrap()
+            .clone();
+        let actions = c
+            .request(
+                "textDocument/codeAction",
+                json!({"textDocument": {"uri": uri}, "range": d["range"], "context": {"diagnostics": [d]}}),
+            )
+            .unwrap();
+        let fix = &actions[0];
+        let safe = rule == "syntax-unwise-ascii";
+        assert_eq!(fix["kind"], "quickfix");
+        assert_eq!(
+            fix["isPreferred"],
+            if safe { json!(true) } else { Value::Null }
+        );
+        let title = fix["title"].as_str().unwrap();
+        assert!(
+            title.ends_with(if safe {
+                "(safe fix)"
+            } else {
+                "(unsafe fix: may change the link)"
+            }),
+            "{title}"
+        );
+        assert!(!title.contains(RLO));
+        fixed = apply_edits(
+            &fixed,
+            fix["edit"]["changes"][uri].as_array().unwrap(),
+            "utf-16",
+        );
+        version += 1;
+        c.change(uri, version, &fixed);
+        p = c.published(uri);
+        assert_eq!(p["version"], version);
+    }
+    assert_eq!(
+        fixed,
+        "<p>\u{20BB7}<a href=\"http://a.example/x%20y?a=1&amp;b=2\">z</a></p>\n"
+    );
+    assert_eq!(codes(&p), Vec::<String>::new());
+    assert_eq!(c.shutdown(), 0);
 }
 
 #[test]

@@ -474,6 +474,40 @@ impl Server {
         let mut seen = HashSet::new();
         for d in checked.diagnostics.iter().filter(|d| overlaps(d, &wanted)) {
             let lsp = to_lsp(d, &lines, uri);
+            // The fix first: a safe one is the preferred action (one keystroke in editors).
+            if let Some(fix) = &d.fix {
+                let edits: Vec<actions::Insertion> = fix
+                    .edits
+                    .iter()
+                    .map(|e| actions::Insertion {
+                        range: e.range(),
+                        text: e.replacement.clone(),
+                    })
+                    .collect();
+                let safe = fix.applicability == crate::fix::Applicability::Safe;
+                let message = crate::iri::chars::escape_unsafe(&fix.message);
+                let mut title: String = message
+                    .chars()
+                    .take(1)
+                    .flat_map(char::to_uppercase)
+                    .collect();
+                title.push_str(&message[message.chars().next().map_or(0, char::len_utf8)..]);
+                out.push(actions::action(
+                    format!(
+                        "{title} ({})",
+                        if safe {
+                            "safe fix"
+                        } else {
+                            "unsafe fix: may change the link"
+                        }
+                    ),
+                    uri,
+                    &lines,
+                    &edits,
+                    Some(lsp.clone()),
+                    safe,
+                ));
+            }
             let line = checked.lines.line_of(d.start.text_offset);
             if seen.insert((d.rule, line))
                 && let Some(edit) = suppress_line(
