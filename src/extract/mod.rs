@@ -97,12 +97,22 @@ pub struct Extraction {
 /// the rest of the extraction (its `occurrences` empty). HTML is handed over as it is
 /// tokenized, so a large page's IRIs are never all in memory at once.
 pub fn extract_each(source: &Source, on_occurrence: &mut dyn FnMut(Occurrence)) -> Extraction {
-    if source.format == Format::Html {
-        let comments = html::for_each_occurrence(&source.text, 0..source.text.len(), on_occurrence);
-        return Extraction {
-            comments,
-            ..Extraction::default()
-        };
+    match source.format {
+        Format::Html => {
+            let comments =
+                html::for_each_occurrence(&source.text, 0..source.text.len(), on_occurrence);
+            return Extraction {
+                comments,
+                ..Extraction::default()
+            };
+        }
+        Format::Text => {
+            for range in text::detect(&source.text) {
+                on_occurrence(Occurrence::verbatim(&source.text, range, "text"));
+            }
+            return Extraction::default();
+        }
+        Format::Xml | Format::Markdown => {}
     }
     let mut all = extract(source);
     for occurrence in std::mem::take(&mut all.occurrences) {
