@@ -71,19 +71,6 @@ fn validate(multitool: &Path, sarif: &Path) -> (Vec<String>, String) {
     (bad, console)
 }
 
-fn irilint_sarif(dir: &Path, args: &[&str], to: &Path) {
-    let out = assert_cmd::Command::cargo_bin("irilint")
-        .unwrap()
-        .arg("check")
-        .args(["--format", "sarif", "--output-file"])
-        .arg(to)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
-}
-
 #[test]
 fn the_fixtures_report_passes_the_sarif_validator() {
     let Some(multitool) = consumers::require(consumers::sarif_multitool(), "the SARIF Multitool")
@@ -92,8 +79,9 @@ fn the_fixtures_report_passes_the_sarif_validator() {
     };
     let dir = tempfile::tempdir().unwrap();
     let sarif = dir.path().join("fixtures.sarif");
-    irilint_sarif(
+    consumers::report_to_file(
         Path::new(env!("CARGO_MANIFEST_DIR")),
+        "sarif",
         &["fixtures/"],
         &sarif,
     );
@@ -123,7 +111,7 @@ fn a_report_of_hostile_names_passes_the_sarif_validator() {
         std::fs::write(dir.path().join(name), text).unwrap();
     }
     let sarif = dir.path().join("hostile.sarif.json");
-    irilint_sarif(dir.path(), &[], &sarif);
+    consumers::report_to_file(dir.path(), "sarif", &[], &sarif);
     let (bad, console) = validate(&multitool, &sarif);
     assert!(bad.is_empty(), "{}\n{console}", bad.join("\n"));
 }
@@ -138,7 +126,7 @@ fn the_validator_catches_a_broken_log() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.txt"), "http://e.org/\u{202E}x\n").unwrap();
     let sarif = dir.path().join("broken.sarif");
-    irilint_sarif(dir.path(), &[], &sarif);
+    consumers::report_to_file(dir.path(), "sarif", &[], &sarif);
     let mut log: Value = serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
     log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] =
         Value::from(0);

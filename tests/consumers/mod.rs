@@ -89,3 +89,17 @@ pub fn sarif_multitool() -> Option<PathBuf> {
     let path = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
     path.is_file().then_some(path)
 }
+
+/// `irilint check --format FORMAT --output-file TO ARGS` in `dir`, which must find errors
+/// (exit code 1): the report a consumer is then given.
+pub fn report_to_file(dir: &Path, format: &str, args: &[&str], to: &Path) {
+    let out = Command::new(env!("CARGO_BIN_EXE_irilint"))
+        .arg("check")
+        .args(["--format", format, "--output-file"])
+        .arg(to)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+}
