@@ -395,6 +395,22 @@ fn stdin_with_a_filename() {
 }
 
 #[test]
+fn concise_marks_what_fix_would_fix() {
+    let out = irilint()
+        .args(["check", "--format", "concise", "-"])
+        .write_stdin("http://a.example/x^y\nhttp://a.example/\u{202E}\n")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    // A safe fix is marked; an unsafe one (it may change the link) is not.
+    assert_eq!(
+        text,
+        "-:1:19: warning[syntax-unwise-ascii] [*] '^' is not allowed in an IRI (path)\n\
+         -:2:18: error[bidi-formatting-character] IRI contains U+202E RIGHT-TO-LEFT OVERRIDE\n"
+    );
+}
+
+#[test]
 fn walking_honours_gitignore_hidden_and_known_extensions() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
