@@ -25,7 +25,7 @@ pub struct Location {
 impl Location {
     /// The location of `text_offset` in `source`.
     pub fn of(source: &Source, text_offset: usize) -> Location {
-        let p = source.lines.position(&source.text, text_offset);
+        let p = source.lines().position(&source.text, text_offset);
         Location {
             line: p.line,
             column: p.column,

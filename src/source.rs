@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 use std::path::Path;
+use std::sync::OnceLock;
 
 mod declarations;
 
@@ -157,8 +158,9 @@ pub struct Source {
     pub text: String,
     /// How the text was decoded.
     pub encoding: EncodingFacts,
-    /// Line starts, for turning offsets into lines and columns.
-    pub lines: LineIndex,
+    /// Line starts, indexed the first time a position is asked for (most documents have no
+    /// finding, and then no line is ever counted).
+    lines: OnceLock<LineIndex>,
 }
 
 /// Why a file was not decoded.
@@ -254,7 +256,7 @@ impl Source {
         Ok(Source {
             path,
             format,
-            lines: LineIndex::new(&text),
+            lines: OnceLock::new(),
             text,
             encoding: EncodingFacts {
                 bom,
@@ -268,12 +270,17 @@ impl Source {
         })
     }
 
+    /// The line starts of [`Source::text`].
+    pub fn lines(&self) -> &LineIndex {
+        self.lines.get_or_init(|| LineIndex::new(&self.text))
+    }
+
     /// A document that is already text (an IRI given on the command line), as UTF-8 without BOM.
     pub fn from_text(path: String, format: Format, text: String) -> Source {
         Source {
             path,
             format,
-            lines: LineIndex::new(&text),
+            lines: OnceLock::new(),
             text,
             encoding: EncodingFacts {
                 bom: None,

@@ -92,7 +92,7 @@ fn push_escaped(out: &mut String, text: &str, r: Range<usize>, in_span: bool) {
 /// The snippet for the source range `span`, and the span's range inside the snippet.
 fn snippet(source: &Source, span: Range<usize>, column: usize) -> (Snippet, Range<usize>) {
     let text = &source.text;
-    let lines = &source.lines;
+    let lines = source.lines();
     let first = lines.line_of(span.start);
     let last_offset = if span.end > span.start {
         span.end - 1

@@ -85,7 +85,7 @@ fn value_kind(tag: &FoundTag<'_>, attribute: &str) -> Option<ValueKind> {
     {
         return Some(ValueKind::Url);
     }
-    if tag.name == "meta" && attribute == "content" {
+    if &*tag.name == "meta" && attribute == "content" {
         let refresh = tag
             .value("http-equiv")
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"));
@@ -94,7 +94,7 @@ fn value_kind(tag: &FoundTag<'_>, attribute: &str) -> Option<ValueKind> {
     URL_ATTRIBUTES
         .iter()
         .find(|(elements, name, _)| {
-            *name == attribute && (elements.is_empty() || elements.contains(&tag.name.as_str()))
+            *name == attribute && (elements.is_empty() || elements.contains(&&*tag.name))
         })
         .map(|&(_, _, kind)| kind)
 }

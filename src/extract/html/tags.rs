@@ -17,6 +17,7 @@ use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{
     BufferQueue, Tag, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
 };
+use html5ever::{Attribute, LocalName};
 
 use super::charref::decode_attribute;
 use crate::extract::{Comment, SpanMap};
@@ -54,14 +55,14 @@ pub struct LocatedTag {
 /// A start tag the tokenizer gave, found in the source: its attributes are located (and their
 /// raw values decoded) only when asked for, so that attributes no rule reads cost nothing more.
 pub struct FoundTag<'t> {
-    /// The tag name, lowercased.
-    pub name: String,
+    /// The tag name, lowercased (interned by the tokenizer: no allocation per tag).
+    pub name: LocalName,
     /// Offset of its `<`.
     pub start: usize,
     /// Inside `<svg>` or `<math>` (foreign content).
     pub foreign: bool,
-    /// (name, value) as the tokenizer kept them (duplicates dropped).
-    attrs: Vec<(String, String)>,
+    /// The attributes as the tokenizer kept them (duplicates dropped), not copied.
+    attrs: Vec<Attribute>,
     raw: Vec<RawAttribute>,
     text: &'t str,
 }
@@ -69,28 +70,33 @@ pub struct FoundTag<'t> {
 impl FoundTag<'_> {
     /// The attribute names, in order.
     pub fn attribute_names(&self) -> impl Iterator<Item = &str> {
-        self.attrs.iter().map(|(n, _)| n.as_str())
+        self.attrs.iter().map(|a| &*a.name.local)
     }
 
     /// The value of the attribute named `name`, as the tokenizer decoded it.
     pub fn value(&self, name: &str) -> Option<&str> {
         self.attrs
             .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+            .find(|a| &*a.name.local == name)
+            .map(|a| &*a.value)
     }
 
     /// Locates attribute `i` (taking its name and value out of the tag).
     pub fn locate(&mut self, i: usize) -> LocatedAttribute {
-        let (name, value) = std::mem::take(&mut self.attrs[i]);
-        locate(self.text, &self.raw, name, value)
+        let a = &self.attrs[i];
+        locate(
+            self.text,
+            &self.raw,
+            a.name.local.to_string(),
+            a.value.to_string(),
+        )
     }
 
     /// The tag with every attribute located.
     pub fn into_located(mut self) -> LocatedTag {
         let attributes = (0..self.attrs.len()).map(|i| self.locate(i)).collect();
         LocatedTag {
-            name: self.name,
+            name: self.name.to_string(),
             start: self.start,
             foreign: self.foreign,
             attributes,
@@ -159,13 +165,10 @@ impl<'t> TokenSink for Locator<'t, '_> {
                     let (raw, after) = scan_attributes(text, p + 1 + name.len(), end);
                     self.cursor.set(after);
                     let tag = FoundTag {
-                        name: name.to_string(),
+                        name: name.clone(),
                         start: p,
                         foreign,
-                        attrs: attrs
-                            .into_iter()
-                            .map(|a| (a.name.local.to_string(), a.value.to_string()))
-                            .collect(),
+                        attrs,
                         raw,
                         text,
                     };
