@@ -236,7 +236,31 @@ pub fn html_prescan(bytes: &[u8]) -> Vec<FoundLabel> {
 /// skipped where a `<meta>` is text, not an element: in HTML the raw-text elements (`<script>`,
 /// `<style>`...), in XML CDATA sections.
 pub fn meta_declarations(bytes: &[u8], markup: Markup) -> Vec<FoundLabel> {
-    scan_meta(bytes, Some(markup))
+    // Nothing after the last `<meta` can hold one: the scan stops a generous tag's length past
+    // it instead of parsing every tag of a long document.
+    let Some(last) = last_meta(bytes) else {
+        return Vec::new();
+    };
+    let end = bytes.len().min(last + MAX_META_TAG_LEN);
+    scan_meta(&bytes[..end], Some(markup))
+}
+
+/// How long a `<meta>` tag may be for [`meta_declarations`] to see its attributes: far beyond
+/// any real one.
+const MAX_META_TAG_LEN: usize = 4096;
+
+/// Where the last `<meta` (any case) starts.
+fn last_meta(b: &[u8]) -> Option<usize> {
+    let mut end = b.len();
+    while let Some(p) = b[..end].iter().rposition(|&c| c == b'<') {
+        if b.get(p + 1..p + 5)
+            .is_some_and(|n| n.eq_ignore_ascii_case(b"meta"))
+        {
+            return Some(p);
+        }
+        end = p;
+    }
+    None
 }
 
 /// The prescan's tokenizer over `b`; with a `markup`, the text that is not markup in it is
@@ -346,6 +370,20 @@ mod tests {
             assert_eq!(&s[f.bytes.clone()].trim(), &f.label);
             f.label
         })
+    }
+
+    #[test]
+    fn the_scan_stops_after_the_last_meta_with_the_same_result() {
+        let head = "<html><head><script>var s = '<meta charset=koi8-r>';</script>";
+        let tail = "<p title=\"a > b\">x</p>".repeat(2000);
+        let doc =
+            format!("{head}<META http-equiv=content-type content='text/html; charset=big5'>{tail}");
+        let found = meta_declarations(doc.as_bytes(), Markup::Html);
+        let labels: Vec<&str> = found.iter().map(|f| f.label.as_str()).collect();
+        assert_eq!(labels, ["big5"]);
+        assert_eq!(found, scan_meta(doc.as_bytes(), Some(Markup::Html)));
+        assert_eq!(last_meta(b"<p><Meta x><a>"), Some(3));
+        assert!(meta_declarations(tail.as_bytes(), Markup::Html).is_empty());
     }
 
     #[test]
