@@ -210,7 +210,23 @@ impl Source {
         if let Some(nul_at) = binary_at(&bytes) {
             return Err(NotText::Binary { nul_at });
         }
-        let body = &bytes[bom_len..];
+        // Owned bytes without a BOM are validated as UTF-8 once, here, and become the text
+        // without a copy when that is the encoding used.
+        let mut valid: Option<String> = None;
+        let bytes = match bytes {
+            Cow::Owned(owned) if bom_len == 0 => match String::from_utf8(owned) {
+                Ok(text) => {
+                    valid = Some(text);
+                    Cow::Owned(Vec::new())
+                }
+                Err(e) => Cow::Owned(e.into_bytes()),
+            },
+            borrowed => borrowed,
+        };
+        let body: &[u8] = match &valid {
+            Some(text) => text.as_bytes(),
+            None => &bytes[bom_len..],
+        };
         let ascii_compatible = bom.is_none_or(|b| b == UTF_8);
         let found: Vec<FoundLabel> = match format {
             Format::Html if ascii_compatible => sniff::html_prescan(body),
@@ -219,7 +235,11 @@ impl Source {
             }
             _ => Vec::new(),
         };
-        let detected = detect(body);
+        let detected = match &valid {
+            Some(text) if text.is_ascii() => None,
+            Some(_) => Some(UTF_8),
+            None => detect(body),
+        };
         // The first label that names an encoding decides (WHATWG prescan: an unknown label is
         // skipped); `replacement` (ISO-2022-KR and the like) would turn the whole document into
         // one U+FFFD, which leaves nothing to check, so it is treated as unknown.
@@ -241,13 +261,11 @@ impl Source {
         });
         let in_bytes =
             ascii_compatible.then(|| declarations::in_bytes(format, used, body, &found, governing));
-        let (text, invalid) = match bytes {
-            // The common case, without a copy: UTF-8 without BOM.
-            Cow::Owned(owned) if used == UTF_8 && bom_len == 0 => match String::from_utf8(owned) {
-                Ok(text) => (text, Vec::new()),
-                Err(e) => decode_with(used, e.as_bytes(), 0),
-            },
-            bytes => decode_with(used, &bytes[bom_len..], bom_len),
+        let (text, invalid) = match valid {
+            // The common case, without a copy or a second validation: valid UTF-8, no BOM.
+            Some(text) if used == UTF_8 => (text, Vec::new()),
+            Some(text) => decode_with(used, text.as_bytes(), 0),
+            None => decode_with(used, &bytes[bom_len..], bom_len),
         };
         let (declarations, decides) = match in_bytes {
             Some(found) => found,
