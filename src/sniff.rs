@@ -252,7 +252,7 @@ const MAX_META_TAG_LEN: usize = 4096;
 /// Where the last `<meta` (any case) starts.
 fn last_meta(b: &[u8]) -> Option<usize> {
     let mut end = b.len();
-    while let Some(p) = b[..end].iter().rposition(|&c| c == b'<') {
+    while let Some(p) = memchr::memrchr(b'<', &b[..end]) {
         if b.get(p + 1..p + 5)
             .is_some_and(|n| n.eq_ignore_ascii_case(b"meta"))
         {

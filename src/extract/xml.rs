@@ -469,7 +469,19 @@ fn attribute_slot(
     local: &str,
 ) -> Option<(&'static Slot, Value, Cow<'static, str>)> {
     SLOTS.iter().find_map(|slot| {
-        if !slot.elements.matches(element) {
+        // The attribute's own name first: short strings that rule out most rows before the
+        // element's namespace URI is compared.
+        let named = match slot.node {
+            Node::QualifiedAttribute {
+                namespace: ns,
+                local: l,
+                ..
+            } => local == l && namespace == Some(ns),
+            Node::Attribute(a) => namespace.is_none() && local == a,
+            Node::HtmlAttributes => namespace.is_none() && local != "xmlns",
+            _ => false,
+        };
+        if !named || !slot.elements.matches(element) {
             return None;
         }
         let origin = || Cow::Owned(format!("{}@{local}", element.local));
