@@ -14,6 +14,11 @@
 //!   code spans, code blocks or YAML (`---`) and TOML (`+++`) front matter;
 //! - HTML blocks and inline HTML go to the HTML extractor and keep its origins (`a@href`).
 //!
+//! Not IRIs: link destinations and definitions that are rustdoc intra-doc links, Rust paths
+//! such as `crate::X`, `Self::f()`, `mac!` or `` `Type` `` ([`rustdoc`]). Template expressions
+//! in destinations (`[post]({{ site.baseurl }}/x)`, `{% link a.md %}`) are placeholders
+//! ([`super::template`]).
+//!
 //! Destinations are prepared as CommonMark prepares them (RFC 3987 §5.2): `<...>` brackets
 //! removed, backslash escapes and entity and numeric references resolved, and the [`SpanMap`]
 //! maps each byte back to the source (an escape or reference is covered whole). pulldown-cmark
@@ -28,6 +33,7 @@
 
 mod decode;
 mod embedded_html;
+mod rustdoc;
 
 use std::ops::Range;
 
@@ -123,7 +129,7 @@ pub fn extract_with_fallbacks(text: &str) -> (Extraction, Vec<Range<usize>>) {
     w.flush_text(false);
     w.flush_html();
     for def in parser.reference_definitions().iter().map(|(_, d)| d) {
-        if !def.dest.is_empty() {
+        if !def.dest.is_empty() && !rustdoc::is_intra_doc_link(&def.dest) {
             let located = decode::locate_definition(text, def.span.clone(), &def.dest);
             w.push_located(&def.dest, located, "markdown:definition");
         }
@@ -192,6 +198,8 @@ struct Walker<'t> {
 impl Walker<'_> {
     fn link(&mut self, link: OpenLink<'_>) {
         match link.link_type {
+            // A rustdoc intra-doc link (`[x](crate::X)`) is a Rust path, not an IRI.
+            LinkType::Inline if !link.image && rustdoc::is_intra_doc_link(&link.dest) => {}
             LinkType::Inline if !link.dest.is_empty() => {
                 let located = decode::locate_inline(
                     self.text,
@@ -234,11 +242,15 @@ impl Walker<'_> {
                 map
             }
         };
-        self.occurrences.push(Occurrence {
-            iri: dest.to_string(),
-            map,
-            origin: origin.into(),
-        });
+        self.occurrences.push(
+            Occurrence {
+                iri: dest.to_string(),
+                map,
+                origin: origin.into(),
+                placeholders: Vec::new(),
+            }
+            .with_templates(),
+        );
     }
 
     /// Bare IRIs in the pending text events. Text is split into several events at some
@@ -301,6 +313,7 @@ impl Walker<'_> {
                 iri: prepared[r.clone()].to_string(),
                 map: map.slice(r),
                 origin: "markdown:text".into(),
+                placeholders: Vec::new(),
             });
         }
     }
