@@ -311,9 +311,9 @@ impl Walker<'_> {
         for r in text::detect(prepared) {
             self.occurrences.push(Occurrence {
                 iri: prepared[r.clone()].to_string(),
+                placeholders: super::text_placeholders::placeholders(&prepared[r.clone()]),
                 map: map.slice(r),
                 origin: "markdown:text".into(),
-                placeholders: Vec::new(),
             });
         }
     }

@@ -10,6 +10,7 @@ pub mod markdown;
 pub mod span_map;
 pub mod template;
 pub mod text;
+pub mod text_placeholders;
 pub mod xml;
 
 use std::borrow::Cow;
@@ -129,7 +130,7 @@ pub fn extract_each(source: &Source, on_occurrence: &mut dyn FnMut(Occurrence)) 
         }
         Format::Text => {
             for range in text::detect(&source.text) {
-                on_occurrence(Occurrence::verbatim(&source.text, range, "text"));
+                on_occurrence(text::occurrence(&source.text, range));
             }
             return Extraction::default();
         }
