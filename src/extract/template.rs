@@ -20,8 +20,10 @@
 //! checked as such (`{` is then `syntax-unwise-ascii`, as it should be).
 //!
 //! Triple braces (`{{{ … }}}`, unescaped output in Handlebars and Mustache) are one placeholder
-//! up to `}}}`. The content of a placeholder is the template language's business: a hidden
-//! character inside `{{ … }}` is code, which irilint does not read.
+//! up to `}}}`. The content of a placeholder is the template language's business and is not
+//! read — except that text holding a character unsafe to display (a U+202E, a U+200B) is never
+//! a placeholder: such a character in a link stays reported wherever it is. An expression is at
+//! most [`MAX_EXPRESSION`] bytes long, which keeps the search linear on hostile input.
 
 use std::ops::Range;
 
@@ -35,14 +37,28 @@ const DELIMITERS: &[(&str, &str)] = &[
     ("<%", "%>"),
 ];
 
+/// The longest template expression, in bytes: longer text between delimiters is not taken for
+/// one (no layout writes a 4 KiB expression into a link).
+pub const MAX_EXPRESSION: usize = 4096;
+
+/// True when the expression `iri[range]` may be a placeholder: short enough, and nothing in it
+/// that must be reported wherever it is.
+fn acceptable(iri: &str, range: Range<usize>) -> bool {
+    range.len() <= MAX_EXPRESSION
+        && !iri[range]
+            .chars()
+            .any(crate::iri::chars::is_unsafe_to_display)
+}
+
 /// The byte ranges of the template expressions in `iri`, in order and disjoint: `{{ … }}`,
 /// `{{{ … }}}`, `{% … %}`, `{# … #}`, `<% … %>` (and `<%= … %>`), `${ … }` (braces nested).
 pub fn placeholders(iri: &str) -> Vec<Range<usize>> {
     let bytes = iri.as_bytes();
+    let mut closers = Closers::default();
     let mut out = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
-        if let Some(end) = expression_end(iri, i) {
+        if let Some(end) = expression_end(iri, i, &mut closers) {
             out.push(i..end);
             i = end;
         } else {
@@ -52,6 +68,32 @@ pub fn placeholders(iri: &str) -> Vec<Range<usize>> {
     out
 }
 
+/// Where the next closer of each delimiter is, found once and reused while the scan is before
+/// it, so that text full of openers (`{{{{{{…`) is searched in linear time.
+#[derive(Default)]
+struct Closers {
+    /// Per entry of [`DELIMITERS`]: searched from this position, found there (`None`: no more).
+    next: [Option<(usize, Option<usize>)>; DELIMITERS.len()],
+}
+
+impl Closers {
+    /// The first position of closer `k` at or after `from`.
+    fn find(&mut self, iri: &str, k: usize, from: usize) -> Option<usize> {
+        if let Some((searched, found)) = self.next[k]
+            && searched <= from
+            && found.is_none_or(|f| f >= from)
+        {
+            return found;
+        }
+        let found = iri
+            .get(from..)
+            .and_then(|r| r.find(DELIMITERS[k].1))
+            .map(|p| from + p);
+        self.next[k] = Some((from, found));
+        found
+    }
+}
+
 /// The closer of the first template expression of `iri` that is opened and never closed: the
 /// sign of an attribute value the HTML tokenizer cut at a quote inside the expression
 /// (`href="{{ "a.css" | relURL }}"` is `{{ ` to it).
@@ -59,7 +101,7 @@ pub fn unclosed(iri: &str) -> Option<&'static str> {
     let bytes = iri.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        if let Some(end) = expression_end(iri, i) {
+        if let Some(end) = expression_end(iri, i, &mut Closers::default()) {
             i = end;
             continue;
         }
@@ -79,7 +121,7 @@ pub fn unclosed(iri: &str) -> Option<&'static str> {
 }
 
 /// The end of a template expression starting at `at`, when one starts there and is closed.
-fn expression_end(iri: &str, at: usize) -> Option<usize> {
+fn expression_end(iri: &str, at: usize, closers: &mut Closers) -> Option<usize> {
     // Checked on the byte first: `at` may be inside a multi-byte character, and every opener
     // starts with an ASCII byte, which is always a character boundary.
     if !matches!(iri.as_bytes()[at], b'{' | b'<' | b'$') {
@@ -87,18 +129,18 @@ fn expression_end(iri: &str, at: usize) -> Option<usize> {
     }
     let rest = &iri[at..];
     if rest.starts_with("${") {
-        return braced_end(iri, at + 1, false);
+        return braced_end(iri, at + 1, false).filter(|&end| acceptable(iri, at..end));
     }
-    let (open, close) = DELIMITERS.iter().find(|(o, _)| rest.starts_with(o))?;
-    rest[open.len()..]
-        .find(close)
-        .map(|k| at + open.len() + k + close.len())
+    let k = DELIMITERS.iter().position(|(o, _)| rest.starts_with(o))?;
+    let (open, close) = DELIMITERS[k];
+    let end = closers.find(iri, k, at + open.len())? + close.len();
+    acceptable(iri, at..end).then_some(end)
 }
 
 /// The end of the braced expression whose `{` is at `at`, braces nested; with `literal_pairs`
 /// (XSLT), `{{` and `}}` inside string literals are not special, and quotes are honoured.
 fn braced_end(iri: &str, at: usize, literal_pairs: bool) -> Option<usize> {
-    let bytes = iri.as_bytes();
+    let bytes = &iri.as_bytes()[..iri.len().min(at + MAX_EXPRESSION)];
     let mut depth = 0usize;
     let mut quote: Option<u8> = None;
     let mut i = at;
@@ -133,7 +175,7 @@ pub fn xslt_avt(iri: &str) -> Vec<Range<usize>> {
         match bytes[i] {
             b'{' if bytes.get(i + 1) == Some(&b'{') => i += 2,
             b'}' if bytes.get(i + 1) == Some(&b'}') => i += 2,
-            b'{' => match avt_expression_end(iri, i) {
+            b'{' => match avt_expression_end(iri, i).filter(|&end| acceptable(iri, i..end)) {
                 Some(end) => {
                     out.push(i..end);
                     i = end;
@@ -266,6 +308,24 @@ mod tests {
         assert_eq!(unclosed("a/${f("), Some("}"));
         assert_eq!(unclosed("{{ a }}/b"), None);
         assert_eq!(unclosed("https://example.org/"), None);
+    }
+
+    #[test]
+    fn hidden_characters_are_never_inside_a_placeholder() {
+        let iri = "https://example.org/{{ \u{202E} }}/${\u{200B}}";
+        assert!(placeholders(iri).is_empty());
+        assert!(xslt_avt("{$a\u{202E}}").is_empty());
+        // Non-ASCII that is safe to show is the template's business.
+        assert_eq!(placeholders("{{ \"\u{6771}\" }}").len(), 1);
+    }
+
+    #[test]
+    fn long_or_hostile_input_stays_linear() {
+        let many = "{{".repeat(100_000);
+        assert!(placeholders(&many).is_empty());
+        let long = format!("{{{{ {} }}}}", "a".repeat(MAX_EXPRESSION));
+        assert!(placeholders(&long).is_empty());
+        assert!(xslt_avt(&"{".repeat(50_000)).is_empty());
     }
 
     #[test]
