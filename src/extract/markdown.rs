@@ -17,7 +17,8 @@
 //! Not IRIs: link destinations and definitions that are rustdoc intra-doc links, Rust paths
 //! such as `crate::X`, `Self::f()`, `mac!` or `` `Type` `` ([`rustdoc`]). Template expressions
 //! in destinations (`[post]({{ site.baseurl }}/x)`, `{% link a.md %}`) are placeholders
-//! ([`super::template`]).
+//! ([`super::template`]); those on one line are masked before parsing, so that the spaces in
+//! `{{ site.baseurl }}` do not unmake the link, as they do not once the site is built.
 //!
 //! Destinations are prepared as CommonMark prepares them (RFC 3987 §5.2): `<...>` brackets
 //! removed, backslash escapes and entity and numeric references resolved, and the [`SpanMap`]
@@ -39,7 +40,7 @@ use std::ops::Range;
 
 use pulldown_cmark::{CowStr, Event, LinkType, Options, Parser, Tag, TagEnd};
 
-use super::{Comment, Extraction, Occurrence, SpanMap, text};
+use super::{Comment, Extraction, Occurrence, SpanMap, template, text};
 use decode::Located;
 
 /// The pulldown-cmark options irilint parses Markdown with.
@@ -62,6 +63,22 @@ pub fn extract(text: &str) -> Extraction {
 /// events could not be decoded from their source, or HTML whose events could not be aligned
 /// with it. Empty on every fixture; for tests.
 pub fn extract_with_fallbacks(text: &str) -> (Extraction, Vec<Range<usize>>) {
+    // Jekyll and Hugo write `[post]({{ site.baseurl }}/x)`: to CommonMark the spaces make that
+    // no link, to the site it is one (the template runs first). The template expressions of each
+    // line are masked before parsing and their text put back into the occurrences after.
+    let masks = template::line_placeholders(text);
+    if masks.is_empty() {
+        return extract_unmasked(text);
+    }
+    let masked = template::mask(text, &masks);
+    let (mut extraction, fallbacks) = extract_unmasked(&masked);
+    for occ in &mut extraction.occurrences {
+        template::unmask(occ, text, &masks);
+    }
+    (extraction, fallbacks)
+}
+
+fn extract_unmasked(text: &str) -> (Extraction, Vec<Range<usize>>) {
     let mut w = Walker {
         text,
         occurrences: Vec::new(),

@@ -218,6 +218,66 @@ pub fn stand_in(iri: &str, placeholders: &[Range<usize>]) -> String {
     String::from_utf8(bytes).unwrap_or_else(|_| iri.to_string())
 }
 
+/// The template expressions of a whole document that each stay on one line (a Markdown
+/// document: `{{ site.baseurl }}` in a link destination).
+pub fn line_placeholders(text: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        if line.contains(['{', '<', '$']) {
+            out.extend(
+                placeholders(line)
+                    .into_iter()
+                    .map(|r| start + r.start..start + r.end),
+            );
+        }
+        start += line.len();
+    }
+    out
+}
+
+/// `text` with each of `masks` replaced by as many `x` (a letter with no meaning in Markdown).
+pub fn mask(text: &str, masks: &[Range<usize>]) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    for m in masks {
+        bytes[m.clone()].fill(b'x');
+    }
+    // Masks start and end at ASCII delimiters, so the text stays UTF-8.
+    String::from_utf8(bytes).unwrap_or_else(|_| text.to_string())
+}
+
+/// Puts the original text of `masks` (ranges of `original`) back into an occurrence extracted
+/// from the masked text, and marks it as placeholders. Masked bytes are plain letters, copied
+/// one to one, so each is found through the map.
+pub fn unmask(occ: &mut super::Occurrence, original: &str, masks: &[Range<usize>]) {
+    let src = occ.map.source_range();
+    let mut found = Vec::new();
+    for m in masks
+        .iter()
+        .filter(|m| m.start < src.end && src.start < m.end)
+    {
+        let (s, e) = (m.start.max(src.start), m.end.min(src.end));
+        let (Some(ps), Some(pe)) = (occ.map.to_prepared(s), occ.map.to_prepared(e - 1)) else {
+            continue;
+        };
+        let pe = pe + 1;
+        if pe - ps != e - s || !occ.iri.is_char_boundary(ps) || !occ.iri.is_char_boundary(pe) {
+            continue;
+        }
+        occ.iri.replace_range(ps..pe, &original[s..e]);
+        found.push(ps..pe);
+    }
+    if !found.is_empty() {
+        found.extend(std::mem::take(&mut occ.placeholders));
+        found.sort_by_key(|r| r.start);
+        for r in found {
+            if occ.placeholders.last().is_none_or(|l| l.end <= r.start) {
+                occ.placeholders.push(r);
+            }
+        }
+    }
+}
+
 /// True when `range` (of the prepared IRI) lies wholly inside the placeholders.
 pub fn covered(placeholders: &[Range<usize>], range: &Range<usize>) -> bool {
     if range.is_empty() {
