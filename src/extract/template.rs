@@ -389,6 +389,39 @@ mod tests {
     }
 
     #[test]
+    fn any_mix_of_delimiters_gives_disjoint_in_bounds_placeholders() {
+        // Every string of up to 5 pieces from an alphabet of delimiters and multi-byte
+        // characters: no panic, placeholders disjoint and on character boundaries, and the
+        // stand-in as long as the text.
+        let alphabet = [
+            "{", "}", "{{", "}}", "%", "<", ">", "$", "#", "'", "\u{430}", "\u{202E}", "a",
+        ];
+        let n = alphabet.len();
+        for mut k in 0..n.pow(5) {
+            let mut s = String::new();
+            for _ in 0..5 {
+                s.push_str(alphabet[k % n]);
+                k /= n;
+            }
+            for found in [
+                placeholders(&s),
+                xslt_avt(&s),
+                crate::extract::text_placeholders::placeholders(&s),
+            ] {
+                let mut end = 0;
+                for r in &found {
+                    assert!(r.start >= end && r.end <= s.len(), "{s:?}: {found:?}");
+                    assert!(s.is_char_boundary(r.start) && s.is_char_boundary(r.end));
+                    end = r.end;
+                }
+                assert_eq!(stand_in(&s, &found).len(), s.len());
+            }
+            let _ = unclosed(&s);
+            let _ = crate::extract::text_placeholders::macro_cut(&s);
+        }
+    }
+
+    #[test]
     fn a_dollar_without_brace_is_an_iri_character() {
         assert!(placeholders("https://example.org/$x?a=$b").is_empty());
     }
