@@ -404,11 +404,15 @@ pub fn check_with(
             allowed += 1;
             return;
         }
-        let parsed = iri::analyze(&occ.iri);
+        let parsed = iri::analyze(&occ.checked_text());
         for finding in rules::check_occurrence(source, &occ, &parsed, selection) {
             diagnostics.push(Diagnostic::new(source, &occ, finding));
         }
-        if variants_severity.is_some() && equivalence::takes_part(&parsed) {
+        // An IRI with a template placeholder is not known enough to compare.
+        if variants_severity.is_some()
+            && occ.placeholders.is_empty()
+            && equivalence::takes_part(&parsed)
+        {
             let span = occ.map.source_range();
             // Spelled as §3.1 step 1b reads it out of a legacy encoding.
             let as_read = rules::legacy_nfc(source, &occ);

@@ -77,6 +77,7 @@ impl Inspection {
             iri: input.to_string(),
             map: SpanMap::identity(0..input.len()),
             origin: "inspect".into(),
+            placeholders: Vec::new(),
         };
         let diagnostics = rules::check_parsed(input, &parsed, &Selection::all())
             .into_iter()

@@ -54,6 +54,11 @@ fn every_prepared_character_maps_to_source_that_decodes_to_it() {
     for (path, source) in html_fixtures() {
         for occ in extract_fragment(&source.text, 0..source.text.len()).0 {
             for (i, c) in occ.iri.char_indices() {
+                // A template expression may reach past the value the tokenizer saw (the quote
+                // in `href="{{ "a" | relURL }}"`); it is a placeholder, never checked.
+                if occ.placeholders.iter().any(|p| p.contains(&i)) {
+                    continue;
+                }
                 let span = occ.map.to_source(i..i + c.len_utf8());
                 let raw = &source.text[span];
                 let decoded = html5ever_decode(raw);

@@ -14,6 +14,12 @@
 //!   code spans, code blocks or YAML (`---`) and TOML (`+++`) front matter;
 //! - HTML blocks and inline HTML go to the HTML extractor and keep its origins (`a@href`).
 //!
+//! Not IRIs: link destinations and definitions that are rustdoc intra-doc links, Rust paths
+//! such as `crate::X`, `Self::f()`, `mac!` or `` `Type` `` ([`rustdoc`]). Template expressions
+//! in destinations (`[post]({{ site.baseurl }}/x)`, `{% link a.md %}`) are placeholders
+//! ([`super::template`]); those on one line are masked before parsing, so that the spaces in
+//! `{{ site.baseurl }}` do not unmake the link, as they do not once the site is built.
+//!
 //! Destinations are prepared as CommonMark prepares them (RFC 3987 §5.2): `<...>` brackets
 //! removed, backslash escapes and entity and numeric references resolved, and the [`SpanMap`]
 //! maps each byte back to the source (an escape or reference is covered whole). pulldown-cmark
@@ -28,12 +34,13 @@
 
 mod decode;
 mod embedded_html;
+mod rustdoc;
 
 use std::ops::Range;
 
 use pulldown_cmark::{CowStr, Event, LinkType, Options, Parser, Tag, TagEnd};
 
-use super::{Comment, Extraction, Occurrence, SpanMap, text};
+use super::{Comment, Extraction, Occurrence, SpanMap, template, text};
 use decode::Located;
 
 /// The pulldown-cmark options irilint parses Markdown with.
@@ -56,6 +63,22 @@ pub fn extract(text: &str) -> Extraction {
 /// events could not be decoded from their source, or HTML whose events could not be aligned
 /// with it. Empty on every fixture; for tests.
 pub fn extract_with_fallbacks(text: &str) -> (Extraction, Vec<Range<usize>>) {
+    // Jekyll and Hugo write `[post]({{ site.baseurl }}/x)`: to CommonMark the spaces make that
+    // no link, to the site it is one (the template runs first). The template expressions of each
+    // line are masked before parsing and their text put back into the occurrences after.
+    let masks = template::line_placeholders(text);
+    if masks.is_empty() {
+        return extract_unmasked(text);
+    }
+    let masked = template::mask(text, &masks);
+    let (mut extraction, fallbacks) = extract_unmasked(&masked);
+    for occ in &mut extraction.occurrences {
+        template::unmask(occ, text, &masks);
+    }
+    (extraction, fallbacks)
+}
+
+fn extract_unmasked(text: &str) -> (Extraction, Vec<Range<usize>>) {
     let mut w = Walker {
         text,
         occurrences: Vec::new(),
@@ -123,7 +146,7 @@ pub fn extract_with_fallbacks(text: &str) -> (Extraction, Vec<Range<usize>>) {
     w.flush_text(false);
     w.flush_html();
     for def in parser.reference_definitions().iter().map(|(_, d)| d) {
-        if !def.dest.is_empty() {
+        if !def.dest.is_empty() && !rustdoc::is_intra_doc_link(&def.dest) {
             let located = decode::locate_definition(text, def.span.clone(), &def.dest);
             w.push_located(&def.dest, located, "markdown:definition");
         }
@@ -192,6 +215,8 @@ struct Walker<'t> {
 impl Walker<'_> {
     fn link(&mut self, link: OpenLink<'_>) {
         match link.link_type {
+            // A rustdoc intra-doc link (`[x](crate::X)`) is a Rust path, not an IRI.
+            LinkType::Inline if !link.image && rustdoc::is_intra_doc_link(&link.dest) => {}
             LinkType::Inline if !link.dest.is_empty() => {
                 let located = decode::locate_inline(
                     self.text,
@@ -234,11 +259,15 @@ impl Walker<'_> {
                 map
             }
         };
-        self.occurrences.push(Occurrence {
-            iri: dest.to_string(),
-            map,
-            origin: origin.into(),
-        });
+        self.occurrences.push(
+            Occurrence {
+                iri: dest.to_string(),
+                map,
+                origin: origin.into(),
+                placeholders: Vec::new(),
+            }
+            .with_templates(),
+        );
     }
 
     /// Bare IRIs in the pending text events. Text is split into several events at some
@@ -299,6 +328,7 @@ impl Walker<'_> {
         for r in text::detect(prepared) {
             self.occurrences.push(Occurrence {
                 iri: prepared[r.clone()].to_string(),
+                placeholders: super::text_placeholders::placeholders(&prepared[r.clone()]),
                 map: map.slice(r),
                 origin: "markdown:text".into(),
             });

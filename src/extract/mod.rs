@@ -8,7 +8,9 @@
 pub mod html;
 pub mod markdown;
 pub mod span_map;
+pub mod template;
 pub mod text;
+pub mod text_placeholders;
 pub mod xml;
 
 use std::borrow::Cow;
@@ -28,6 +30,9 @@ pub struct Occurrence {
     /// Where in the document's structure it was found: `text`, `a@href`, `img@srcset`,
     /// `xmlns`, `xml:base`, `markdown:link`, ...
     pub origin: Cow<'static, str>,
+    /// Byte ranges of `iri` that are template expressions (`{{ .Permalink }}`, an XSLT `{$x}`):
+    /// placeholders whose characters are not checked ([`template`]). Empty for most IRIs.
+    pub placeholders: Vec<Range<usize>>,
 }
 
 impl Occurrence {
@@ -37,6 +42,23 @@ impl Occurrence {
             iri: text[range.clone()].to_string(),
             map: SpanMap::identity(range),
             origin: origin.into(),
+            placeholders: Vec::new(),
+        }
+    }
+
+    /// Marks the template expressions of the IRI as placeholders ([`template::placeholders`]).
+    pub fn with_templates(mut self) -> Self {
+        self.placeholders = template::placeholders(&self.iri);
+        self
+    }
+
+    /// The text the rules check: the IRI, with each placeholder replaced by a stand-in of the
+    /// same length ([`template::stand_in`]) so that offsets and spans are unchanged.
+    pub fn checked_text(&self) -> Cow<'_, str> {
+        if self.placeholders.is_empty() {
+            Cow::Borrowed(&self.iri)
+        } else {
+            Cow::Owned(template::stand_in(&self.iri, &self.placeholders))
         }
     }
 }
@@ -108,7 +130,7 @@ pub fn extract_each(source: &Source, on_occurrence: &mut dyn FnMut(Occurrence)) 
         }
         Format::Text => {
             for range in text::detect(&source.text) {
-                on_occurrence(Occurrence::verbatim(&source.text, range, "text"));
+                on_occurrence(text::occurrence(&source.text, range));
             }
             return Extraction::default();
         }

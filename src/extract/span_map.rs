@@ -158,6 +158,15 @@ impl SpanMap {
         out
     }
 
+    /// The prepared byte copied from source byte `source`, if one was (escapes map no single
+    /// byte back).
+    pub fn to_prepared(&self, source: usize) -> Option<usize> {
+        self.pieces
+            .iter()
+            .find(|p| p.copied && p.source.contains(&source))
+            .map(|p| p.prepared + (source - p.source.start))
+    }
+
     /// Length of the prepared text the map covers.
     pub fn prepared_len(&self) -> usize {
         self.pieces.last().map_or(0, |p| p.prepared + p.len)
@@ -238,6 +247,9 @@ mod tests {
         assert_eq!(m.to_source(3..5), 13..21);
         assert_eq!(m.to_source(4..5), 13..21);
         assert_eq!(m.to_source(2..6), 12..22);
+        assert_eq!(m.to_prepared(11), Some(1));
+        assert_eq!(m.to_prepared(14), None);
+        assert_eq!(m.to_prepared(21), Some(5));
         assert_eq!(m.to_source(0..7), 10..23);
         assert_eq!(m.source_range(), 10..23);
     }

@@ -27,13 +27,23 @@
 //! - a closing `]`, `}` or CJK bracket (`」 』 ） 】 〉 》`) that closes nothing opened inside
 //!   the IRI (`{http://example.org/ns}tag`); a `)` does not end it, as in GFM.
 //!
+//! - a `[` after the scheme that is not an IP literal (`http://[::1]/`) and not an optional part
+//!   of a synopsis: `https://github.com/newren/git-filter-repo[`filter-repo`]` is an AsciiDoc
+//!   URL macro, and its IRI ends before the `[` ([`super::text_placeholders`]).
+//!
+//! Placeholders ([`super::template`]: not checked, the characters around them are): the
+//! `[optional]` parts of a usage synopsis (`http://[user@]machine/path`, `http://host[:port]/`),
+//! printf conversions (`pep-%04d`, `query?%s`, not `%20`) and URI Template expressions
+//! (`https://api.github.com/users/{user}`), as a reader sees them; the exact rules are in
+//! [`super::text_placeholders`].
+//!
 //! Then trailing punctuation is dropped: `. , : ; ! ? ' ) ] * `` ` `` and the CJK
 //! `。 、 ， ． ： ； ！ ？ 」 』 ） 】 〉 》` — a closing bracket only when it is unbalanced, so
 //! `https://en.wikipedia.org/wiki/Rust_(programming_language)` keeps its `)`.
 
 use std::ops::Range;
 
-use super::Occurrence;
+use super::{Occurrence, text_placeholders};
 
 /// Schemes that start an IRI in plain text (compared case-insensitively).
 pub const SCHEMES: &[&str] = &[
@@ -194,7 +204,14 @@ pub fn detect(text: &str) -> Vec<Range<usize>> {
         };
         match prefix_end {
             Some(prefix_end) => {
-                let end = iri_end(text, i);
+                let mut end = iri_end(text, i);
+                if let Some(k) = text_placeholders::macro_cut(&text[i..end]) {
+                    end = i + k;
+                    // What the cut leaves at the end (`…/a.[x]`) is punctuation again.
+                    while text[i..end].ends_with(['.', ',', ':', ';', '!', '?', '\'', '*']) {
+                        end -= 1;
+                    }
+                }
                 if end > prefix_end {
                     found.push(i..end);
                     i = end;
@@ -288,8 +305,16 @@ fn after_authority(text: &str, start: usize) -> usize {
 pub fn extract(text: &str) -> Vec<Occurrence> {
     detect(text)
         .into_iter()
-        .map(|r| Occurrence::verbatim(text, r, "text"))
+        .map(|r| occurrence(text, r))
         .collect()
+}
+
+/// The IRI at `range` of the plain text `text`, with its placeholders
+/// ([`text_placeholders::placeholders`]).
+pub fn occurrence(text: &str, range: Range<usize>) -> Occurrence {
+    let mut occ = Occurrence::verbatim(text, range, "text");
+    occ.placeholders = text_placeholders::placeholders(&occ.iri);
+    occ
 }
 
 #[cfg(test)]
@@ -298,6 +323,28 @@ mod tests {
 
     fn iris(text: &str) -> Vec<&str> {
         detect(text).into_iter().map(|r| &text[r]).collect()
+    }
+
+    #[test]
+    fn an_asciidoc_macro_ends_the_iri_and_synopses_keep_their_placeholders() {
+        assert_eq!(
+            iris(
+                "link:https://github.com/newren/git-filter-repo[`filter-repo`] and https://example.org/a.[x]"
+            ),
+            [
+                "https://github.com/newren/git-filter-repo",
+                "https://example.org/a"
+            ]
+        );
+        let text = "git clone http://[user@]machine/path and https://peps.python.org/pep-%04d/";
+        let found = extract(text);
+        assert_eq!(found[0].iri, "http://[user@]machine/path");
+        assert_eq!(found[0].placeholders.first(), Some(&(7..14)));
+        assert_eq!(found[1].placeholders.first(), Some(&(28..32)));
+        assert_eq!(
+            iris("http://[2001:db8::1]:8080/x"),
+            ["http://[2001:db8::1]:8080/x"]
+        );
     }
 
     #[test]

@@ -338,6 +338,7 @@ mod tests {
             iri: "a\u{202E}b".into(),
             map,
             origin: "a@href".into(),
+            placeholders: Vec::new(),
         };
         let (prepared, source) = widen(&occ, 1..4);
         assert_eq!((prepared, source), (1..4, 11..19));

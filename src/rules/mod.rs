@@ -30,7 +30,7 @@ use serde::Serialize;
 
 pub use selection::{Selection, SelectionError};
 
-use crate::extract::{Occurrence, Problem, Related};
+use crate::extract::{Occurrence, Problem, Related, template};
 use crate::iri::{self, Component, Iri};
 use crate::source::Source;
 
@@ -335,7 +335,9 @@ pub fn check_parsed(text: &str, parsed: &Iri, selection: &Selection) -> Vec<Find
     run_iri_checks(text, parsed, None, selection)
 }
 
-/// Runs the selected rules on an IRI found in a document, already parsed with [`iri::analyze`].
+/// Runs the selected rules on an IRI found in a document, its
+/// [`Occurrence::checked_text`] already parsed with [`iri::analyze`]. Template placeholders are
+/// not the IRI's: findings wholly inside one are dropped, and so are fixes that would edit one.
 pub fn check_occurrence(
     source: &Source,
     occurrence: &Occurrence,
@@ -343,7 +345,25 @@ pub fn check_occurrence(
     selection: &Selection,
 ) -> Vec<Finding> {
     let origin = InDocument { source, occurrence };
-    run_iri_checks(&occurrence.iri, parsed, Some(origin), selection)
+    if occurrence.placeholders.is_empty() {
+        return run_iri_checks(&occurrence.iri, parsed, Some(origin), selection);
+    }
+    let text = occurrence.checked_text();
+    let ph = &occurrence.placeholders;
+    let mut out = run_iri_checks(&text, parsed, Some(origin), selection);
+    out.retain(|f| !template::covered(ph, &f.range));
+    for f in &mut out {
+        // A finding on a word the placeholder is part of (`0000000mаchine` for
+        // `[user@]mаchine`) underlines the IRI's own characters only.
+        f.range = template::clip(ph, f.range.clone());
+        if f.fix
+            .as_ref()
+            .is_some_and(|fix| fix.edits.iter().any(|e| template::touches(ph, &e.range)))
+        {
+            f.fix = None;
+        }
+    }
+    out
 }
 
 /// The IRI of `occurrence` as it reads after RFC 3987 §3.1 step 1b, when that differs from the

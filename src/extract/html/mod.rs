@@ -35,7 +35,7 @@ pub mod tags;
 use std::borrow::Cow;
 use std::ops::Range;
 
-use super::{Comment, Extraction, Occurrence};
+use super::{Comment, Extraction, Occurrence, SpanMap, template};
 use tags::{FoundTag, LocatedAttribute, start_tags};
 
 /// How an attribute's value holds URLs.
@@ -164,12 +164,18 @@ pub fn for_each_occurrence(
         for (i, kind) in kinds {
             let attr = tag.locate(i);
             let origin = origin(&tag.name, &attr.name);
-            for r in url_ranges(&attr.value, kind) {
-                on_occurrence(Occurrence {
-                    iri: attr.value[r.clone()].to_string(),
-                    map: attr.map.slice(r),
-                    origin: origin.clone(),
-                });
+            let (value, map) =
+                rejoined(text, &attr).unwrap_or_else(|| (attr.value.clone(), attr.map.clone()));
+            for r in url_ranges(&value, kind) {
+                on_occurrence(
+                    Occurrence {
+                        iri: value[r.clone()].to_string(),
+                        map: map.slice(r),
+                        origin: origin.clone(),
+                        placeholders: Vec::new(),
+                    }
+                    .with_templates(),
+                );
             }
         }
     })
@@ -205,6 +211,16 @@ fn trim(value: &str, r: Range<usize>) -> Range<usize> {
 
 /// Byte ranges of the URLs in an attribute value.
 pub fn url_ranges(value: &str, kind: ValueKind) -> Vec<Range<usize>> {
+    // A space or comma inside a template expression (`{{ .Site.BaseURL }}img/a.png 2x`)
+    // separates nothing: the lists are split on the value with its expressions stood in for.
+    let placeholders = template::placeholders(value);
+    let stood_in;
+    let value = if placeholders.is_empty() {
+        value
+    } else {
+        stood_in = template::stand_in(value, &placeholders);
+        &stood_in
+    };
     let ranges = match kind {
         ValueKind::Url => vec![trim(value, 0..value.len())],
         ValueKind::UrlList => split_spaces(value, 0..value.len()),
@@ -212,6 +228,39 @@ pub fn url_ranges(value: &str, kind: ValueKind) -> Vec<Range<usize>> {
         ValueKind::Refresh => refresh(value).into_iter().collect(),
     };
     ranges.into_iter().filter(|r| !r.is_empty()).collect()
+}
+
+/// How many quotes inside template expressions a cut value may be rejoined across.
+const MAX_REJOINS: usize = 8;
+
+/// The attribute value as the template author wrote it, when the tokenizer cut it at a quote
+/// inside a template expression (`href="{{ "css/main.css" | relURL }}"`, `href="<%= f("a") %>"`):
+/// the value is extended over the source, on the same line, past the expression's closer to
+/// the next quote of the kind that opened the value, decoded as an attribute value is (so a
+/// `&#x202E;` after the expression is still seen). `None` when the value was not cut so.
+fn rejoined(text: &str, attr: &LocatedAttribute) -> Option<(String, SpanMap)> {
+    let raw = attr.raw.clone()?;
+    let quote = *text.as_bytes().get(raw.end)?;
+    if quote != b'"' && quote != b'\'' {
+        return None;
+    }
+    let (mut value, mut map) = (attr.value.clone(), attr.map.clone());
+    let mut end = raw.end;
+    let mut rejoins = 0;
+    while let Some(closer) = template::unclosed(&value) {
+        rejoins += 1;
+        let line = &text[end..text[end..].find('\n').map_or(text.len(), |k| end + k)];
+        let after_closer = line.find(closer)? + closer.len();
+        let next_quote = line[after_closer..].find(char::from(quote))? + after_closer;
+        if rejoins > MAX_REJOINS {
+            return None;
+        }
+        let (more, more_map) = charref::decode_attribute(text, end..end + next_quote);
+        value.push_str(&more);
+        map.extend(&more_map);
+        end += next_quote;
+    }
+    (end != raw.end).then_some((value, map))
 }
 
 fn split_spaces(value: &str, r: Range<usize>) -> Vec<Range<usize>> {

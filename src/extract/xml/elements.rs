@@ -13,10 +13,10 @@ use super::decode::{
 use super::errors::AMPERSAND;
 use super::walker::{Action, Capture, Cx, Open, Walker};
 use super::{
-    ElementName, Slot, Stop, Value, XML_NAMESPACE, XMLNS_NAMESPACE, attribute_slot, content_slot,
-    iri_ranges, namespace_slot, tags,
+    ElementName, Slot, Stop, Value, XML_NAMESPACE, XMLNS_NAMESPACE, XSLT, attribute_slot,
+    content_slot, iri_ranges, namespace_slot, tags,
 };
-use crate::extract::Occurrence;
+use crate::extract::{Occurrence, template};
 
 impl<'a> Walker<'a> {
     /// A start tag whose content (between `<` and `>` or `/>`) is `len` bytes at `start` of
@@ -184,16 +184,26 @@ impl<'a> Walker<'a> {
             })
             .collect();
         let mut found = Vec::new();
+        let literal_result = element.namespace != Some(XSLT) && self.ns.binds(XSLT);
         for (slot, value) in slots.iter().zip(&values) {
             if let (Some((slot, kind, origin)), Some(p)) = (slot, value)
                 && slot.condition.holds(&plain)
             {
+                let xslt_avts = literal_result && !origin.starts_with("xmlns");
                 for r in iri_ranges(*kind, &p.text) {
                     let (iri, map) = p.slice(r);
+                    // In a stylesheet, a literal result element's attributes are attribute
+                    // value templates (XSLT 1.0 §7.6.2): `{$x}` is an XPath expression.
+                    let placeholders = if xslt_avts {
+                        template::xslt_avt(&iri)
+                    } else {
+                        template::placeholders(&iri)
+                    };
                     found.push(Occurrence {
                         iri,
                         map,
                         origin: origin.clone(),
+                        placeholders,
                     });
                 }
             }
@@ -228,11 +238,15 @@ impl<'a> Walker<'a> {
             let r = trim(&c.prepared.text, 0..c.prepared.text.len());
             if !r.is_empty() {
                 let (iri, map) = c.prepared.slice(r);
-                self.out.occurrences.push(Occurrence {
-                    iri,
-                    map,
-                    origin: c.origin.into(),
-                });
+                self.out.occurrences.push(
+                    Occurrence {
+                        iri,
+                        map,
+                        origin: c.origin.into(),
+                        placeholders: Vec::new(),
+                    }
+                    .with_templates(),
+                );
             }
         }
         if let Some(open) = self.elements.pop() {

@@ -43,6 +43,14 @@ impl Namespaces {
         }
     }
 
+    /// True when some prefix in scope is bound to `uri` (a literal result element of a
+    /// stylesheet sits inside the element that binds the XSLT namespace).
+    pub(super) fn binds(&self, uri: &str) -> bool {
+        self.bound
+            .values()
+            .any(|stack| stack.last().is_some_and(|u| u == uri))
+    }
+
     /// The namespace of `prefix`; `Some("")` when the default namespace is undeclared.
     pub(super) fn resolve(&self, prefix: &str) -> Option<&str> {
         self.bound

@@ -1,0 +1,466 @@
+//! Template expressions in link positions: placeholders, not IRI characters.
+//!
+//! The layouts of documentation sites keep expressions where a link will be: Hugo and Go
+//! templates, Jinja, Liquid (Jekyll, Eleventy) and Nunjucks write `{{ .Permalink }}`,
+//! `{% link x.md %}` and `{# comment #}`, Handlebars and Mustache `{{{ url }}}`, ERB and EJS
+//! `<%= url %>`, JavaScript template literals, JSP EL and many others `${ base }`, and XSLT
+//! attribute value templates `{$filename}`. Such an expression is a *placeholder*: what it
+//! becomes is unknown, so it is neither reported nor allowed to make the IRI invalid, while the
+//! literal characters around it are checked as parts of the IRI (a U+202E or a Cyrillic host next
+//! to `{{ .Permalink }}` is still found, with its exact span).
+//!
+//! Extractors find placeholders in the prepared IRI ([`placeholders`], or [`xslt_avt`] for XSLT
+//! literal result elements) and keep their ranges in [`super::Occurrence::placeholders`]. The
+//! rules then run on [`stand_in`]: the same text with each placeholder byte replaced by one ASCII
+//! character the parser accepts everywhere the expression may stand, so every byte offset — and
+//! so every span through the [`super::SpanMap`] — stays what it was. Findings that lie wholly
+//! inside a placeholder, and fixes that would edit one, are dropped by the rule engine.
+//!
+//! Only balanced delimiters make a placeholder: an unclosed `{{` or `<%` is plain characters,
+//! checked as such (`{` is then `syntax-unwise-ascii`, as it should be).
+//!
+//! Triple braces (`{{{ … }}}`, unescaped output in Handlebars and Mustache) are one placeholder
+//! up to `}}}`. The content of a placeholder is the template language's business and is not
+//! read — except that text holding a character unsafe to display (a U+202E, a U+200B) is never
+//! a placeholder: such a character in a link stays reported wherever it is. An expression is at
+//! most [`MAX_EXPRESSION`] bytes long, which keeps the search linear on hostile input.
+
+use std::ops::Range;
+
+/// The openers of template expressions and their closers, longest opener first so that
+/// `{{{` wins over `{{` and `<%=` needs no entry of its own (`<%` covers `<%=`, `<%-`, `<%#`).
+const DELIMITERS: &[(&str, &str)] = &[
+    ("{{{", "}}}"),
+    ("{{", "}}"),
+    ("{%", "%}"),
+    ("{#", "#}"),
+    ("<%", "%>"),
+];
+
+/// The longest template expression, in bytes: longer text between delimiters is not taken for
+/// one (no layout writes a 4 KiB expression into a link).
+pub const MAX_EXPRESSION: usize = 4096;
+
+/// True when the expression `iri[range]` may be a placeholder: short enough, and nothing in it
+/// that must be reported wherever it is.
+fn acceptable(iri: &str, range: Range<usize>) -> bool {
+    range.len() <= MAX_EXPRESSION
+        && !iri[range]
+            .chars()
+            .any(crate::iri::chars::is_unsafe_to_display)
+}
+
+/// The byte ranges of the template expressions in `iri`, in order and disjoint: `{{ … }}`,
+/// `{{{ … }}}`, `{% … %}`, `{# … #}`, `<% … %>` (and `<%= … %>`), `${ … }` (braces nested).
+pub fn placeholders(iri: &str) -> Vec<Range<usize>> {
+    let bytes = iri.as_bytes();
+    let mut closers = Closers::default();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if let Some(end) = expression_end(iri, i, &mut closers) {
+            out.push(i..end);
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Where the next closer of each delimiter is, found once and reused while the scan is before
+/// it, so that text full of openers (`{{{{{{…`) is searched in linear time.
+#[derive(Default)]
+struct Closers {
+    /// Per entry of [`DELIMITERS`]: searched from this position, found there (`None`: no more).
+    next: [Option<(usize, Option<usize>)>; DELIMITERS.len()],
+}
+
+impl Closers {
+    /// The first position of closer `k` at or after `from`.
+    fn find(&mut self, iri: &str, k: usize, from: usize) -> Option<usize> {
+        if let Some((searched, found)) = self.next[k]
+            && searched <= from
+            && found.is_none_or(|f| f >= from)
+        {
+            return found;
+        }
+        let found = iri
+            .get(from..)
+            .and_then(|r| r.find(DELIMITERS[k].1))
+            .map(|p| from + p);
+        self.next[k] = Some((from, found));
+        found
+    }
+}
+
+/// The closer of the first template expression of `iri` that is opened and never closed: the
+/// sign of an attribute value the HTML tokenizer cut at a quote inside the expression
+/// (`href="{{ "a.css" | relURL }}"` is `{{ ` to it).
+pub fn unclosed(iri: &str) -> Option<&'static str> {
+    let bytes = iri.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if let Some(end) = expression_end(iri, i, &mut Closers::default()) {
+            i = end;
+            continue;
+        }
+        let rest = &bytes[i..];
+        if rest.starts_with(b"${") {
+            return Some("}");
+        }
+        if let Some((_, close)) = DELIMITERS
+            .iter()
+            .find(|(o, _)| rest.starts_with(o.as_bytes()))
+        {
+            return Some(close);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The end of a template expression starting at `at`, when one starts there and is closed.
+fn expression_end(iri: &str, at: usize, closers: &mut Closers) -> Option<usize> {
+    // Checked on the byte first: `at` may be inside a multi-byte character, and every opener
+    // starts with an ASCII byte, which is always a character boundary.
+    if !matches!(iri.as_bytes()[at], b'{' | b'<' | b'$') {
+        return None;
+    }
+    let rest = &iri[at..];
+    if rest.starts_with("${") {
+        return braced_end(iri, at + 1, false).filter(|&end| acceptable(iri, at..end));
+    }
+    let k = DELIMITERS.iter().position(|(o, _)| rest.starts_with(o))?;
+    let (open, close) = DELIMITERS[k];
+    let end = closers.find(iri, k, at + open.len())? + close.len();
+    acceptable(iri, at..end).then_some(end)
+}
+
+/// The end of the braced expression whose `{` is at `at`, braces nested; with `literal_pairs`
+/// (XSLT), `{{` and `}}` inside string literals are not special, and quotes are honoured.
+fn braced_end(iri: &str, at: usize, literal_pairs: bool) -> Option<usize> {
+    let bytes = &iri.as_bytes()[..iri.len().min(at + MAX_EXPRESSION)];
+    let mut depth = 0usize;
+    let mut quote: Option<u8> = None;
+    let mut i = at;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match quote {
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None if literal_pairs && (b == b'"' || b == b'\'') => quote = Some(b),
+            None if b == b'{' => depth += 1,
+            None if b == b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            None => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The expressions of an XSLT attribute value template (XSLT 1.0 §7.6.2): each `{…}` not written
+/// as `{{`, up to the first `}` outside a string literal. `{{` and `}}` are literal braces and
+/// stay characters of the IRI. An unclosed `{` is a plain character.
+pub fn xslt_avt(iri: &str) -> Vec<Range<usize>> {
+    let bytes = iri.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' if bytes.get(i + 1) == Some(&b'{') => i += 2,
+            b'}' if bytes.get(i + 1) == Some(&b'}') => i += 2,
+            b'{' => match avt_expression_end(iri, i).filter(|&end| acceptable(iri, i..end)) {
+                Some(end) => {
+                    out.push(i..end);
+                    i = end;
+                }
+                None => i += 1,
+            },
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+/// The end of the AVT expression whose `{` is at `at`: the first `}` outside quotes (XPath has
+/// no braces of its own outside string literals in XSLT 1.0; 2.0+ map constructors nest).
+fn avt_expression_end(iri: &str, at: usize) -> Option<usize> {
+    braced_end(iri, at, true)
+}
+
+/// The byte that stands in for placeholder bytes: a digit (script Common, valid in a host, a
+/// port, a path, a query and a fragment), or a letter for an expression at the start of the IRI
+/// that a `:` follows, where it can only be the scheme.
+fn stand_in_byte(iri: &str, range: &Range<usize>) -> u8 {
+    if range.start == 0 && iri[range.end..].starts_with(':') {
+        b'x'
+    } else {
+        b'0'
+    }
+}
+
+/// `iri` with each byte of each of `placeholders` replaced by an ASCII stand-in: same length,
+/// same offsets, and text the IRI parser accepts where the expression stands.
+pub fn stand_in(iri: &str, placeholders: &[Range<usize>]) -> String {
+    let mut bytes = iri.as_bytes().to_vec();
+    for r in placeholders {
+        let b = stand_in_byte(iri, r);
+        bytes[r.clone()].fill(b);
+    }
+    // Placeholders start and end on character boundaries (their delimiters are ASCII), so
+    // replacing whole ranges by ASCII keeps the text UTF-8.
+    String::from_utf8(bytes).unwrap_or_else(|_| iri.to_string())
+}
+
+/// The template expressions of a whole document that each stay on one line (a Markdown
+/// document: `{{ site.baseurl }}` in a link destination).
+pub fn line_placeholders(text: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        if line.contains(['{', '<', '$']) {
+            out.extend(
+                placeholders(line)
+                    .into_iter()
+                    .map(|r| start + r.start..start + r.end),
+            );
+        }
+        start += line.len();
+    }
+    out
+}
+
+/// `text` with each of `masks` replaced by as many `x` (a letter with no meaning in Markdown).
+pub fn mask(text: &str, masks: &[Range<usize>]) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    for m in masks {
+        bytes[m.clone()].fill(b'x');
+    }
+    // Masks start and end at ASCII delimiters, so the text stays UTF-8.
+    String::from_utf8(bytes).unwrap_or_else(|_| text.to_string())
+}
+
+/// Puts the original text of `masks` (ranges of `original`) back into an occurrence extracted
+/// from the masked text, and marks it as placeholders. Masked bytes are plain letters, copied
+/// one to one, so each is found through the map.
+pub fn unmask(occ: &mut super::Occurrence, original: &str, masks: &[Range<usize>]) {
+    let src = occ.map.source_range();
+    let mut found = Vec::new();
+    for m in masks
+        .iter()
+        .filter(|m| m.start < src.end && src.start < m.end)
+    {
+        let (s, e) = (m.start.max(src.start), m.end.min(src.end));
+        let (Some(ps), Some(pe)) = (occ.map.to_prepared(s), occ.map.to_prepared(e - 1)) else {
+            continue;
+        };
+        let pe = pe + 1;
+        if pe - ps != e - s || !occ.iri.is_char_boundary(ps) || !occ.iri.is_char_boundary(pe) {
+            continue;
+        }
+        occ.iri.replace_range(ps..pe, &original[s..e]);
+        found.push(ps..pe);
+    }
+    if !found.is_empty() {
+        found.extend(std::mem::take(&mut occ.placeholders));
+        found.sort_by_key(|r| r.start);
+        for r in found {
+            if occ.placeholders.last().is_none_or(|l| l.end <= r.start) {
+                occ.placeholders.push(r);
+            }
+        }
+    }
+}
+
+/// True when `range` (of the prepared IRI) lies wholly inside the placeholders.
+pub fn covered(placeholders: &[Range<usize>], range: &Range<usize>) -> bool {
+    if range.is_empty() {
+        return placeholders
+            .iter()
+            .any(|p| p.start < range.start && range.start < p.end);
+    }
+    placeholders
+        .iter()
+        .any(|p| p.start <= range.start && range.end <= p.end)
+}
+
+/// `range` without the placeholders it starts or ends in (a range wholly inside one, or with
+/// literal characters only inside it, is returned as it is).
+pub fn clip(placeholders: &[Range<usize>], mut range: Range<usize>) -> Range<usize> {
+    for p in placeholders {
+        if p.start <= range.start && range.start < p.end && p.end < range.end {
+            range.start = p.end;
+        }
+        if p.start > range.start && p.start < range.end && range.end <= p.end {
+            range.end = p.start;
+        }
+    }
+    range
+}
+
+/// True when `range` (of the prepared IRI) touches a placeholder: an edit there would rewrite
+/// the template or the stand-in.
+pub fn touches(placeholders: &[Range<usize>], range: &Range<usize>) -> bool {
+    placeholders
+        .iter()
+        .any(|p| p.start < range.end.max(range.start + 1) && range.start < p.end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found<'a>(iri: &'a str, ranges: &[Range<usize>]) -> Vec<&'a str> {
+        ranges.iter().map(|r| &iri[r.clone()]).collect()
+    }
+
+    #[test]
+    fn each_template_language_is_a_placeholder() {
+        let iri =
+            "{{ .Site.BaseURL }}/a/{% link x.md %}?q={{{ raw }}}&r=<%= u %>#${ f({a: 1}) }{# c #}";
+        assert_eq!(
+            found(iri, &placeholders(iri)),
+            [
+                "{{ .Site.BaseURL }}",
+                "{% link x.md %}",
+                "{{{ raw }}}",
+                "<%= u %>",
+                "${ f({a: 1}) }",
+                "{# c #}"
+            ]
+        );
+    }
+
+    #[test]
+    fn unbalanced_delimiters_are_plain_characters() {
+        for iri in [
+            "https://example.org/{{ x",
+            "https://example.org/{% x }}",
+            "https://example.org/${a{b}",
+            "<% x",
+            "{",
+            "$",
+            "}}",
+            "{{}",
+        ] {
+            assert!(placeholders(iri).is_empty(), "{iri}");
+        }
+        assert_eq!(found("a{{b{{c}}", &placeholders("a{{b{{c}}")), ["{{b{{c}}"]);
+    }
+
+    #[test]
+    fn non_ascii_text_around_placeholders_is_walked_safely() {
+        let iri = "https://{{ lang }}.\u{430}pple.com/\u{6771}{{ p }}\u{202E}";
+        assert_eq!(found(iri, &placeholders(iri)), ["{{ lang }}", "{{ p }}"]);
+        assert!(xslt_avt("\u{430}{\u{430}}\u{430}").len() == 1);
+    }
+
+    #[test]
+    fn an_unclosed_expression_names_its_closer() {
+        assert_eq!(unclosed("{{ "), Some("}}"));
+        assert_eq!(unclosed("{{ a }}/<%= f("), Some("%>"));
+        assert_eq!(unclosed("a/${f("), Some("}"));
+        assert_eq!(unclosed("{{ a }}/b"), None);
+        assert_eq!(unclosed("https://example.org/"), None);
+    }
+
+    #[test]
+    fn hidden_characters_are_never_inside_a_placeholder() {
+        let iri = "https://example.org/{{ \u{202E} }}/${\u{200B}}";
+        assert!(placeholders(iri).is_empty());
+        assert!(xslt_avt("{$a\u{202E}}").is_empty());
+        // Non-ASCII that is safe to show is the template's business.
+        assert_eq!(placeholders("{{ \"\u{6771}\" }}").len(), 1);
+    }
+
+    #[test]
+    fn long_or_hostile_input_stays_linear() {
+        let many = "{{".repeat(100_000);
+        assert!(placeholders(&many).is_empty());
+        let long = format!("{{{{ {} }}}}", "a".repeat(MAX_EXPRESSION));
+        assert!(placeholders(&long).is_empty());
+        assert!(xslt_avt(&"{".repeat(50_000)).is_empty());
+    }
+
+    #[test]
+    fn any_mix_of_delimiters_gives_disjoint_in_bounds_placeholders() {
+        // Every string of up to 5 pieces from an alphabet of delimiters and multi-byte
+        // characters: no panic, placeholders disjoint and on character boundaries, and the
+        // stand-in as long as the text.
+        let alphabet = [
+            "{", "}", "{{", "}}", "%", "<", ">", "$", "#", "'", "\u{430}", "\u{202E}", "a",
+        ];
+        let n = alphabet.len();
+        for mut k in 0..n.pow(5) {
+            let mut s = String::new();
+            for _ in 0..5 {
+                s.push_str(alphabet[k % n]);
+                k /= n;
+            }
+            for found in [
+                placeholders(&s),
+                xslt_avt(&s),
+                crate::extract::text_placeholders::placeholders(&s),
+            ] {
+                let mut end = 0;
+                for r in &found {
+                    assert!(r.start >= end && r.end <= s.len(), "{s:?}: {found:?}");
+                    assert!(s.is_char_boundary(r.start) && s.is_char_boundary(r.end));
+                    end = r.end;
+                }
+                assert_eq!(stand_in(&s, &found).len(), s.len());
+            }
+            let _ = unclosed(&s);
+            let _ = crate::extract::text_placeholders::macro_cut(&s);
+        }
+    }
+
+    #[test]
+    fn a_dollar_without_brace_is_an_iri_character() {
+        assert!(placeholders("https://example.org/$x?a=$b").is_empty());
+    }
+
+    #[test]
+    fn xslt_avts_keep_doubled_braces_literal() {
+        let iri = "{$base}/x{{y}}/{concat('a}', $b)}/{";
+        assert_eq!(
+            found(iri, &xslt_avt(iri)),
+            ["{$base}", "{concat('a}', $b)}"]
+        );
+        assert!(xslt_avt("a{{b}}c").is_empty());
+        assert!(xslt_avt("a{'b").is_empty());
+    }
+
+    #[test]
+    fn the_stand_in_keeps_offsets_and_parses() {
+        let iri = "{{ .Scheme }}://{{ host }}:{{ port }}/\u{202E}/{{ p }}";
+        let ph = placeholders(iri);
+        let s = stand_in(iri, &ph);
+        assert_eq!(s.len(), iri.len());
+        assert!(s.starts_with("xxxxxxxxxxxxx://0000000000:0000000000/"));
+        assert_eq!(s.find('\u{202E}'), iri.find('\u{202E}'));
+        assert!(crate::iri::analyze(&s).is_valid());
+    }
+
+    #[test]
+    fn coverage_is_whole_containment() {
+        let ph = vec![3..8, 20..25];
+        assert!(covered(&ph, &(3..8)));
+        assert!(covered(&ph, &(4..5)));
+        assert!(!covered(&ph, &(2..4)));
+        assert!(!covered(&ph, &(8..9)));
+        assert!(touches(&ph, &(2..4)));
+        assert!(!touches(&ph, &(8..9)));
+        assert!(touches(&ph, &(5..5)));
+        assert_eq!(clip(&ph, 3..12), 8..12);
+        assert_eq!(clip(&ph, 0..22), 0..20);
+        assert_eq!(clip(&ph, 0..30), 0..30);
+        assert_eq!(clip(&ph, 10..15), 10..15);
+    }
+}

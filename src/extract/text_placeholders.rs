@@ -1,0 +1,269 @@
+//! What a reader of plain text sees around and inside an IRI that is not part of it: an
+//! AsciiDoc macro's `[…]`, the `[optional]` parts of a usage synopsis, printf conversions and
+//! URI Template expressions.
+//!
+//! Decided here (see the module doc of [`super::text`] for the whole of plain-text detection):
+//! - A `[…]` after the scheme that is not an IP literal (`http://[2001:db8::1]/`) and reads like
+//!   an optional piece of an IRI — it starts with `/ : ? # . & ;` or ends with `@ : /`
+//!   (`http://[user@]machine/path`, `http://host[:port]/x`, `http://host[/path]`) — is an
+//!   optional part of a synopsis: a placeholder. Any other `[` that is not closed, or whose `]`
+//!   ends the IRI, ends the IRI before it: `https://github.com/newren/git-filter-repo[`filter-repo`]`
+//!   is an AsciiDoc URL macro whose IRI ends at `[`, and so is `https://example.org[Example site]`.
+//!   Other brackets inside an IRI (`/a[1]/b`) stay its characters and are reported.
+//! - A printf conversion (`%s`, `%d`, `%04d`, `%1$s`, `%(name)s`, `%.2f`) is a placeholder — only
+//!   the conversions links are built with, `d i o u x s f`, so that `%GG` or `%E9` stays a broken
+//!   or real percent-encoding — unless
+//!   its first two characters after `%` are a percent-encoding of a printable byte (`%2d` is a
+//!   `-`, `%20d` a space and a `d`); `%04d` would encode U+0004, which no one writes in a link.
+//! - A URI Template expression (RFC 6570: `{id}`, `{?q,lang}`, `{/path*}`) is a placeholder.
+//!
+//! Placeholder contents are ASCII by construction, so a hidden character is never inside one.
+
+use std::ops::Range;
+
+/// Where the IRI `iri` found in text really ends (an offset in it): before the first `[` that
+/// is neither an IP literal nor an optional part; `None` when it ends where it was found to.
+pub fn macro_cut(iri: &str) -> Option<usize> {
+    brackets(iri).0
+}
+
+/// The placeholders of an IRI found in plain text (its end already cut by [`macro_cut`]):
+/// optional synopsis parts, printf conversions, URI Template expressions, in order.
+pub fn placeholders(iri: &str) -> Vec<Range<usize>> {
+    let mut out = brackets(iri).1;
+    out.extend(printf(iri));
+    out.extend(uri_template(iri));
+    out.sort_by_key(|r| r.start);
+    // Disjoint, the earlier one winning (`[%s]` is one optional part).
+    let mut kept: Vec<Range<usize>> = Vec::new();
+    for r in out {
+        if kept.last().is_none_or(|k| k.end <= r.start) {
+            kept.push(r);
+        }
+    }
+    kept
+}
+
+/// The cut at an AsciiDoc macro (if any) and the optional parts, over the brackets of `iri`.
+fn brackets(iri: &str) -> (Option<usize>, Vec<Range<usize>>) {
+    let b = iri.as_bytes();
+    let mut parts = Vec::new();
+    let mut i = iri.find(':').map_or(0, |c| c + 1);
+    while i < b.len() {
+        if b[i] != b'[' {
+            i += 1;
+            continue;
+        }
+        let Some(close) = iri[i..].find(']').map(|k| i + k) else {
+            return (Some(i), parts);
+        };
+        let content = &iri[i + 1..close];
+        if at_host_start(iri, i) && is_ip_literal(content) {
+            i = close + 1;
+            continue;
+        }
+        let continues = close + 1 < b.len();
+        let reads_optional = content.starts_with(['/', ':', '?', '#', '.', '&', ';'])
+            || content.ends_with(['@', ':', '/']);
+        if !content.contains('[') && content.is_ascii() && reads_optional {
+            parts.push(i..close + 1);
+        } else if !continues {
+            return (Some(i), parts);
+        }
+        // Otherwise (`/a[1]/b`) the brackets stay characters of the IRI, reported as such.
+        i = close + 1;
+    }
+    (None, parts)
+}
+
+/// True when the `[` at `i` is where an IP literal may stand: right after `://` or after the
+/// userinfo's `@` in the authority.
+fn at_host_start(iri: &str, i: usize) -> bool {
+    let before = &iri[..i];
+    if before.ends_with("://") {
+        return true;
+    }
+    before.ends_with('@')
+        && before
+            .find("://")
+            .is_some_and(|k| !before[k + 3..].contains('/'))
+}
+
+/// An IPv6 address (with an optional `%25` zone) or an IPvFuture, by its characters.
+fn is_ip_literal(s: &str) -> bool {
+    let (addr, zone) = s.split_once("%25").unwrap_or((s, ""));
+    let v6 = addr.contains(':')
+        && addr
+            .bytes()
+            .all(|c| c.is_ascii_hexdigit() || c == b':' || c == b'.');
+    let future = addr.len() > 2 && addr.starts_with(['v', 'V']) && addr.contains('.');
+    (v6 || future)
+        && zone
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || b"-._~%".contains(&c))
+}
+
+/// printf conversions: `%` [argument `N$` or `(name)`] [flags] [width] [`.precision`] [length]
+/// conversion, unless the `%` starts a percent-encoding of a printable byte.
+fn printf(iri: &str) -> Vec<Range<usize>> {
+    let b = iri.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        let encodes_printable = b.len() > i + 2
+            && b[i + 1].is_ascii_hexdigit()
+            && b[i + 2].is_ascii_hexdigit()
+            && u8::from_str_radix(&iri[i + 1..i + 3], 16).is_ok_and(|v| v >= 0x20);
+        match (!encodes_printable)
+            .then(|| conversion_end(b, i + 1))
+            .flatten()
+        {
+            Some(end) => {
+                out.push(i..end);
+                i = end;
+            }
+            None => i += 1,
+        }
+    }
+    out
+}
+
+/// The end of a printf conversion whose text after `%` starts at `at`.
+fn conversion_end(b: &[u8], mut at: usize) -> Option<usize> {
+    let digits = |b: &[u8], mut k: usize| {
+        while k < b.len() && b[k].is_ascii_digit() {
+            k += 1;
+        }
+        k
+    };
+    // Argument: `1$` or `(name)`.
+    let n = digits(b, at);
+    if n > at && b.get(n) == Some(&b'$') {
+        at = n + 1;
+    } else if b.get(at) == Some(&b'(') {
+        let close = at + b[at..].iter().position(|&c| c == b')')?;
+        if !b[at + 1..close]
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        {
+            return None;
+        }
+        at = close + 1;
+    }
+    while at < b.len() && b"-+ #0'".contains(&b[at]) {
+        at += 1;
+    }
+    at = digits(b, at);
+    if b.get(at) == Some(&b'.') {
+        at = digits(b, at + 1);
+    }
+    for length in [&b"hh"[..], b"ll", b"h", b"l", b"L", b"q", b"j", b"z", b"t"] {
+        if b[at..].starts_with(length) {
+            at += length.len();
+            break;
+        }
+    }
+    b.get(at).filter(|c| b"diouxsf".contains(c)).map(|_| at + 1)
+}
+
+/// RFC 6570 expressions: `{` [operator] varspec (`,` varspec)* `}`.
+fn uri_template(iri: &str) -> Vec<Range<usize>> {
+    let b = iri.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'{' {
+            i += 1;
+            continue;
+        }
+        let Some(close) = iri[i..].find('}').map(|k| i + k) else {
+            break;
+        };
+        let mut body = &b[i + 1..close];
+        if let Some((first, rest)) = body.split_first()
+            && b"+#./;?&=,!@|".contains(first)
+        {
+            body = rest;
+        }
+        let varspecs = !body.is_empty()
+            && body
+                .iter()
+                .all(|c| c.is_ascii_alphanumeric() || b"_.,%*:".contains(c));
+        if varspecs {
+            out.push(i..close + 1);
+            i = close + 1;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(iri: &str) -> Vec<&str> {
+        placeholders(iri).into_iter().map(|r| &iri[r]).collect()
+    }
+
+    #[test]
+    fn asciidoc_macros_end_the_iri() {
+        let iri = "https://github.com/newren/git-filter-repo[`filter-repo`]";
+        assert_eq!(macro_cut(iri), Some(iri.find('[').unwrap()));
+        assert_eq!(macro_cut("https://example.org[Example"), Some(19));
+        assert_eq!(macro_cut("https://example.org[]"), Some(19));
+        assert_eq!(macro_cut("https://example.org/a"), None);
+    }
+
+    #[test]
+    fn ip_literals_stay() {
+        for iri in [
+            "http://[2001:db8::1]/x",
+            "http://user@[::1]:80/",
+            "http://[v1.fe]/",
+            "http://[fe80::1%25eth0]/",
+        ] {
+            assert_eq!(macro_cut(iri), None, "{iri}");
+            assert!(placeholders(iri).is_empty(), "{iri}");
+        }
+    }
+
+    #[test]
+    fn optional_parts_of_a_synopsis_are_placeholders() {
+        assert_eq!(found("http://[user@]machine/path"), ["[user@]"]);
+        assert_eq!(found("http://host[:port]/x"), ["[:port]"]);
+        assert_eq!(found("http://host[/path]"), ["[/path]"]);
+        assert_eq!(found("http://[user[:pass]@]host/"), Vec::<&str>::new());
+        assert!(found("https://example.com/a[1]/b").is_empty());
+        assert_eq!(macro_cut("https://example.com/a[1]/b"), None);
+        assert_eq!(macro_cut("http://[user[:pass]@]host/"), None);
+    }
+
+    #[test]
+    fn printf_conversions_are_placeholders() {
+        assert_eq!(found("https://peps.python.org/pep-%04d/"), ["%04d"]);
+        assert_eq!(found("https://example.org/query?%s"), ["%s"]);
+        assert_eq!(
+            found("https://x/%1$s/%(name)s/%.2f/%lu"),
+            ["%1$s", "%(name)s", "%.2f", "%lu"]
+        );
+        // Percent-encodings of printable bytes stay what they are.
+        assert!(found("https://x/a%20document/%2d/%41").is_empty());
+        assert!(found("https://x/100%").is_empty());
+        assert!(found("https://x/%GG/%Eh/%c").is_empty());
+    }
+
+    #[test]
+    fn uri_templates_are_placeholders() {
+        assert_eq!(
+            found("https://api.github.com/users/{user}/repos{?type,page}"),
+            ["{user}", "{?type,page}"]
+        );
+        assert!(found("https://x/{}/{a b}").is_empty());
+    }
+}
