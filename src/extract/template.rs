@@ -57,7 +57,9 @@ pub fn placeholders(iri: &str) -> Vec<Range<usize>> {
     let mut closers = Closers::default();
     let mut out = Vec::new();
     let mut i = 0;
-    while i < bytes.len() {
+    // From one possible opener to the next (`{`, `<`, `$`): most IRIs have none.
+    while let Some(k) = memchr::memchr3(b'{', b'<', b'$', &bytes[i..]) {
+        i += k;
         if let Some(end) = expression_end(iri, i, &mut closers) {
             out.push(i..end);
             i = end;
@@ -100,7 +102,8 @@ impl Closers {
 pub fn unclosed(iri: &str) -> Option<&'static str> {
     let bytes = iri.as_bytes();
     let mut i = 0;
-    while i < bytes.len() {
+    while let Some(k) = memchr::memchr3(b'{', b'<', b'$', &bytes[i..]) {
+        i += k;
         if let Some(end) = expression_end(iri, i, &mut Closers::default()) {
             i = end;
             continue;
