@@ -8,7 +8,6 @@ use crate::check::{CheckOptions, check_project, check_with};
 use crate::config::{FileSettings, Resolver};
 use crate::diagnostic::Diagnostic;
 use crate::iri::chars::escape_unsafe;
-use crate::line_index::LineIndex;
 use crate::rules::Severity;
 use crate::source::Source;
 
@@ -19,11 +18,8 @@ pub struct Checked {
     pub version: i32,
     /// The findings, located in the document's text.
     pub diagnostics: Vec<Diagnostic>,
-    /// The text they were found in, indexed (code actions and conversions read it).
-    pub text: String,
-    /// Its line index.
-    pub lines: LineIndex,
-    /// The document as checked, when it was (hover reads its IRIs).
+    /// The document as checked, when it was: its text is the editor's text at `version`
+    /// (positions, code actions and hover read it).
     pub source: Option<Source>,
     /// Why it was not checked, if it was not (excluded, a format irilint does not read).
     pub skipped: Option<String>,
@@ -46,8 +42,6 @@ pub fn check(doc: &Document, resolver: &Resolver) -> (Checked, Option<String>) {
     let mut checked = Checked {
         version: doc.version,
         diagnostics: Vec::new(),
-        lines: LineIndex::new(&doc.text),
-        text: doc.text.clone(),
         source: None,
         skipped: None,
     };
@@ -64,12 +58,7 @@ pub fn check(doc: &Document, resolver: &Resolver) -> (Checked, Option<String>) {
         return (checked, config_error);
     }
     let source = doc.source(format);
-    let options = CheckOptions {
-        selection: &settings.selection,
-        baseline: None,
-        render: None,
-        render_project: None,
-    };
+    let options = CheckOptions::new(&settings.selection);
     let mut outcome = [check_with(&source, &settings, &options)];
     check_project(&mut outcome, &options);
     let [outcome] = outcome;

@@ -396,9 +396,13 @@ impl Server {
     }
 
     fn lsp_diagnostics(&self, uri: &Uri, checked: &Checked) -> Vec<lsp_types::Diagnostic> {
+        // A document that was not checked has no findings.
+        let Some(source) = &checked.source else {
+            return Vec::new();
+        };
         let lines = Lines {
-            text: &checked.text,
-            index: &checked.lines,
+            text: &source.text,
+            index: source.lines(),
             encoding: self.encoding,
         };
         checked
@@ -426,7 +430,7 @@ impl Server {
         let fresh = self
             .checked
             .get(uri)
-            .is_some_and(|c| c.version == doc.version && c.text == doc.text);
+            .is_some_and(|c| c.version == doc.version);
         if !fresh {
             let (checked, error) = check(doc, &self.resolver);
             self.show_configuration_error(error);
@@ -464,8 +468,8 @@ impl Server {
             return Vec::new();
         };
         let lines = Lines {
-            text: &checked.text,
-            index: &checked.lines,
+            text: &source.text,
+            index: source.lines(),
             encoding,
         };
         let wanted = lines.offset(p.range.start)..lines.offset(p.range.end);
@@ -508,11 +512,11 @@ impl Server {
                     safe,
                 ));
             }
-            let line = checked.lines.line_of(d.start.text_offset);
+            let line = source.lines().line_of(d.start.text_offset);
             if seen.insert((d.rule, line))
                 && let Some(edit) = suppress_line(
-                    &checked.text,
-                    &checked.lines,
+                    &source.text,
+                    source.lines(),
                     source.format,
                     &path,
                     line,
@@ -529,7 +533,7 @@ impl Server {
                 ));
             }
             if seen.insert((d.rule, usize::MAX)) {
-                let edit = suppress_file(&checked.text, source.format, &path, d.rule);
+                let edit = suppress_file(&source.text, source.format, &path, d.rule);
                 out.push(actions::action(
                     format!("Suppress `{}` in this file", d.rule),
                     uri,
@@ -552,8 +556,8 @@ impl Server {
         let checked = &self.checked[uri];
         let source = checked.source.as_ref()?;
         let lines = Lines {
-            text: &checked.text,
-            index: &checked.lines,
+            text: &source.text,
+            index: source.lines(),
             encoding,
         };
         let at = lines.offset(p.text_document_position_params.position);
