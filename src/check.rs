@@ -36,6 +36,18 @@ pub struct CheckOptions<'a> {
     pub render_project: Option<RenderProject<'a>>,
 }
 
+impl<'a> CheckOptions<'a> {
+    /// Options that run `selection` and only report: no baseline, nothing rendered.
+    pub fn new(selection: &'a Selection) -> CheckOptions<'a> {
+        CheckOptions {
+            selection,
+            baseline: None,
+            render: None,
+            render_project: None,
+        }
+    }
+}
+
 /// The result for one file.
 #[derive(Debug, Default)]
 pub struct FileOutcome {

@@ -95,12 +95,7 @@ fn fix_once(format: Format, bytes: &[u8], unsafe_fixes: bool) -> (Vec<u8>, Sourc
         ..FileSettings::default()
     };
     let all = Selection::all();
-    let options = CheckOptions {
-        selection: &all,
-        baseline: None,
-        render: None,
-        render_project: None,
-    };
+    let options = CheckOptions::new(&all);
     let fix = FixOptions {
         unsafe_fixes,
         output: FixOutput::Write,

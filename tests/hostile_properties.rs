@@ -84,12 +84,7 @@ proptest! {
             return Ok(()); // binary: skipped, as documented
         };
         let all = Selection::all();
-        let options = CheckOptions {
-            selection: &all,
-            baseline: None,
-            render: None,
-            render_project: None,
-        };
+        let options = CheckOptions::new(&all);
         let outcome = check_source(&source, &options);
         let text = &source.text;
         for d in &outcome.diagnostics {

@@ -38,12 +38,7 @@ fn a_large_html_page_is_checked_in_memory_near_its_size() {
     let size_kb = page.len() as u64 / 1024;
     let source = Source::decode_owned("big.html".into(), Format::Html, page).unwrap();
     let selection = Selection::default();
-    let options = CheckOptions {
-        selection: &selection,
-        baseline: None,
-        render: None,
-        render_project: None,
-    };
+    let options = CheckOptions::new(&selection);
     let outcome = check_source(&source, &options);
     assert_eq!(outcome.iris, 3 * lines + 1);
     assert_eq!(outcome.diagnostics.len(), 1);

@@ -4,24 +4,16 @@
 
 use irilint::check::{CheckOptions, check_source};
 use irilint::rules::Selection;
-use irilint::source::{Format, Source};
 use libfuzzer_sys::fuzz_target;
 
+mod input;
+
 fuzz_target!(|data: &[u8]| {
-    let Some((&which, bytes)) = data.split_first() else {
-        return;
-    };
-    let format = Format::ALL[usize::from(which) % Format::ALL.len()];
-    let Ok(source) = Source::decode("fuzz".into(), format, bytes) else {
+    let Some((_, _, source)) = input::document(data) else {
         return;
     };
     let all = Selection::all();
-    let options = CheckOptions {
-        selection: &all,
-        baseline: None,
-        render: None,
-        render_project: None,
-    };
+    let options = CheckOptions::new(&all);
     let outcome = check_source(&source, &options);
     for d in &outcome.diagnostics {
         let (s, e) = (d.start.text_offset, d.end.text_offset);

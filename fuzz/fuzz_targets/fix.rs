@@ -7,27 +7,20 @@ use irilint::config::FileSettings;
 use irilint::fix::run::fixed;
 use irilint::fix::{FixOptions, FixOutput};
 use irilint::rules::Selection;
-use irilint::source::{Format, Source};
+use irilint::source::Source;
 use libfuzzer_sys::fuzz_target;
 
+mod input;
+
 fuzz_target!(|data: &[u8]| {
-    let Some((&which, bytes)) = data.split_first() else {
-        return;
-    };
-    let format = Format::ALL[usize::from(which) % Format::ALL.len()];
-    let Ok(source) = Source::decode("fuzz".into(), format, bytes) else {
+    let Some((format, bytes, source)) = input::document(data) else {
         return;
     };
     let settings = FileSettings {
         selection: Selection::all(),
         ..FileSettings::default()
     };
-    let options = CheckOptions {
-        selection: &settings.selection,
-        baseline: None,
-        render: None,
-        render_project: None,
-    };
+    let options = CheckOptions::new(&settings.selection);
     let fix = FixOptions {
         unsafe_fixes: true,
         output: FixOutput::Diff,
