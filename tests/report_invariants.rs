@@ -231,3 +231,21 @@ fn the_report_parsers_read_what_they_are_given() {
     let github = "::error file=a/b.txt,line=3,endLine=3,col=17,endColumn=18,title=irilint (bidi-formatting-character)::x";
     assert_eq!(from_github(github), (vec![finding], 1));
 }
+
+#[test]
+fn no_format_writes_a_hostile_file_name_raw() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "a\u{202E}b\u{1B}[31mc\u{200B}\u{9B}d.txt";
+    fs::write(dir.path().join(name), "see https://e.org/\u{202E}x\n").unwrap();
+    for format in [
+        "human", "concise", "json", "sarif", "github", "gitlab", "junit",
+    ] {
+        let out = run(dir.path(), &["check", "--format", format, "."]);
+        assert!(out.contains("d.txt"), "{format}: the file is reported");
+        let raw: Vec<char> = out
+            .chars()
+            .filter(|&c| c != '\n' && irilint::iri::chars::is_unsafe_to_display(c))
+            .collect();
+        assert!(raw.is_empty(), "{format} wrote {raw:?} raw");
+    }
+}
