@@ -267,7 +267,7 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Loaded, NotLoaded>
                 .or(configured)
                 .or_else(|| Format::from_path(Path::new(&display)))
                 .unwrap_or(Format::Text);
-            let bytes = match read_limited(std::io::stdin().lock(), limit) {
+            let bytes = match read_limited(std::io::stdin().lock(), limit, None) {
                 Ok(Read::Bytes(bytes)) => bytes,
                 Ok(Read::Binary { nul_at }) => return Err(binary(display, nul_at, true)),
                 Ok(Read::TooLarge) => return Err(too_large(display, limit, true)),
@@ -296,10 +296,11 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Loaded, NotLoaded>
                 named: *explicit,
             };
             let file = std::fs::File::open(path).map_err(|e| failed(&e))?;
-            if file.metadata().is_ok_and(|m| m.len() > limit) {
+            let size = file.metadata().map(|m| m.len()).ok();
+            if size.is_some_and(|size| size > limit) {
                 return Err(too_large(display, limit, *explicit));
             }
-            let bytes = match read_limited(file, limit) {
+            let bytes = match read_limited(file, limit, size) {
                 Ok(Read::Bytes(bytes)) => bytes,
                 Ok(Read::Binary { nul_at }) => return Err(binary(display, nul_at, *explicit)),
                 Ok(Read::TooLarge) => return Err(too_large(display, limit, *explicit)),
@@ -352,8 +353,16 @@ enum Read {
 
 /// Reads `input` whole, but looks at its first 8 KiB before reading further (a binary file is
 /// not read past them) and stops past `limit` bytes (`/dev/zero`, `yes | irilint check -`).
-fn read_limited(mut input: impl std::io::Read, limit: u64) -> std::io::Result<Read> {
-    let mut bytes = Vec::new();
+/// `size`, a file's length when it was opened, sizes the buffer so that a file is read in a few
+/// calls rather than in doubling chunks (it may have grown: the limit still holds).
+fn read_limited(
+    mut input: impl std::io::Read,
+    limit: u64,
+    size: Option<u64>,
+) -> std::io::Result<Read> {
+    // One byte more than the size, so that the end is seen without growing the buffer.
+    let capacity = size.map_or(0, |s| s.min(limit).saturating_add(1));
+    let mut bytes = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
     (&mut input)
         .take(BINARY_SNIFF_LEN as u64)
         .read_to_end(&mut bytes)?;
