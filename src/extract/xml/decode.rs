@@ -51,18 +51,29 @@ pub(super) fn is_legal_char(c: char) -> bool {
 /// The first character of `text` that XML 1.0 does not allow anywhere (a C0 control other than
 /// tab and line ends, U+FFFE, U+FFFF), with its offset.
 pub(super) fn first_illegal_char(text: &str) -> Option<(usize, char)> {
-    let control = text
-        .bytes()
-        .position(|b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r'));
-    let nonchar = ["\u{FFFE}", "\u{FFFF}"]
-        .iter()
-        .filter_map(|s| text[..control.unwrap_or(text.len())].find(s))
-        .min();
-    let at = match (control, nonchar) {
-        (Some(a), Some(b)) => a.min(b),
-        (a, b) => a.or(b)?,
-    };
-    text[at..].chars().next().map(|c| (at, c))
+    // One pass, 32 bytes at a time: a chunk without a suspicious byte (a control, or 0xEF, the
+    // lead byte of U+FFFE and U+FFFF) is skipped with a branch-free test that vectorizes.
+    fn suspicious(b: u8) -> bool {
+        (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0xEF
+    }
+    let bytes = text.as_bytes();
+    let mut base = 0;
+    for chunk in bytes.chunks(32) {
+        if chunk.iter().fold(false, |any, &b| any | suspicious(b)) {
+            for (i, &b) in chunk.iter().enumerate() {
+                let at = base + i;
+                let illegal = match b {
+                    0xEF => matches!(bytes.get(at + 1..at + 3), Some([0xBF, 0xBE | 0xBF])),
+                    _ => suspicious(b),
+                };
+                if illegal {
+                    return text[at..].chars().next().map(|c| (at, c));
+                }
+            }
+        }
+        base += chunk.len();
+    }
+    None
 }
 
 /// The replacement text of a predefined entity.
@@ -329,6 +340,20 @@ mod tests {
         assert_eq!(first_illegal_char("a\u{1}b\0"), Some((1, '\u{1}')));
         assert_eq!(first_illegal_char("é\u{FFFF}\0"), Some((2, '\u{FFFF}')));
         assert_eq!(first_illegal_char("\u{FFFE}"), Some((0, '\u{FFFE}')));
+        // Across the 32-byte chunks the scan reads: other U+EFxx-U+FFxx characters pass.
+        for at in 25..70 {
+            let mut s = "\u{FFFD}\u{F000}".repeat(8) + "\n";
+            let cut = (0..=at.min(s.len())).rev().find(|&i| s.is_char_boundary(i));
+            s.truncate(cut.unwrap());
+            let plain = s.len();
+            assert_eq!(first_illegal_char(&s), None, "{at}");
+            s.push('\u{FFFF}');
+            s.push('\u{8}');
+            assert_eq!(first_illegal_char(&s), Some((plain, '\u{FFFF}')), "{at}");
+            s.truncate(plain);
+            s.push('\u{1F}');
+            assert_eq!(first_illegal_char(&s), Some((plain, '\u{1F}')), "{at}");
+        }
     }
 
     #[test]

@@ -6,6 +6,7 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::ops::Range;
+use std::rc::Rc;
 
 use super::decode::{
     Prepared, Reference, Via, is_name_char, is_qname, predefined, reference, trim,
@@ -103,8 +104,9 @@ impl<'a> Walker<'a> {
         }
         let (prefix, local) = qname.split_once(':').unwrap_or(("", qname));
         let namespace = match self.ns.resolve(prefix) {
-            Some("") | None if prefix.is_empty() => None,
-            Some(uri) => Some(uri.to_string()),
+            Some(uri) if uri.is_empty() && prefix.is_empty() => None,
+            None if prefix.is_empty() => None,
+            Some(uri) => Some(uri.clone()),
             None => {
                 self.ns.unwind(mark);
                 return Err(self.fatal(
@@ -127,7 +129,7 @@ impl<'a> Walker<'a> {
         // The other attributes: names resolved, values decoded, IRI places found.
         let mut slots: Vec<Option<(&'static Slot, Value, Cow<'static, str>)>> =
             vec![None; raw.attributes.len()];
-        let mut expanded: HashSet<(String, &str)> = HashSet::new();
+        let mut expanded: HashSet<(Rc<str>, &str)> = HashSet::new();
         for (k, a) in raw.attributes.iter().enumerate() {
             let name = &src[a.name.clone()];
             if values[k].is_some() {
@@ -145,7 +147,7 @@ impl<'a> Walker<'a> {
                 match name.split_once(':') {
                     None => (None, name),
                     Some((p, l)) => match self.ns.resolve(p) {
-                        Some(uri) if !uri.is_empty() => (Some(uri.to_string()), l),
+                        Some(uri) if !uri.is_empty() => (Some(uri.clone()), l),
                         _ => {
                             let r = a.name.start..a.name.start + p.len();
                             return Err(self.fatal(cx.via, r, format!(
@@ -209,7 +211,6 @@ impl<'a> Walker<'a> {
             }
         }
         let content = content_slot(&element).filter(|s| s.condition.holds(&plain));
-        let origin = local.to_string();
         drop(plain);
         self.out.occurrences.extend(found);
         self.elements.push(Open {
@@ -221,7 +222,7 @@ impl<'a> Walker<'a> {
             self.captures.push(Capture {
                 depth: self.elements.len(),
                 prepared: Prepared::default(),
-                origin,
+                origin: local.to_string(),
             });
         }
         if empty {

@@ -2,19 +2,21 @@
 //! `xmlns` attributes of a start tag and unwound at its end tag.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use super::XML_NAMESPACE;
 
 /// Namespace bindings in scope: prefix (`""` for the default namespace) → URIs, innermost last.
+/// A URI is shared, so that resolving a name does not copy it.
 pub(super) struct Namespaces {
-    bound: HashMap<String, Vec<String>>,
+    bound: HashMap<String, Vec<Rc<str>>>,
     log: Vec<String>,
 }
 
 impl Namespaces {
     pub(super) fn new() -> Namespaces {
         let mut bound = HashMap::new();
-        bound.insert("xml".to_string(), vec![XML_NAMESPACE.to_string()]);
+        bound.insert("xml".to_string(), vec![Rc::from(XML_NAMESPACE)]);
         Namespaces {
             bound,
             log: Vec::new(),
@@ -29,7 +31,7 @@ impl Namespaces {
         self.bound
             .entry(prefix.to_string())
             .or_default()
-            .push(uri.to_string());
+            .push(Rc::from(uri));
         self.log.push(prefix.to_string());
     }
 
@@ -48,14 +50,11 @@ impl Namespaces {
     pub(super) fn binds(&self, uri: &str) -> bool {
         self.bound
             .values()
-            .any(|stack| stack.last().is_some_and(|u| u == uri))
+            .any(|stack| stack.last().is_some_and(|u| &**u == uri))
     }
 
     /// The namespace of `prefix`; `Some("")` when the default namespace is undeclared.
-    pub(super) fn resolve(&self, prefix: &str) -> Option<&str> {
-        self.bound
-            .get(prefix)
-            .and_then(|v| v.last())
-            .map(String::as_str)
+    pub(super) fn resolve(&self, prefix: &str) -> Option<&Rc<str>> {
+        self.bound.get(prefix).and_then(|v| v.last())
     }
 }

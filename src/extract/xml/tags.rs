@@ -72,7 +72,9 @@ pub(super) fn parse(src: &str, content: Range<usize>) -> Result<RawTag, TagError
         ));
     }
     let mut attributes: Vec<RawAttribute> = Vec::new();
-    let mut seen: HashSet<&str> = HashSet::new();
+    // Names seen, hashed only once a tag has many attributes (most have a few: a linear scan
+    // of those is cheaper than hashing, and the hash keeps hostile tags linear).
+    let mut seen: Option<HashSet<&str>> = None;
     let mut i = name.end;
     loop {
         let before = i;
@@ -133,7 +135,17 @@ pub(super) fn parse(src: &str, content: Range<usize>) -> Result<RawTag, TagError
         };
         let value = i + 1..i + 1 + close;
         i = value.end + 1;
-        if !seen.insert(attr_name) {
+        let repeated = match &mut seen {
+            None if attributes.len() < 16 => {
+                attributes.iter().any(|a| &src[a.name.clone()] == attr_name)
+            }
+            None => {
+                let set = seen.insert(attributes.iter().map(|a| &src[a.name.clone()]).collect());
+                !set.insert(attr_name)
+            }
+            Some(set) => !set.insert(attr_name),
+        };
+        if repeated {
             return Err(error(
                 n.clone(),
                 format!("attribute `{attr_name}` appears twice in the same tag (XML 1.0 §3.1)"),
@@ -188,6 +200,22 @@ mod tests {
         ] {
             let e = parts(tag).unwrap_err();
             assert!(e.starts_with(&format!("{at}:")), "{tag}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_repeated_attribute_is_found_among_few_or_many() {
+        for count in [1, 2, 15, 16, 17, 40] {
+            let names: Vec<String> = (0..count).map(|i| format!("a{i}")).collect();
+            let tag = |extra: &str| {
+                let attrs: String = names.iter().map(|n| format!(" {n}='v'")).collect();
+                format!("e{attrs}{extra}")
+            };
+            assert!(parts(&tag(" z='v'")).is_ok(), "{count}");
+            for repeated in [&names[0], &names[count - 1]] {
+                let e = parts(&tag(&format!(" {repeated}='w'"))).unwrap_err();
+                assert!(e.contains("appears twice"), "{count} {repeated}: {e}");
+            }
         }
     }
 }
