@@ -116,11 +116,12 @@ fn is_fullwidth_sentence_mark(c: char) -> bool {
 /// A visible character of running CJK text: Han, kana, Hangul, Bopomofo (not a Hangul filler,
 /// which is invisible and must stay inside for `invisible-character`).
 fn is_cjk(c: char) -> bool {
-    use unicode_script::{Script, UnicodeScript};
+    use crate::iri::props::script;
+    use unicode_script::Script;
     !c.is_ascii()
         && !crate::iri::chars::is_unsafe_to_display(c)
         && matches!(
-            c.script(),
+            script(c),
             Script::Han | Script::Hiragana | Script::Katakana | Script::Hangul | Script::Bopomofo
         )
 }

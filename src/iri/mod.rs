@@ -8,6 +8,7 @@ pub mod compare;
 mod ip;
 mod parse;
 pub mod percent;
+pub mod props;
 pub mod to_iri;
 pub mod to_uri;
 

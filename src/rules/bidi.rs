@@ -2,7 +2,8 @@
 
 use std::ops::Range;
 
-use unicode_bidi::{BidiClass, BidiDataSource, HardcodedBidiData, bidi_class};
+use crate::iri::props::bidi_class;
+use unicode_bidi::{BidiClass, BidiDataSource, HardcodedBidiData};
 
 use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars};
 use crate::fix::{Applicability, IriFix};

@@ -9,8 +9,9 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
+use crate::iri::props::bidi_class;
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
-use unicode_bidi::{BidiClass, bidi_class};
+use unicode_bidi::BidiClass;
 use unicode_normalization::char::is_combining_mark;
 
 use super::{Check, IriCheck, Rule, Severity, Sink};

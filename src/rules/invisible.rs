@@ -22,10 +22,11 @@
 use std::ops::Range;
 use std::sync::LazyLock;
 
+use crate::iri::props::script;
 use icu_properties::props::{ExtendedPictographic, JoiningType};
 use icu_properties::{CodePointMapData, CodePointSetData};
 use unicode_normalization::char::canonical_combining_class;
-use unicode_script::{Script, UnicodeScript};
+use unicode_script::Script;
 
 use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars, parts, shorten};
 use crate::fix::{Applicability, IriFix};
@@ -213,7 +214,7 @@ pub(super) fn verdict(before: &str, c: char, after: &str, host: bool) -> Option<
 /// The script of `c` when it is one written without spaces between words, where ZWSP marks
 /// word boundaries (Unicode Standard §23.2).
 fn without_spaces(c: Option<char>) -> Option<Script> {
-    let s = c?.script();
+    let s = script(c?);
     matches!(
         s,
         Script::Thai | Script::Lao | Script::Khmer | Script::Myanmar

@@ -11,6 +11,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
+use crate::iri::props;
 use unicode_script::{Script, UnicodeScript};
 use unicode_security::confusable_detection::skeleton;
 use unicode_security::mixed_script::AugmentedScriptSet;
@@ -181,7 +182,7 @@ fn script(c: char) -> Script {
     if is_invisible(c) {
         Script::Unknown
     } else {
-        c.script()
+        props::script(c)
     }
 }
 
@@ -197,7 +198,7 @@ fn plainly_one_script(word: &str) -> bool {
             }
             Script::Latin
         } else {
-            let s = c.script();
+            let s = props::script(c);
             if is_neutral(s) {
                 return false;
             }
@@ -505,7 +506,7 @@ fn lookalike_into(c: char, script: Script) -> Option<String> {
     let sk: String = skeleton(c.encode_utf8(&mut buf)).collect();
     let mut hit = false;
     for k in sk.chars() {
-        let s = k.script();
+        let s = props::script(k);
         if s == script {
             hit = true;
         } else if !matches!(s, Script::Common | Script::Inherited) {
@@ -612,7 +613,7 @@ fn whole_lookalike(word: &str, label: &str, tld: Option<&str>) -> Option<(WholeL
             return None;
         }
         if let Some(tld) = tld
-            && (entry.tlds.contains(&tld) || tld.chars().any(|t| t.script() == s))
+            && (entry.tlds.contains(&tld) || tld.chars().any(|t| props::script(t) == s))
         {
             return None;
         }

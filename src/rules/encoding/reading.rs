@@ -30,9 +30,10 @@
 
 use std::ops::Range;
 
+use crate::iri::props::script;
 use encoding_rs::{EncoderResult, Encoding, ISO_8859_15, WINDOWS_1252};
 use unicode_normalization::char::is_combining_mark;
-use unicode_script::{Script, UnicodeScript};
+use unicode_script::Script;
 
 use crate::iri::chars::is_control;
 use crate::rules::lookalike::single_script;
@@ -111,7 +112,7 @@ pub(super) fn utf8_reading_of(
     if count >= run.chars().count()
         || meant
             .chars()
-            .any(|c| c.is_ascii() || is_control(c) || c.script() == Script::Unknown)
+            .any(|c| c.is_ascii() || is_control(c) || script(c) == Script::Unknown)
         || !single_script(meant)
     {
         return None;

@@ -4,7 +4,8 @@
 
 use std::ops::Range;
 
-use unicode_script::{Script, UnicodeScript};
+use crate::iri::props::script;
+use unicode_script::Script;
 
 use super::{DecodedRun, decoding_runs, triplets, windows_1252};
 use crate::iri::Component;
@@ -170,7 +171,7 @@ fn is_ideographic_variation(before: &str, c: char) -> bool {
         && before
             .chars()
             .next_back()
-            .is_some_and(|p| p.script() == Script::Han)
+            .is_some_and(|p| script(p) == Script::Han)
 }
 
 fn forbidden_message(

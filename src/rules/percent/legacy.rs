@@ -8,9 +8,10 @@
 
 use std::ops::Range;
 
+use crate::iri::props::script;
 use encoding_rs::{BIG5, EUC_JP, EUC_KR, Encoding, GBK, SHIFT_JIS, WINDOWS_1251};
 use unicode_normalization::char::is_combining_mark;
-use unicode_script::{Script, UnicodeScript};
+use unicode_script::Script;
 
 use crate::iri::chars::is_unsafe_to_display;
 use crate::iri::percent::{Decoded, Piece};
@@ -82,13 +83,13 @@ pub(super) fn reading(octets: &[u8]) -> Option<(String, String)> {
             octets.iter().all(|b| (0xA1..=0xFE).contains(b))
                 && text
                     .chars()
-                    .all(|c| c.script() != Script::Hangul || ('\u{AC00}'..='\u{D7A3}').contains(&c))
-                && text.chars().any(|c| c.script() == Script::Hangul)
+                    .all(|c| script(c) != Script::Hangul || ('\u{AC00}'..='\u{D7A3}').contains(&c))
+                && text.chars().any(|c| script(c) == Script::Hangul)
         } else {
             (encoding == SHIFT_JIS || encoding == EUC_JP)
                 && text
                     .chars()
-                    .any(|c| matches!(c.script(), Script::Hiragana | Script::Katakana))
+                    .any(|c| matches!(script(c), Script::Hiragana | Script::Katakana))
         };
         match found.iter_mut().find(|(_, t, _)| *t == text) {
             Some((names, _, was)) => {
