@@ -164,18 +164,30 @@ pub fn for_each_occurrence(
         for (i, kind) in kinds {
             let attr = tag.locate(i);
             let origin = origin(&tag.name, &attr.name);
-            let (value, map) =
-                rejoined(text, &attr).unwrap_or_else(|| (attr.value.clone(), attr.map.clone()));
-            for r in url_ranges(&value, kind) {
-                on_occurrence(
-                    Occurrence {
-                        iri: value[r.clone()].to_string(),
-                        map: map.slice(r),
-                        origin: origin.clone(),
-                        placeholders: Vec::new(),
-                    }
-                    .with_templates(),
-                );
+            let (value, map) = match rejoined(text, &attr) {
+                Some(rejoined) => rejoined,
+                None => (attr.value, attr.map),
+            };
+            let ranges = url_ranges(&value, kind);
+            let occurrence = |iri: String, r: Range<usize>| {
+                Occurrence {
+                    iri,
+                    map: map.slice(r),
+                    origin: origin.clone(),
+                    placeholders: Vec::new(),
+                }
+                .with_templates()
+            };
+            // A value that is one whole URL becomes the IRI without a copy (it may be long).
+            if let [r] = &ranges[..]
+                && *r == (0..value.len())
+            {
+                let r = r.clone();
+                on_occurrence(occurrence(value, r));
+                continue;
+            }
+            for r in ranges {
+                on_occurrence(occurrence(value[r.clone()].to_string(), r));
             }
         }
     })
@@ -244,6 +256,7 @@ fn rejoined(text: &str, attr: &LocatedAttribute) -> Option<(String, SpanMap)> {
     if quote != b'"' && quote != b'\'' {
         return None;
     }
+    template::unclosed(&attr.value)?;
     let (mut value, mut map) = (attr.value.clone(), attr.map.clone());
     let mut end = raw.end;
     let mut rejoins = 0;

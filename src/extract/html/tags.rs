@@ -31,8 +31,8 @@ pub struct LocatedAttribute {
     pub value: String,
     /// The raw value's range in the source (inside the quotes); `None` without a value.
     pub raw: Option<Range<usize>>,
-    /// The value decoded from `raw` by irilint (equal to `value` unless `exact` is false).
-    pub decoded: String,
+    /// The value decoded from `raw` by irilint when it differs from `value` (`exact` is false).
+    pub decoded: Option<String>,
     /// From each byte of `value` to the source.
     pub map: SpanMap,
     /// True when `decoded == value`, so `map` is exact.
@@ -81,14 +81,15 @@ impl FoundTag<'_> {
             .map(|a| &*a.value)
     }
 
-    /// Locates attribute `i` (taking its name and value out of the tag).
+    /// Locates attribute `i`, taking its value out of the tag: the tokenizer's copy of a long
+    /// value is freed as soon as irilint's own decoding of the source has been compared with it.
     pub fn locate(&mut self, i: usize) -> LocatedAttribute {
-        let a = &self.attrs[i];
+        let value = std::mem::take(&mut self.attrs[i].value);
         locate(
             self.text,
             &self.raw,
-            a.name.local.to_string(),
-            a.value.to_string(),
+            self.attrs[i].name.local.to_string(),
+            &value,
         )
     }
 
@@ -394,7 +395,7 @@ pub fn scan<'t>(
     tokenizer.sink.comments.take()
 }
 
-fn locate(text: &str, raw: &[RawAttribute], name: String, value: String) -> LocatedAttribute {
+fn locate(text: &str, raw: &[RawAttribute], name: String, value: &str) -> LocatedAttribute {
     let found = raw
         .iter()
         .find(|r| text[r.name.clone()].eq_ignore_ascii_case(&name))
@@ -403,22 +404,26 @@ fn locate(text: &str, raw: &[RawAttribute], name: String, value: String) -> Loca
         Some(r) => decode_attribute(text, r.clone()),
         None => (String::new(), SpanMap::default()),
     };
-    let exact = decoded == value;
-    let map = if exact {
-        map
-    } else {
-        let mut coarse = SpanMap::default();
-        let r = found.clone().unwrap_or(0..0);
-        coarse.push_replaced(value.len(), r);
-        coarse
-    };
+    if decoded == value {
+        // The usual case: one copy of the value, irilint's, whose map is exact.
+        return LocatedAttribute {
+            name,
+            value: decoded,
+            raw: found,
+            decoded: None,
+            map,
+            exact: true,
+        };
+    }
+    let mut coarse = SpanMap::default();
+    coarse.push_replaced(value.len(), found.clone().unwrap_or(0..0));
     LocatedAttribute {
         name,
-        value,
+        value: value.to_string(),
         raw: found,
-        decoded,
-        map,
-        exact,
+        decoded: Some(decoded),
+        map: coarse,
+        exact: false,
     }
 }
 
