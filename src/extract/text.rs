@@ -170,60 +170,97 @@ fn closing_quote(text: &str, start: usize) -> Option<char> {
 }
 
 /// Byte ranges of the IRIs in `text`, in order.
+///
+/// An IRI starts at a word (an ASCII letter, then letters, digits, `+`, `-` and `.`) that is a
+/// known scheme followed by `:`, or that begins with `www.`. Only the words around a `:` or a
+/// `.` can be either, so those bytes are looked for (memchr, many bytes at a time) and the word
+/// is found backwards from them; the text between is not read byte by byte.
 pub fn detect(text: &str) -> Vec<Range<usize>> {
     let b = text.as_bytes();
     let mut found = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if !b[i].is_ascii_alphabetic() {
-            i += 1;
+    // Nothing before `pos` starts an IRI (it is inside the last one found).
+    let mut pos = 0;
+    let mut search = 0;
+    // The run of scheme bytes that reaches the last `:` or `.` seen: (start, its first ASCII
+    // letter, that byte). A run of `0.0.0…` is walked once, not once per dot.
+    let mut run: Option<(usize, Option<usize>, usize)> = None;
+    // The last word weighed, so a word with both a `.` and a `:` is weighed once.
+    let mut weighed = None;
+    let first_letter = |r: Range<usize>| r.into_iter().find(|&k| b[k].is_ascii_alphabetic());
+    while let Some(k) = memchr::memchr2(b':', b'.', &b[search..]) {
+        let p = search + k;
+        search = p + 1;
+        // Back from `p` over scheme bytes, down to the last trigger at most.
+        let floor = run.map_or(pos, |(_, _, q)| (q + 1).max(pos));
+        let mut rs = p;
+        while rs > floor && is_scheme_byte(b[rs - 1]) {
+            rs -= 1;
+        }
+        let (start, letter) = match run {
+            // The run goes on through the last `.` (a scheme byte); `:` ends one.
+            Some((start, letter, q)) if rs == q + 1 && b[q] == b'.' => {
+                (start, letter.or_else(|| first_letter(q + 1..p)))
+            }
+            _ => (rs, first_letter(rs..p)),
+        };
+        run = Some((start, letter, p));
+        // The word starts at the run's first letter (the bytes before it are skipped).
+        let Some(ws) = letter else {
+            continue;
+        };
+        if b[p] == b'.' && (p != ws + 3 || !b[ws..p].eq_ignore_ascii_case(b"www")) {
             continue;
         }
-        let mut word_end = i;
-        while word_end < b.len() && is_scheme_byte(b[word_end]) {
-            word_end += 1;
+        if weighed == Some(ws) {
+            continue;
         }
-        let starts_word = !joins_previous_word(b, i);
-        let prefix_end = if !starts_word {
-            None
-        } else if word_end < b.len()
-            && b[word_end] == b':'
-            && is_known_scheme(&text[i..word_end])
-            && text[word_end + 1..]
-                .chars()
-                .next()
-                .is_some_and(can_follow_scheme)
-        {
-            Some(word_end + 1)
-        } else if b.len() - i >= 4
-            && b[i..i + 4].eq_ignore_ascii_case(b"www.")
-            && (i == 0 || !matches!(b[i - 1], b'@' | b'/' | b':'))
-        {
-            Some(i + 4)
-        } else {
-            None
-        };
-        match prefix_end {
-            Some(prefix_end) => {
-                let mut end = iri_end(text, i);
-                if let Some(k) = text_placeholders::macro_cut(&text[i..end]) {
-                    end = i + k;
-                    // What the cut leaves at the end (`…/a.[x]`) is punctuation again.
-                    while text[i..end].ends_with(['.', ',', ':', ';', '!', '?', '\'', '*']) {
-                        end -= 1;
-                    }
-                }
-                if end > prefix_end {
-                    found.push(i..end);
-                    i = end;
-                } else {
-                    i = word_end;
-                }
-            }
-            None => i = word_end,
+        weighed = Some(ws);
+        if let Some(end) = iri_at(text, ws) {
+            found.push(ws..end);
+            pos = end;
+            search = search.max(end);
+            run = None;
         }
     }
     found
+}
+
+/// The end of the IRI whose first word starts at `i`, if one does there.
+fn iri_at(text: &str, i: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut word_end = i;
+    while word_end < b.len() && is_scheme_byte(b[word_end]) {
+        word_end += 1;
+    }
+    if joins_previous_word(b, i) {
+        return None;
+    }
+    let prefix_end = if word_end < b.len()
+        && b[word_end] == b':'
+        && is_known_scheme(&text[i..word_end])
+        && text[word_end + 1..]
+            .chars()
+            .next()
+            .is_some_and(can_follow_scheme)
+    {
+        word_end + 1
+    } else if b.len() - i >= 4
+        && b[i..i + 4].eq_ignore_ascii_case(b"www.")
+        && (i == 0 || !matches!(b[i - 1], b'@' | b'/' | b':'))
+    {
+        i + 4
+    } else {
+        return None;
+    };
+    let mut end = iri_end(text, i);
+    if let Some(k) = text_placeholders::macro_cut(&text[i..end]) {
+        end = i + k;
+        // What the cut leaves at the end (`…/a.[x]`) is punctuation again.
+        while text[i..end].ends_with(['.', ',', ':', ';', '!', '?', '\'', '*']) {
+            end -= 1;
+        }
+    }
+    (end > prefix_end).then_some(end)
 }
 
 /// Where the IRI starting at `start` ends, trailing punctuation dropped.
@@ -321,6 +358,148 @@ pub fn occurrence(text: &str, range: Range<usize>) -> Occurrence {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+    use proptest::sample::select;
+
+    /// The byte-by-byte scan `detect` replaced: the oracle it must agree with.
+    fn detect_byte_by_byte(text: &str) -> Vec<Range<usize>> {
+        let b = text.as_bytes();
+        let mut found = Vec::new();
+        let mut i = 0;
+        while i < b.len() {
+            if !b[i].is_ascii_alphabetic() {
+                i += 1;
+                continue;
+            }
+            let mut word_end = i;
+            while word_end < b.len() && is_scheme_byte(b[word_end]) {
+                word_end += 1;
+            }
+            let starts_word = !joins_previous_word(b, i);
+            let prefix_end = if !starts_word {
+                None
+            } else if word_end < b.len()
+                && b[word_end] == b':'
+                && is_known_scheme(&text[i..word_end])
+                && text[word_end + 1..]
+                    .chars()
+                    .next()
+                    .is_some_and(can_follow_scheme)
+            {
+                Some(word_end + 1)
+            } else if b.len() - i >= 4
+                && b[i..i + 4].eq_ignore_ascii_case(b"www.")
+                && (i == 0 || !matches!(b[i - 1], b'@' | b'/' | b':'))
+            {
+                Some(i + 4)
+            } else {
+                None
+            };
+            match prefix_end {
+                Some(prefix_end) => {
+                    let mut end = iri_end(text, i);
+                    if let Some(k) = text_placeholders::macro_cut(&text[i..end]) {
+                        end = i + k;
+                        // What the cut leaves at the end (`…/a.[x]`) is punctuation again.
+                        while text[i..end].ends_with(['.', ',', ':', ';', '!', '?', '\'', '*']) {
+                            end -= 1;
+                        }
+                    }
+                    if end > prefix_end {
+                        found.push(i..end);
+                        i = end;
+                    } else {
+                        i = word_end;
+                    }
+                }
+                None => i = word_end,
+            }
+        }
+        found
+    }
+
+    const PIECES: &[&str] = &[
+        "http",
+        "https",
+        "HTTP",
+        "ftp",
+        "mailto",
+        "urn",
+        "www",
+        "WWW",
+        "xn--",
+        ":",
+        "://",
+        "//",
+        ".",
+        "..",
+        "www.",
+        "a",
+        "b1",
+        "3",
+        "0.",
+        "-",
+        "+",
+        "_",
+        " ",
+        "\n",
+        "é",
+        "日本",
+        "。",
+        "(",
+        ")",
+        "[",
+        "]",
+        "<",
+        ">",
+        "\"",
+        "'",
+        "@",
+        "/",
+        "?",
+        "#",
+        "%20",
+        "{x}",
+        "[x]",
+        ",",
+        ";",
+        "!",
+        "*",
+        "\u{202E}",
+        "example.org",
+        "a.b.c",
+        "www.example.com",
+        "http:",
+        "https:",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+
+        #[test]
+        fn detect_agrees_with_the_byte_by_byte_scan(parts in proptest::collection::vec(select(PIECES), 0..40)) {
+            let text = parts.concat();
+            prop_assert_eq!(detect(&text), detect_byte_by_byte(&text), "{:?}", text);
+        }
+    }
+
+    #[test]
+    fn detect_agrees_on_long_runs_of_dots_and_colons() {
+        // Runs that a word search backwards from every `.` would walk again and again.
+        for unit in [
+            "0.",
+            "a.",
+            "www.",
+            "a:",
+            "http:",
+            ":.",
+            "-.",
+            "https://a.b ",
+        ] {
+            let text = unit.repeat(50_000);
+            assert_eq!(detect(&text), detect_byte_by_byte(&text), "{unit}");
+        }
+    }
 
     fn iris(text: &str) -> Vec<&str> {
         detect(text).into_iter().map(|r| &text[r]).collect()
