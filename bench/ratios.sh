@@ -3,7 +3,9 @@
 #
 #   bench/ratios.sh [-n RUNS] [-c CPU] [FORMAT=DIR ...]
 #
-# FORMAT is html, xml, markdown or text; each DIR is timed twice over, as whole processes pinned
+# FORMAT is html, xml, markdown or text. The files of DIR with the extensions irilint reads as
+# that format are linked into a scratch directory (so that both programs read the same files:
+# the bare parser would read every file), which is timed twice over, as whole processes pinned
 # to one core (CPU, default 0), interleaved, RUNS times (default 7) after one warm-up each:
 #   irilint check --format json -j1 DIR      (every rule on every IRI, the report rendered)
 #   bench-parsers --iters 0 DIR MODE         (only parses: html5ever's tokenizer, quick-xml with
@@ -44,20 +46,38 @@ seconds() {
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-printf '%-9s %-40s %8s %12s %12s %9s\n' format directory MB irilint_s parser_s ratio
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+# Links (or copies, across file systems) of the files under $1 whose extension is one of $2..
+mirror() {
+    local dir=$1 to=$2
+    shift 2
+    local names=()
+    for ext in "$@"; do names+=(-o -iname "*.$ext"); done
+    mkdir -p "$to"
+    (cd "$dir" && find . -type f \( "${names[@]:1}" \) -print0 |
+        xargs -0 -r cp -l --parents -t "$to" 2> /dev/null) ||
+        (cd "$dir" && find . -type f \( "${names[@]:1}" \) -print0 | xargs -0 -r cp --parents -t "$to")
+}
+
+printf '%-9s %-40s %6s %8s %12s %12s %9s\n' format directory files MB irilint_s parser_s ratio
 for pair in "$@"; do
     format=${pair%%=*}
     dir=${pair#*=}
+    # The extensions irilint reads as each format (README, "Formats").
     case $format in
-        html) mode=html-tok ;;
-        xml) mode=xml ;;
-        markdown | md) mode=md ;;
-        text | txt) mode=linkify ;;
+        html) mode=html-tok exts=(html htm shtml xhtml) ;;
+        xml) mode=xml exts=(xml svg atom rss rdf owl xsd xsl xslt page docbook opf xlf xliff) ;;
+        markdown | md) mode=md exts=(md markdown mdx) ;;
+        text | txt) mode=linkify exts=(txt text) ;;
         *) echo "unknown format '$format' (html, xml, markdown or text)" >&2; exit 2 ;;
     esac
     [ -d "$dir" ] || { echo "not a directory: $dir" >&2; exit 2; }
-    ours=(check --format json -j1 "$dir")
-    theirs=(--iters 0 "$dir" "$mode")
+    files=$scratch/$format
+    mirror "$dir" "$files" "${exts[@]}"
+    ours=(check --format json -j1 "$files")
+    theirs=(--iters 0 "$files" "$mode")
     seconds "$irilint" "${ours[@]}" > /dev/null
     seconds "$parsers" "${theirs[@]}" > /dev/null
     a=() b=() r=()
@@ -67,8 +87,9 @@ for pair in "$@"; do
         a+=("$x") b+=("$y")
         r+=("$(awk -v x="$x" -v y="$y" 'BEGIN { printf "%.4f\n", x / y }')")
     done
-    mb=$(du -sm --apparent-size "$dir" | cut -f1)
-    printf '%-9s %-40s %8s %12s %12s %9s\n' "$format" "$dir" "$mb" \
+    count=$(find "$files" -type f | wc -l)
+    mb=$(du -sm --apparent-size "$files" | cut -f1)
+    printf '%-9s %-40s %6s %8s %12s %12s %9s\n' "$format" "$dir" "$count" "$mb" \
         "$(printf '%s\n' "${a[@]}" | median)" "$(printf '%s\n' "${b[@]}" | median)" \
         "$(printf '%s\n' "${r[@]}" | median)"
 done
