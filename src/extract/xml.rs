@@ -462,6 +462,26 @@ impl Condition {
     }
 }
 
+/// Whether a condition of the table looks at the unprefixed attribute `name` (`rel`, `type`…):
+/// only those attributes and the IRI-valued ones need their value decoded.
+fn is_condition_attribute(name: &str) -> bool {
+    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    NAMES
+        .get_or_init(|| {
+            let mut names: Vec<&'static str> = SLOTS
+                .iter()
+                .filter_map(|slot| match slot.condition {
+                    Condition::Always => None,
+                    Condition::Unless(n, _) | Condition::When(n, _) => Some(n),
+                })
+                .collect();
+            names.sort_unstable();
+            names.dedup();
+            names
+        })
+        .contains(&name)
+}
+
 /// How attribute (`namespace`, `local`) of `element` holds IRIs, and its origin.
 fn attribute_slot(
     element: &ElementName<'_>,

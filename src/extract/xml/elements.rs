@@ -15,7 +15,7 @@ use super::errors::AMPERSAND;
 use super::walker::{Action, Capture, Cx, Open, Walker};
 use super::{
     ElementName, Slot, Stop, Value, XML_NAMESPACE, XMLNS_NAMESPACE, XSLT, attribute_slot,
-    content_slot, iri_ranges, namespace_slot, tags,
+    content_slot, iri_ranges, is_condition_attribute, namespace_slot, tags,
 };
 use crate::extract::{Occurrence, template};
 
@@ -170,7 +170,12 @@ impl<'a> Walker<'a> {
             }
             slots[k] = attribute_slot(&element, ns.as_deref(), attr_local);
             let mut p = Prepared::default();
-            self.attribute_value(src, a.value.clone(), cx.via, slots[k].is_some(), &mut p)?;
+            // A value nobody reads (`d`, `style`, `fill`…) is only checked for what could make
+            // the document not well-formed: without `<` and `&` there is nothing to check.
+            let needed = slots[k].is_some() || (ns.is_none() && is_condition_attribute(name));
+            if needed || memchr::memchr2(b'<', b'&', src[a.value.clone()].as_bytes()).is_some() {
+                self.attribute_value(src, a.value.clone(), cx.via, slots[k].is_some(), &mut p)?;
+            }
             values[k] = Some(p);
         }
         let plain: Vec<(&str, &str)> = raw
