@@ -33,7 +33,9 @@ fn wrap(format: Format, path: &str, directive: &str) -> String {
             };
             format!("{leader}{directive}")
         }
-        _ => format!("<!-- {directive} -->"),
+        Format::Rst => format!(".. {directive}"),
+        Format::Asciidoc => format!("// {directive}"),
+        Format::Html | Format::Xml | Format::Markdown => format!("<!-- {directive} -->"),
     }
 }
 

@@ -78,6 +78,8 @@ fn by_language_id(id: &str) -> Option<Format> {
         "xml" | "xsl" | "xslt" | "svg" | "docbook" => Format::Xml,
         "markdown" | "mdx" => Format::Markdown,
         "plaintext" | "text" => Format::Text,
+        "restructuredtext" | "rst" => Format::Rst,
+        "asciidoc" | "asciidoctor" => Format::Asciidoc,
         _ => return None,
     })
 }
