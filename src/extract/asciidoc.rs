@@ -10,9 +10,12 @@
 //!   attribute reference naming a URL — one the document sets to an IRI (`:url-repo: https://…`)
 //!   or, by Asciidoctor's convention, one named `url-…` or `uri-…`: `{url-repo}/blob/main[code]`.
 //!
-//! Attribute references (`{url-repo}`, `{startsb}`) inside an IRI are placeholders
+//! Attribute references (`{url-repo}`, `{litdd}`) inside an IRI are placeholders
 //! ([`super::template`]): not checked, the characters around them are — a zero-width space next
-//! to one is still found. So are template expressions (`{{ }}`) in macro targets.
+//! to one is still found. So are template expressions (`{{ }}`) in macro targets. A
+//! `{startsb}…{endsb}` (`[…]` written with the built-in attributes, as git's documentation
+//! writes the optional parts of its URL synopses: `ssh://{startsb}user@{endsb}host.xz/`) is one
+//! placeholder, as `[user@]` is in plain text.
 //!
 //! Not IRIs, and skipped: listing (`----`), literal (`....`), passthrough (`++++`) and comment
 //! (`////`) blocks and fenced code; literal paragraphs (indented, after a blank line); comment
@@ -77,8 +80,16 @@ pub fn attribute_references(iri: &str) -> Vec<Range<usize>> {
         i += k;
         match attribute_name_end(b, i + 1) {
             Some(close) => {
-                out.push(i..close + 1);
-                i = close + 1;
+                // `{startsb}…{endsb}` is `[…]`: an optional part of a synopsis
+                // (`git://host.xz{startsb}:port{endsb}/`), one placeholder as in plain text.
+                let end = match &iri[i + 1..close] {
+                    "startsb" => iri[close..]
+                        .find("{endsb}")
+                        .map_or(close + 1, |k| close + k + "{endsb}".len()),
+                    _ => close + 1,
+                };
+                out.push(i..end);
+                i = end;
             }
             None => i += 1,
         }
@@ -511,6 +522,24 @@ mod tests {
         );
         let e = extract("link:{base}/a\u{200B}b[x]");
         assert_eq!(e.occurrences[0].placeholders, [0..6]);
+        let iri = "ssh://{startsb}user@{endsb}host.xz{startsb}:port{endsb}/~{startsb}user{endsb}/";
+        let parts: Vec<&str> = attribute_references(iri)
+            .into_iter()
+            .map(|r| &iri[r])
+            .collect();
+        assert_eq!(
+            parts,
+            [
+                "{startsb}user@{endsb}",
+                "{startsb}:port{endsb}",
+                "{startsb}user{endsb}"
+            ]
+        );
+        assert_eq!(
+            attribute_references("{startsb}unclosed").len(),
+            1,
+            "an unclosed optional part is the attribute alone"
+        );
     }
 
     #[test]

@@ -76,9 +76,12 @@ pub fn extract(text: &str) -> Extraction {
     };
     s.blocks();
     s.inline();
+    s.hide_escaped_whitespace();
     let masked = s.masked.text();
     let mut occurrences = s.occurrences;
-    occurrences.extend(masked::bare_iris(text, &masked, "rst:text", |_| Vec::new()));
+    for bare in masked::bare_iris(text, &masked, "rst:text", |_| Vec::new()) {
+        occurrences.push(unescaped(text, bare));
+    }
     occurrences.sort_by_key(|o| o.map.source_range().start);
     Extraction {
         occurrences,
@@ -110,6 +113,13 @@ fn block_end(text: &str, lines: &[Range<usize>], from: usize, parent: usize) -> 
         end = j + 1;
     }
     end
+}
+
+/// The first blank line from `from` on, or `end`.
+fn paragraph_end(text: &str, lines: &[Range<usize>], from: usize, end: usize) -> usize {
+    (from..end)
+        .find(|&j| is_blank(&text[lines[j].clone()]))
+        .unwrap_or(end)
 }
 
 impl Scan<'_> {
@@ -151,6 +161,7 @@ impl Scan<'_> {
             }
             if let Some(rest) = body.strip_prefix("__ ") {
                 let end = block_end(text, &lines, i + 1, ind);
+                let end = paragraph_end(text, &lines, i + 1, end);
                 let mut pieces = vec![lines[i].end - rest.len()..lines[i].end];
                 pieces.extend(lines[i + 1..end].iter().cloned());
                 self.push_target(&pieces, "rst:target");
@@ -175,6 +186,9 @@ impl Scan<'_> {
         let content = after_dots.trim_start();
         let content_at = first_end - content.len();
         if let Some(name_end) = target_name_end(content) {
+            // A target's IRI goes on over the indented lines right after it, up to a blank
+            // line: what follows a blank line is a block quote (`.. _label:` over a list).
+            let end = paragraph_end(text, lines, i + 1, end);
             let iri_at = content_at + name_end + 1;
             let mut pieces = vec![iri_at..first_end];
             pieces.extend(lines[i + 1..end].iter().cloned());
@@ -284,6 +298,22 @@ impl Scan<'_> {
         );
     }
 
+    /// Escaped whitespace (`\\ `, a backslash at the end of a line) is nothing in the rendered
+    /// text: it ends no IRI there, but it is not part of one either.
+    fn hide_escaped_whitespace(&mut self) {
+        let b = self.text.as_bytes();
+        let mut i = 0;
+        while let Some(k) = b.get(i..).and_then(|rest| memchr::memchr(b'\\', rest)) {
+            i += k;
+            match b.get(i + 1) {
+                Some(c) if c.is_ascii_whitespace() => self.masked.hide(self.text, i..i + 1),
+                None => self.masked.hide(self.text, i..i + 1),
+                _ => {}
+            }
+            i += 2;
+        }
+    }
+
     /// Backquoted inline markup: literals and interpreted text are hidden, the embedded IRIs of
     /// hyperlink references extracted.
     fn inline(&mut self) {
@@ -368,8 +398,39 @@ impl Scan<'_> {
         });
         let Some(open) = open else { return };
         let inner = content.start + open + 1..content.end - 1;
-        self.push_target(&[inner], "rst:reference");
+        self.push_target(&cell_pieces(text, inner), "rst:reference");
     }
+}
+
+/// `range` cut into its lines, without the borders of a grid table's cells (`|` first or last
+/// on a line that starts with `|`): a reference written across the rows of a one-column cell
+/// is the text inside them.
+fn cell_pieces(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = range.start;
+    for part in text[range.clone()].split_inclusive('\n') {
+        let mut piece = start..start + part.len();
+        start += part.len();
+        let line_start = text[..piece.start].rfind('\n').map_or(0, |k| k + 1);
+        let line_end = text[piece.start..]
+            .find('\n')
+            .map_or(text.len(), |k| piece.start + k);
+        let line = text[line_start..line_end].trim();
+        if line.starts_with('|') && line.len() > 1 && line.ends_with('|') {
+            let s = &text[piece.clone()];
+            let lead = s.len() - s.trim_start().len();
+            if s.trim_start().starts_with('|') && text[line_start..piece.start].trim().is_empty() {
+                piece.start += lead + 1;
+            }
+            let s = &text[piece.clone()];
+            let body = s.trim_end();
+            if body.ends_with('|') && text[piece.start + body.len()..line_end].trim().is_empty() {
+                piece.end = piece.start + body.len() - 1;
+            }
+        }
+        out.push(piece);
+    }
+    out
 }
 
 /// Where the name of a hyperlink target (`_name:` or `` _`name`: `` or `__:`) ends in
@@ -392,6 +453,23 @@ fn target_name_end(content: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// A standalone IRI with its backslash escapes resolved, as docutils renders it
+/// (`http://web.archive.org/web/\*/http://example.org`).
+fn unescaped(text: &str, bare: Occurrence) -> Occurrence {
+    if !bare.iri.contains('\\') {
+        return bare;
+    }
+    match joined(text, &[bare.map.source_range()]) {
+        Some((iri, map, _)) => Occurrence {
+            placeholders: super::text_placeholders::placeholders(&iri),
+            iri,
+            map,
+            origin: bare.origin,
+        },
+        None => bare,
+    }
 }
 
 /// The end of a substitution definition's `|name|` at the start of `content`.
@@ -625,6 +703,38 @@ mod tests {
             &text[e.comments[0].body.clone()],
             "irilint-disable-next-line bidi-formatting-character"
         );
+    }
+
+    #[test]
+    fn table_borders_escapes_and_blank_lines_end_what_they_end() {
+        let text = "+------------------+\n\
+                    | See `deferring <h |\n\
+                    | ttp://a.example/x |\n\
+                    | >`__.             |\n\
+                    +------------------+\n\
+                    \n\
+                    (https://www.imagemagick.org).\\ [#ink]_ and\n\
+                    http://web.archive.org/web/\\*/http://reality.example\n\
+                    \n\
+                    .. _label:\n\
+                    \n\
+                    \x20   * Title: **Book** https://book.example/\n";
+        assert_eq!(
+            found(text),
+            pairs(&[
+                ("rst:reference", "http://a.example/x"),
+                ("rst:text", "https://www.imagemagick.org"),
+                (
+                    "rst:text",
+                    "http://web.archive.org/web/*/http://reality.example"
+                ),
+                ("rst:text", "https://book.example/"),
+            ])
+        );
+        let e = extract(text);
+        let star = &e.occurrences[2];
+        let k = star.iri.find('*').unwrap();
+        assert_eq!(&text[star.map.to_source(k..k + 1)], "\\*");
     }
 
     #[test]
