@@ -171,9 +171,7 @@ proptest! {
         format in select(&[Format::Rst, Format::Asciidoc][..]),
     ) {
         let mut bytes = parts.concat();
-        bytes.extend_from_slice(b"\n\nSee https://example.org/a");
-        let at = bytes.len();
-        bytes.extend_from_slice("\u{202E}b for more.\n".as_bytes());
+        bytes.extend_from_slice("\n\nSee https://example.org/a\u{202E}b for more.\n".as_bytes());
         let Ok(source) = Source::decode("doc".into(), format, &bytes) else {
             return Ok(());
         };

@@ -521,7 +521,8 @@ mod tests {
             ])
         );
         let e = extract("link:{base}/a\u{200B}b[x]");
-        assert_eq!(e.occurrences[0].placeholders, [0..6]);
+        assert_eq!(e.occurrences[0].placeholders.first(), Some(&(0..6)));
+        assert_eq!(e.occurrences[0].placeholders.len(), 1);
         let iri = "ssh://{startsb}user@{endsb}host.xz{startsb}:port{endsb}/~{startsb}user{endsb}/";
         let parts: Vec<&str> = attribute_references(iri)
             .into_iter()

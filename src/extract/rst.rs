@@ -162,7 +162,8 @@ impl Scan<'_> {
             if let Some(rest) = body.strip_prefix("__ ") {
                 let end = block_end(text, &lines, i + 1, ind);
                 let end = paragraph_end(text, &lines, i + 1, end);
-                let mut pieces = vec![lines[i].end - rest.len()..lines[i].end];
+                let mut pieces: Vec<Range<usize>> =
+                    std::iter::once(lines[i].end - rest.len()..lines[i].end).collect();
                 pieces.extend(lines[i + 1..end].iter().cloned());
                 self.push_target(&pieces, "rst:target");
                 self.hide_lines(&lines, i, end);
@@ -190,7 +191,7 @@ impl Scan<'_> {
             // line: what follows a blank line is a block quote (`.. _label:` over a list).
             let end = paragraph_end(text, lines, i + 1, end);
             let iri_at = content_at + name_end + 1;
-            let mut pieces = vec![iri_at..first_end];
+            let mut pieces: Vec<Range<usize>> = std::iter::once(iri_at..first_end).collect();
             pieces.extend(lines[i + 1..end].iter().cloned());
             self.push_target(&pieces, "rst:target");
             self.hide_lines(lines, i, end);
@@ -270,7 +271,10 @@ impl Scan<'_> {
             }
             if let Some(value) = body.strip_prefix(":target:") {
                 let value_at = lines[j].end - value.len();
-                self.push_target(&[value_at..lines[j].end], "rst:image-target");
+                self.push_target(
+                    std::slice::from_ref(&(value_at..lines[j].end)),
+                    "rst:image-target",
+                );
             }
             j += 1;
         }
@@ -440,8 +444,8 @@ fn target_name_end(content: &str) -> Option<usize> {
     let b = rest.as_bytes();
     let colon_ok =
         |k: usize| b.get(k) == Some(&b':') && b.get(k + 1).is_none_or(|c| c.is_ascii_whitespace());
-    if rest.starts_with('`') {
-        let close = rest[1..].find("`:")? + 1;
+    if let Some(quoted) = rest.strip_prefix('`') {
+        let close = quoted.find("`:")? + 1;
         return colon_ok(close + 1).then_some(close + 2);
     }
     let mut k = 0;
