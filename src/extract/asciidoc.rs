@@ -288,7 +288,7 @@ impl Scan<'_> {
         if failed[kind].is_some_and(|(start, stop)| start < from && from < stop) {
             return from;
         }
-        match find_in_paragraph(b, from, close, constrained) {
+        match find_close(b, from, close, constrained) {
             Ok(k) => {
                 hides.push(i..k + close.len());
                 k + close.len()
@@ -345,7 +345,7 @@ impl Scan<'_> {
         if failed[3].is_some_and(|(start, stop)| start < open && open < stop) {
             return None;
         }
-        let close = match find_in_paragraph(b, open + 1, b"]", false) {
+        let close = match find_close(b, open + 1, b"]", false) {
             Ok(k) => k,
             Err(stop) => {
                 failed[3] = Some((open, stop));
@@ -436,61 +436,27 @@ fn find(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
         .map(|k| from + k)
 }
 
-/// The first `close` after `from` within the paragraph (not across a blank line), not escaped;
-/// for constrained text, preceded by a non-space and not followed by a word character. `Err`
-/// holds where the search stopped.
-fn find_in_paragraph(
-    b: &[u8],
-    from: usize,
-    close: &[u8],
-    constrained: bool,
-) -> Result<usize, usize> {
-    let mut k = from;
-    let mut line_blank = false;
-    while k < b.len() {
-        let c = b[k];
-        if c == b'\n' {
-            if line_blank {
-                return Err(k);
-            }
-            line_blank = true;
-        } else if !c.is_ascii_whitespace() {
-            line_blank = false;
-        }
-        if c == b'\\' {
-            k += 2;
-            continue;
-        }
-        if k >= from
-            && b[k..].starts_with(close)
+/// The first `close` after `from` within the paragraph, not escaped; for constrained text,
+/// preceded by a non-space and not followed by a word character. `Err` holds where the search
+/// stopped.
+fn find_close(b: &[u8], from: usize, close: &[u8], constrained: bool) -> Result<usize, usize> {
+    masked::find_in_paragraph(b, from, |k| {
+        b[k..].starts_with(close)
             && (!constrained
                 || (k > from
                     && !b[k - 1].is_ascii_whitespace()
                     && b.get(k + close.len()).is_none_or(|&n| !is_word(n))))
-        {
-            return Ok(k);
-        }
-        k += 1;
-    }
-    Err(b.len())
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn found(text: &str) -> Vec<(String, String)> {
-        extract(text)
-            .occurrences
-            .into_iter()
-            .map(|o| (o.origin.to_string(), o.iri))
-            .collect()
-    }
+    use crate::extract::masked::pairs;
 
-    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
-        list.iter()
-            .map(|(a, b)| (a.to_string(), b.to_string()))
-            .collect()
+    fn found(text: &str) -> Vec<(String, String)> {
+        masked::found(extract(text))
     }
 
     #[test]

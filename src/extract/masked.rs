@@ -78,6 +78,55 @@ pub fn disjoint(mut ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
     kept
 }
 
+/// The first position from `from` on where `closes` holds, within the paragraph (not across a
+/// blank line) and not on a backslash-escaped character; `Err` holds where the search stopped
+/// (the paragraph's end), so that a caller can skip openers before it that would find nothing.
+pub fn find_in_paragraph(
+    b: &[u8],
+    from: usize,
+    closes: impl Fn(usize) -> bool,
+) -> Result<usize, usize> {
+    let mut k = from;
+    let mut line_blank = false;
+    while k < b.len() {
+        let c = b[k];
+        if c == b'\n' {
+            if line_blank {
+                return Err(k);
+            }
+            line_blank = true;
+        } else if !c.is_ascii_whitespace() {
+            line_blank = false;
+        }
+        if c == b'\\' {
+            k += 2;
+            continue;
+        }
+        if closes(k) {
+            return Ok(k);
+        }
+        k += 1;
+    }
+    Err(b.len())
+}
+
+/// What an extraction found, as `(origin, IRI)` pairs (for tests).
+#[cfg(test)]
+pub fn found(e: super::Extraction) -> Vec<(String, String)> {
+    e.occurrences
+        .into_iter()
+        .map(|o| (o.origin.to_string(), o.iri))
+        .collect()
+}
+
+/// `(origin, IRI)` pairs as [`found`] gives them (for tests).
+#[cfg(test)]
+pub fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
+
 /// The lines of `text`, each without its line end, as byte ranges.
 pub fn lines(text: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
@@ -120,6 +169,14 @@ mod tests {
         assert_eq!(m.text(), format!("a{}b\nc", " ".repeat(6)));
         m.hide(text, 0..text.len());
         assert_eq!(m.text(), format!("{}\n ", " ".repeat(8)));
+    }
+
+    #[test]
+    fn a_search_stops_at_a_blank_line_and_skips_escapes() {
+        let b = b"a \\` b\n c ` d\n \n `";
+        let tick = |k: usize| b[k] == b'`';
+        assert_eq!(find_in_paragraph(b, 0, tick), Ok(10));
+        assert_eq!(find_in_paragraph(b, 11, tick), Err(15));
     }
 
     #[test]

@@ -349,7 +349,9 @@ impl Scan<'_> {
                 i = from;
                 continue;
             }
-            let close = match find_close(b, from, delim) {
+            let close = match masked::find_in_paragraph(b, from, |k| {
+                k > from && b[k..].starts_with(delim) && !b[k - 1].is_ascii_whitespace()
+            }) {
                 Ok(close) => close,
                 Err(stop) => {
                     failed[k] = Some((i, stop));
@@ -544,33 +546,6 @@ fn can_open(b: &[u8], i: usize) -> bool {
     before_ok && b.get(k).is_some_and(|c| !c.is_ascii_whitespace())
 }
 
-/// The end of the closer `delim` of markup whose content starts at `from`: the closer's start,
-/// or (as `Err`) where the search stopped — the end of the paragraph.
-fn find_close(b: &[u8], from: usize, delim: &[u8]) -> Result<usize, usize> {
-    let mut k = from;
-    let mut line_blank = false;
-    while k < b.len() {
-        let c = b[k];
-        if c == b'\n' {
-            if line_blank {
-                return Err(k);
-            }
-            line_blank = true;
-        } else if !c.is_ascii_whitespace() {
-            line_blank = false;
-        }
-        if c == b'\\' {
-            k += 2;
-            continue;
-        }
-        if k > from && b[k..].starts_with(delim) && !b[k - 1].is_ascii_whitespace() {
-            return Ok(k);
-        }
-        k += 1;
-    }
-    Err(b.len())
-}
-
 fn is_role_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || b"-_.+:".contains(&c)
 }
@@ -608,18 +583,10 @@ fn role_after(b: &[u8], at: usize) -> Option<usize> {
 mod tests {
     use super::*;
 
-    fn found(text: &str) -> Vec<(String, String)> {
-        extract(text)
-            .occurrences
-            .into_iter()
-            .map(|o| (o.origin.to_string(), o.iri))
-            .collect()
-    }
+    use crate::extract::masked::pairs;
 
-    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
-        list.iter()
-            .map(|(a, b)| (a.to_string(), b.to_string()))
-            .collect()
+    fn found(text: &str) -> Vec<(String, String)> {
+        masked::found(extract(text))
     }
 
     #[test]

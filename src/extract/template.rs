@@ -243,14 +243,7 @@ pub fn line_placeholders(text: &str) -> Vec<Range<usize>> {
         return out;
     }
     out.extend(multi_line);
-    out.sort_by_key(|r| (r.start, std::cmp::Reverse(r.end)));
-    let mut kept: Vec<Range<usize>> = Vec::new();
-    for r in out {
-        if kept.last().is_none_or(|k| k.end <= r.start) {
-            kept.push(r);
-        }
-    }
-    kept
+    super::masked::disjoint(out)
 }
 
 /// Template expressions that start a Markdown link destination and end on a later line of the
