@@ -172,6 +172,20 @@ mod tests {
     }
 
     #[test]
+    fn restructuredtext_and_asciidoc_directives_are_comments() {
+        assert_eq!(
+            line("Intro.\n\n  `x <http://x/>`_\n", Format::Rst, "a.rst", 2).unwrap(),
+            "Intro.\n\n  .. irilint-disable-next-line invisible-character\n  `x <http://x/>`_\n"
+        );
+        assert_eq!(
+            line("= T\n\nlink:http://x/[x]\n", Format::Asciidoc, "a.adoc", 2).unwrap(),
+            "= T\n\n// irilint-disable-next-line invisible-character\nlink:http://x/[x]\n"
+        );
+        let e = suppress_file("x\n", Format::Asciidoc, "a.adoc", "bidi");
+        assert_eq!(apply("x\n", &e), "x\n// irilint-disable-file bidi\n");
+    }
+
+    #[test]
     fn markdown_paragraphs_are_not_split() {
         assert_eq!(
             line("Some text\nsee <http://x/>\n", Format::Markdown, "a.md", 1).unwrap(),

@@ -162,6 +162,19 @@ mod tests {
             Some(Format::Xml)
         );
         assert_eq!(doc("rust", "file:///a/b.rs", "").format(), None);
+        assert_eq!(
+            doc("restructuredtext", "untitled:x", "").format(),
+            Some(Format::Rst)
+        );
+        assert_eq!(
+            doc("asciidoc", "untitled:x", "").format(),
+            Some(Format::Asciidoc)
+        );
+        assert_eq!(
+            doc("plaintext", "file:///a/b.rst", "").format(),
+            Some(Format::Text),
+            "the language id wins"
+        );
     }
 
     #[test]
