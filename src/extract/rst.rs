@@ -6,7 +6,8 @@
 //! - `rst:image`: the argument of an `image` or `figure` directive (also in a substitution
 //!   definition, `.. |name| image:: IRI`), and `rst:image-target` its `:target:` option;
 //! - `rst:text`: standalone IRIs in running text, found by the plain-text detector
-//!   ([`super::text`], with its placeholders);
+//!   ([`super::text`], with its placeholders), also in the text of a reference with an
+//!   embedded IRI, which is what readers see (as in Markdown);
 //! - the content of a `.. raw:: html` directive goes to the HTML extractor (`a@href`, ...).
 //!
 //! Not IRIs, and skipped: inline literals (` ``code`` `), interpreted text with a role
@@ -378,11 +379,19 @@ impl Scan<'_> {
             } else if let Some(role_end) = role_after(b, after) {
                 end = role_end;
             }
-            if reference && role_before.is_none() {
-                self.embedded(from..close);
-            }
             let start = role_before.unwrap_or(if inline_target { i - 1 } else { i });
-            hides.push(start..end);
+            match (reference && role_before.is_none())
+                .then(|| self.embedded(from..close))
+                .flatten()
+            {
+                // The text of a link with an embedded IRI is what readers see, and checked as
+                // text (as in Markdown); the rest of the markup is not.
+                Some(open) if open > from => {
+                    hides.push(start..from);
+                    hides.push(open..end);
+                }
+                _ => hides.push(start..end),
+            }
             i = end;
         }
         for r in hides {
@@ -391,20 +400,22 @@ impl Scan<'_> {
     }
 
     /// The embedded IRI of a hyperlink reference whose text is `self.text[content]`.
-    fn embedded(&mut self, content: Range<usize>) {
+    /// Returns where the `<` of the embedded IRI (or alias) is.
+    fn embedded(&mut self, content: Range<usize>) -> Option<usize> {
         let text = self.text;
         let c = &text[content.clone()];
         if !c.ends_with('>') {
-            return;
+            return None;
         }
         // The last `<` that starts a word (or the content) opens the IRI.
         let open = c[..c.len() - 1].rfind('<').filter(|&k| {
             let before = &c[..k];
             (before.is_empty() || before.ends_with(char::is_whitespace)) && !before.ends_with('\\')
         });
-        let Some(open) = open else { return };
-        let inner = content.start + open + 1..content.end - 1;
+        let open = content.start + open?;
+        let inner = open + 1..content.end - 1;
         self.push_target(&cell_pieces(text, inner), "rst:reference");
+        Some(open)
     }
 }
 
@@ -706,6 +717,21 @@ mod tests {
         let star = &e.occurrences[2];
         let k = star.iri.find('*').unwrap();
         assert_eq!(&text[star.map.to_source(k..k + 1)], "\\*");
+    }
+
+    #[test]
+    fn the_text_of_a_link_is_text() {
+        let text = "`www.nuget.org/packages/python <https://www.nuget.org/packages/python>`_\n\
+                    `see https://p\u{430}ypal.com <https://example.org/>`__ and `name`_\n";
+        assert_eq!(
+            found(text),
+            pairs(&[
+                ("rst:text", "www.nuget.org/packages/python"),
+                ("rst:reference", "https://www.nuget.org/packages/python"),
+                ("rst:text", "https://p\u{430}ypal.com"),
+                ("rst:reference", "https://example.org/"),
+            ])
+        );
     }
 
     #[test]
