@@ -1,6 +1,7 @@
 //! Extraction throughput per format, single thread, next to the bare parse of the same crate on
 //! the same files (html5ever's tokenizer with an empty sink, quick-xml's reader, pulldown-cmark's
-//! offset iterator, a whitespace split for plain text), and how many IRIs per MB each yields.
+//! offset iterator, a whitespace split for plain text, reStructuredText and AsciiDoc), and how
+//! many IRIs per MB each yields.
 //!
 //! `cargo bench --bench extract` measures `fixtures/`; point `IRILINT_BENCH_CORPUS` at a larger
 //! tree (a documentation site) for meaningful numbers. Files are read and decoded before timing.
@@ -64,7 +65,8 @@ fn bare_parse(format: Format, text: &str) -> usize {
         Format::Markdown => pulldown_cmark::Parser::new_ext(text, extract::markdown::options())
             .into_offset_iter()
             .count(),
-        Format::Text => text.split_whitespace().count(),
+        // No parser crate for these: the same baseline as plain text.
+        Format::Text | Format::Rst | Format::Asciidoc => text.split_whitespace().count(),
     }
 }
 

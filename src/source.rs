@@ -24,11 +24,23 @@ pub enum Format {
     Xml,
     /// Markdown (CommonMark + GFM): links, images, definitions, autolinks, bare URLs, HTML.
     Markdown,
+    /// reStructuredText: references, targets, images, standalone IRIs
+    /// (see [`crate::extract::rst`]).
+    Rst,
+    /// AsciiDoc: URL, `link:` and `image:` macros, bare IRIs (see [`crate::extract::asciidoc`]).
+    Asciidoc,
 }
 
 impl Format {
     /// Every format, in the order `--input-format` lists them.
-    pub const ALL: [Format; 4] = [Format::Text, Format::Html, Format::Xml, Format::Markdown];
+    pub const ALL: [Format; 6] = [
+        Format::Text,
+        Format::Html,
+        Format::Xml,
+        Format::Markdown,
+        Format::Rst,
+        Format::Asciidoc,
+    ];
 
     /// The format's name on the command line and in messages.
     pub fn name(self) -> &'static str {
@@ -37,6 +49,8 @@ impl Format {
             Format::Html => "html",
             Format::Xml => "xml",
             Format::Markdown => "markdown",
+            Format::Rst => "rst",
+            Format::Asciidoc => "asciidoc",
         }
     }
 
@@ -55,6 +69,9 @@ impl Format {
             "xml" | "svg" | "atom" | "rss" | "rdf" | "owl" | "xsd" | "xsl" | "xslt" | "page"
             | "docbook" | "opf" | "xlf" | "xliff" => Format::Xml,
             "md" | "markdown" | "mdx" => Format::Markdown,
+            "rst" | "rest" => Format::Rst,
+            // Not `.asc`: it is as often an ASCII-armored PGP key or signature.
+            "adoc" | "asciidoc" => Format::Asciidoc,
             _ => return None,
         })
     }
@@ -598,6 +615,14 @@ mod tests {
     fn formats_by_extension() {
         assert_eq!(Format::from_path(Path::new("a/b.TXT")), Some(Format::Text));
         assert_eq!(Format::from_path(Path::new("a/b.png")), None);
+        assert_eq!(Format::from_path(Path::new("a/b.rst")), Some(Format::Rst));
+        assert_eq!(Format::from_path(Path::new("b.REST")), Some(Format::Rst));
+        for name in ["a.adoc", "a.asciidoc"] {
+            assert_eq!(Format::from_path(Path::new(name)), Some(Format::Asciidoc));
+        }
+        assert_eq!(Format::from_path(Path::new("KEYS.asc")), None);
+        assert_eq!(Format::from_name("rst"), Some(Format::Rst));
+        assert_eq!(Format::from_name("asciidoc"), Some(Format::Asciidoc));
         assert_eq!(Format::from_path(Path::new("README")), None);
     }
 }

@@ -361,7 +361,7 @@ fn input_format_reads_other_extensions_too() {
     let root = dir.path();
     write(
         root,
-        "guide.rst",
+        "guide.wiki",
         "See http://a.example/x\u{202E}y for more.\n",
     );
     write(
@@ -374,7 +374,7 @@ fn input_format_reads_other_extensions_too() {
     write(
         root,
         "irilint.toml",
-        "[input-format]\n\"*.rst\" = \"text\"\n\"*.tmpl\" = \"html\"\n",
+        "[input-format]\n\"*.wiki\" = \"text\"\n\"*.tmpl\" = \"html\"\n",
     );
     let (_, stdout, _) = run(root, &["list", "--format", "json", "."]);
     let listed: Value = serde_json::from_str(&stdout).unwrap();
@@ -400,6 +400,57 @@ fn input_format_reads_other_extensions_too() {
     );
     let listed: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(listed["occurrences"][0]["origin"], "text");
+}
+
+#[test]
+fn a_glob_maps_other_extensions_to_the_new_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    // git's documentation is AsciiDoc in `.txt` files: its URL synopses and macros.
+    let doc = "- git://host.xz{startsb}:port{endsb}/path/to/repo.git/\n\
+               link:https://files.example/x\u{202E}y[the file]\n";
+    write(root, "urls.txt", doc);
+    write(
+        root,
+        "notes.rst",
+        "`Home <https://ex\u{200B}ample.org/>`_\n",
+    );
+    let origins = |args: &[&str]| -> Vec<String> {
+        let (_, stdout, _) = run(root, args);
+        let listed: Value = serde_json::from_str(&stdout).unwrap();
+        listed["occurrences"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["origin"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // Read as text, the synopsis is an invalid port and the macro's text is part of the IRI.
+    assert_eq!(
+        origins(&["list", "--format", "json", "urls.txt"]),
+        ["text", "text"]
+    );
+    let rules = |f: Vec<(String, String, String)>| -> Vec<String> {
+        let mut r: Vec<String> = f.into_iter().map(|(_, rule, _)| rule).collect();
+        r.sort();
+        r
+    };
+    assert!(rules(findings(root, &["urls.txt"]).1).contains(&"syntax-invalid".to_string()));
+    write(
+        root,
+        "irilint.toml",
+        "[input-format]\n\"*.txt\" = \"asciidoc\"\n",
+    );
+    assert_eq!(
+        origins(&["list", "--format", "json", "."]),
+        ["rst:reference", "asciidoc:url", "asciidoc:link"]
+    );
+    assert_eq!(
+        rules(findings(root, &["."]).1),
+        ["bidi-formatting-character", "invisible-character"]
+    );
+    let (_, shown, _) = run(root, &["check", "--show-settings", "urls.txt"]);
+    assert!(shown.contains("asciidoc"), "{shown}");
 }
 
 #[test]
@@ -494,10 +545,10 @@ fn bad_configuration_points_into_the_file() {
             "regex",
         ),
         (
-            "[input-format]\n\"*.rst\" = \"rst\"\n",
-            "irilint.toml:2:11",
-            "unknown input format `rst`",
-            "text, html, xml, markdown",
+            "[input-format]\n\"*.adoc\" = \"asciidoctor\"\n",
+            "irilint.toml:2:12",
+            "unknown input format `asciidoctor`",
+            "did you mean `asciidoc`? Input formats are text, html, xml, markdown, rst, asciidoc",
         ),
         (
             "[[overrides]]\nignore = [\"bidi\"]\n",

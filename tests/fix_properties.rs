@@ -80,6 +80,14 @@ fn document(format: Format, iri: &str) -> String {
             iri.replace('>', "\\>").replace('<', "\\<")
         ),
         Format::Text => format!("before {} after\n", iri.replace(' ', "_")),
+        Format::Rst => format!(
+            "Before.\n\n.. _x: {}\n\nAfter.\n",
+            iri.replace('\\', "\\\\")
+        ),
+        Format::Asciidoc => format!(
+            "Before link:{}[x] after.\n",
+            iri.replace(' ', "%20").replace('[', "%5B")
+        ),
     }
 }
 

@@ -13,7 +13,20 @@ use proptest::sample::select;
 
 #[path = "common/hostile.rs"]
 mod hostile;
-use hostile::document;
+use hostile::{PIECES, document};
+
+/// The markup pieces that leave a later paragraph alone: all but suppression directives.
+fn markup_piece() -> impl Strategy<Value = Vec<u8>> {
+    let markup: Vec<&str> = PIECES
+        .iter()
+        .copied()
+        .filter(|p| !p.contains("irilint-"))
+        .collect();
+    prop_oneof![
+        6 => select(markup).prop_map(|s| s.as_bytes().to_vec()),
+        1 => proptest::collection::vec(any::<u8>(), 1..8),
+    ]
+}
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
@@ -49,5 +62,33 @@ proptest! {
             named_errors: 0,
         });
         prop_assert!(!json.chars().any(|c| c != '\n' && is_unsafe_to_display(c)), "raw unsafe character in JSON");
+    }
+
+    /// Broken reStructuredText and AsciiDoc (an unclosed backquote, passthrough, block or
+    /// macro, a truncated target) is plain characters: it drops neither the document nor the
+    /// IRI of the paragraph after it.
+    #[test]
+    fn broken_lightweight_markup_hides_nothing_after_it(
+        parts in proptest::collection::vec(markup_piece(), 0..30),
+        format in select(&[Format::Rst, Format::Asciidoc][..]),
+    ) {
+        let mut bytes = parts.concat();
+        bytes.extend_from_slice("\n\nSee https://example.org/a\u{202E}b for more.\n".as_bytes());
+        let Ok(source) = Source::decode("doc".into(), format, &bytes) else {
+            return Ok(());
+        };
+        // A BOM or undecodable bytes move offsets: find the character in the decoded text.
+        let Some(at) = source.text.rfind('\u{202E}') else {
+            return Ok(());
+        };
+        let all = Selection::all();
+        let outcome = check_source(&source, &CheckOptions::new(&all));
+        prop_assert!(
+            outcome.diagnostics.iter().any(|d| d.rule == "bidi-formatting-character"
+                && d.start.text_offset == at
+                && d.end.text_offset == at + '\u{202E}'.len_utf8()),
+            "{format:?}: the U+202E at {at} was not found in {:?}",
+            source.text
+        );
     }
 }

@@ -245,6 +245,23 @@ fn html_block_with_crlf_line_endings() {
 }
 
 #[test]
+fn template_expressions_wrapped_over_lines_open_a_destination() {
+    let text = "See [the post]({{ \"/2024/a\" |\n   relative_url }}/x\u{200B}y) and\n\
+                [old](<% url_for(\n  :post) %>/z).\n\n\
+                Not a template: [a]({{ b\n\nhttps://c.example/d }}).\n";
+    let e = extract(text);
+    let o = &e.occurrences[0];
+    assert_eq!(o.origin, "markdown:link");
+    assert_eq!(o.iri, "{{ \"/2024/a\" |\n   relative_url }}/x\u{200B}y");
+    assert_eq!(o.placeholders.first(), Some(&(0..33)));
+    assert_eq!(o.placeholders.len(), 1);
+    assert_eq!(source_of(text, o, "\u{200B}"), "\u{200B}");
+    assert_eq!(e.occurrences[1].iri, "<% url_for(\n  :post) %>/z");
+    // Across a blank line it is no expression: the IRI of the next paragraph is found.
+    assert!(e.occurrences.iter().any(|o| o.iri == "https://c.example/d"));
+}
+
+#[test]
 fn occurrences_are_in_document_order() {
     let text = "[![i](https://1.example/)](https://2.example/) https://3.example/\n\n[d]: https://0.example/\n";
     let iris: Vec<_> = extract(text)

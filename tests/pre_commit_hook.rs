@@ -125,7 +125,7 @@ fn candidate_extensions() -> Vec<String> {
         "the README's table was not found: {exts:?}"
     );
     for other in [
-        "rs", "py", "json", "rst", "adoc", "htmlx", "xmlx", "mdown", "txt.bak",
+        "rs", "py", "json", "asc", "rstx", "htmlx", "xmlx", "mdown", "txt.bak",
     ] {
         exts.push(other.to_string());
     }

@@ -85,7 +85,7 @@ pub const OPTIONS: &[OptionDoc] = &[
     },
     OptionDoc {
         name: "input-format",
-        kind: "table: gitignore-style glob → `\"text\"`, `\"html\"`, `\"xml\"` or `\"markdown\"`",
+        kind: "table: gitignore-style glob → `\"text\"`, `\"html\"`, `\"xml\"`, `\"markdown\"`, `\"rst\"` or `\"asciidoc\"`",
         default: "by extension",
         in_overrides: true,
         doc: "Read the files a glob matches as this format; files with other extensions are \

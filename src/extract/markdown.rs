@@ -17,7 +17,8 @@
 //! Not IRIs: link destinations and definitions that are rustdoc intra-doc links, Rust paths
 //! such as `crate::X`, `Self::f()`, `mac!` or `` `Type` `` ([`rustdoc`]). Template expressions
 //! in destinations (`[post]({{ site.baseurl }}/x)`, `{% link a.md %}`) are placeholders
-//! ([`super::template`]); those on one line are masked before parsing, so that the spaces in
+//! ([`super::template`]); those on one line, and those that open a destination and are wrapped
+//! over the next lines of its paragraph, are masked before parsing, so that the spaces in
 //! `{{ site.baseurl }}` do not unmake the link, as they do not once the site is built.
 //!
 //! Destinations are prepared as CommonMark prepares them (RFC 3987 §5.2): `<...>` brackets

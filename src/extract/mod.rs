@@ -5,8 +5,11 @@
 //! from every byte of it back to the source — and the document-level [`Problem`]s met on the way
 //! (malformed XML, entity expansion limits). Rules only ever see occurrences, never markup.
 
+pub mod asciidoc;
 pub mod html;
 pub mod markdown;
+pub mod masked;
+pub mod rst;
 pub mod span_map;
 pub mod template;
 pub mod text;
@@ -134,7 +137,7 @@ pub fn extract_each(source: &Source, on_occurrence: &mut dyn FnMut(Occurrence)) 
             }
             return Extraction::default();
         }
-        Format::Xml | Format::Markdown => {}
+        Format::Xml | Format::Markdown | Format::Rst | Format::Asciidoc => {}
     }
     let mut all = extract(source);
     for occurrence in std::mem::take(&mut all.occurrences) {
@@ -153,5 +156,7 @@ pub fn extract(source: &Source) -> Extraction {
         Format::Html => html::extract(&source.text),
         Format::Xml => xml::extract(&source.text),
         Format::Markdown => markdown::extract(&source.text),
+        Format::Rst => rst::extract(&source.text),
+        Format::Asciidoc => asciidoc::extract(&source.text),
     }
 }

@@ -42,12 +42,12 @@ const DELIMITERS: &[(&str, &str)] = &[
 pub const MAX_EXPRESSION: usize = 4096;
 
 /// True when the expression `iri[range]` may be a placeholder: short enough, and nothing in it
-/// that must be reported wherever it is.
+/// that must be reported wherever it is (line breaks and tabs of a wrapped expression are not).
 fn acceptable(iri: &str, range: Range<usize>) -> bool {
     range.len() <= MAX_EXPRESSION
         && !iri[range]
             .chars()
-            .any(crate::iri::chars::is_unsafe_to_display)
+            .any(|c| !matches!(c, '\n' | '\r' | '\t') && crate::iri::chars::is_unsafe_to_display(c))
 }
 
 /// The byte ranges of the template expressions in `iri`, in order and disjoint: `{{ … }}`,
@@ -222,7 +222,9 @@ pub fn stand_in(iri: &str, placeholders: &[Range<usize>]) -> String {
 }
 
 /// The template expressions of a whole document that each stay on one line (a Markdown
-/// document: `{{ site.baseurl }}` in a link destination).
+/// document: `{{ site.baseurl }}` in a link destination), and those that open a link
+/// destination (`](` or `](<`) and go on over the next lines of its paragraph
+/// (`[a]({{ "/x" |⏎ relative_url }})`, as templates are wrapped), in order and disjoint.
 pub fn line_placeholders(text: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut start = 0;
@@ -235,6 +237,40 @@ pub fn line_placeholders(text: &str) -> Vec<Range<usize>> {
             );
         }
         start += line.len();
+    }
+    let multi_line = multi_line_destinations(text);
+    if multi_line.is_empty() {
+        return out;
+    }
+    out.extend(multi_line);
+    super::masked::disjoint(out)
+}
+
+/// Template expressions that start a Markdown link destination and end on a later line of the
+/// same paragraph (no blank line inside).
+fn multi_line_destinations(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut closers = Closers::default();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(k) = memchr::memmem::find(&bytes[from..], b"](") {
+        let mut at = from + k + 2;
+        if bytes.get(at) == Some(&b'<') && bytes.get(at + 1) != Some(&b'%') {
+            at += 1;
+        }
+        from = at;
+        if at >= bytes.len() || !matches!(bytes[at], b'{' | b'<' | b'$') {
+            continue;
+        }
+        let Some(end) = expression_end(text, at, &mut closers) else {
+            continue;
+        };
+        let expression = &text[at..end];
+        let blank_line = expression.split('\n').skip(1).any(|l| l.trim().is_empty());
+        if expression.contains('\n') && !blank_line {
+            out.push(at..end);
+            from = end;
+        }
     }
     out
 }

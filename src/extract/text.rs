@@ -264,7 +264,7 @@ fn iri_at(text: &str, i: usize) -> Option<usize> {
 }
 
 /// Where the IRI starting at `start` ends, trailing punctuation dropped.
-fn iri_end(text: &str, start: usize) -> usize {
+pub(crate) fn iri_end(text: &str, start: usize) -> usize {
     // opens minus closes, per pair
     let mut balance = [0isize; PAIRS.len()];
     let mut end = text.len();

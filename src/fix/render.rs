@@ -21,6 +21,10 @@ use crate::source::{Format, Source, is_utf16};
 pub enum Place {
     /// Plain text: characters are written as they are.
     Text,
+    /// A reStructuredText or AsciiDoc link target or bare IRI: characters as they are, except
+    /// those that would end or change the construct (whitespace, `< > [ ] \` and backquotes),
+    /// which no fix may write there.
+    LightMarkup,
     /// An HTML attribute value (also HTML inside Markdown).
     HtmlAttribute,
     /// An XML attribute value.
@@ -46,6 +50,8 @@ pub fn place_of(source: &Source, occurrence: &Occurrence) -> Place {
     let before = &source.text[..start.min(source.text.len())];
     match source.format {
         Format::Text => Place::Text,
+        Format::Rst | Format::Asciidoc if origin.contains('@') => Place::HtmlAttribute,
+        Format::Rst | Format::Asciidoc => Place::LightMarkup,
         Format::Html => Place::HtmlAttribute,
         Format::Markdown => match origin {
             "markdown:link" | "markdown:image" | "markdown:definition" => {
@@ -113,6 +119,15 @@ pub fn write_in(place: Place, encoding: &'static Encoding, text: &str) -> Option
                     || (place == Place::XmlCdata && text[i..].starts_with("]]>"))
                     || (place == Place::MarkdownAutolink
                         && (c == '<' || c == '>' || c.is_whitespace()))
+                {
+                    return None;
+                }
+                out.push(c);
+            }
+            Place::LightMarkup => {
+                if !encodable(encoding, c)
+                    || c.is_whitespace()
+                    || matches!(c, '<' | '>' | '[' | ']' | '\\' | '`')
                 {
                     return None;
                 }

@@ -33,7 +33,9 @@ fn wrap(format: Format, path: &str, directive: &str) -> String {
             };
             format!("{leader}{directive}")
         }
-        _ => format!("<!-- {directive} -->"),
+        Format::Rst => format!(".. {directive}"),
+        Format::Asciidoc => format!("// {directive}"),
+        Format::Html | Format::Xml | Format::Markdown => format!("<!-- {directive} -->"),
     }
 }
 
@@ -167,6 +169,20 @@ mod tests {
             line("http://x/\n", Format::Text, "a.txt", 0).unwrap(),
             "irilint-disable-next-line invisible-character\nhttp://x/\n"
         );
+    }
+
+    #[test]
+    fn restructuredtext_and_asciidoc_directives_are_comments() {
+        assert_eq!(
+            line("Intro.\n\n  `x <http://x/>`_\n", Format::Rst, "a.rst", 2).unwrap(),
+            "Intro.\n\n  .. irilint-disable-next-line invisible-character\n  `x <http://x/>`_\n"
+        );
+        assert_eq!(
+            line("= T\n\nlink:http://x/[x]\n", Format::Asciidoc, "a.adoc", 2).unwrap(),
+            "= T\n\n// irilint-disable-next-line invisible-character\nlink:http://x/[x]\n"
+        );
+        let e = suppress_file("x\n", Format::Asciidoc, "a.adoc", "bidi");
+        assert_eq!(apply("x\n", &e), "x\n// irilint-disable-file bidi\n");
     }
 
     #[test]

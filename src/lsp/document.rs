@@ -78,6 +78,8 @@ fn by_language_id(id: &str) -> Option<Format> {
         "xml" | "xsl" | "xslt" | "svg" | "docbook" => Format::Xml,
         "markdown" | "mdx" => Format::Markdown,
         "plaintext" | "text" => Format::Text,
+        "restructuredtext" | "rst" => Format::Rst,
+        "asciidoc" | "asciidoctor" => Format::Asciidoc,
         _ => return None,
     })
 }
@@ -160,6 +162,19 @@ mod tests {
             Some(Format::Xml)
         );
         assert_eq!(doc("rust", "file:///a/b.rs", "").format(), None);
+        assert_eq!(
+            doc("restructuredtext", "untitled:x", "").format(),
+            Some(Format::Rst)
+        );
+        assert_eq!(
+            doc("asciidoc", "untitled:x", "").format(),
+            Some(Format::Asciidoc)
+        );
+        assert_eq!(
+            doc("plaintext", "file:///a/b.rst", "").format(),
+            Some(Format::Text),
+            "the language id wins"
+        );
     }
 
     #[test]

@@ -48,7 +48,7 @@ pub(super) fn in_bytes(
                 .into_iter()
                 .map(|m| (m, true)),
         ),
-        Format::Text | Format::Markdown => {}
+        Format::Text | Format::Markdown | Format::Rst | Format::Asciidoc => {}
     }
     labels.sort_by_key(|(f, _)| f.bytes.start);
     let mut cuts: Vec<usize> = labels
@@ -79,7 +79,7 @@ pub(super) fn in_text(format: Format, text: &str) -> (Vec<Declaration>, Option<u
     match format {
         Format::Html => labels.extend(sniff::meta_declarations(b, Markup::Html)),
         Format::Xml => labels.extend(sniff::meta_declarations(b, Markup::Xml)),
-        Format::Text | Format::Markdown => {}
+        Format::Text | Format::Markdown | Format::Rst | Format::Asciidoc => {}
     }
     let declarations: Vec<Declaration> = labels
         .iter()

@@ -334,6 +334,11 @@ fn undecodable(source: &Source, deciding: Option<&Declaration>, sink: &mut Docum
                 format!("convert the file to UTF-8{as_1252}"),
                 Vec::new(),
             ),
+            Format::Rst | Format::Asciidoc => (
+                "irilint reads reStructuredText and AsciiDoc as UTF-8".to_string(),
+                format!("convert the file to UTF-8{as_1252}"),
+                Vec::new(),
+            ),
         },
     };
     let more = match facts.invalid.len() - 1 {
