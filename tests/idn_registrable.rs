@@ -304,3 +304,71 @@ fn real_hosts_in_many_scripts_stay_quiet() {
         assert!(findings(&iri).is_empty(), "{host}: {:?}", spans(&iri));
     }
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Characters near every rule: contextual ones, marks, joiners, dots UTS #46 maps, full
+    /// width, emoji, RTL letters and digits, percent signs, hyphens, the `xn--` prefix.
+    fn piece() -> impl Strategy<Value = String> {
+        prop::sample::select(vec![
+            "a",
+            "l",
+            "-",
+            ".",
+            "\u{3002}",
+            "\u{FF0E}",
+            "\u{B7}",
+            "\u{375}",
+            "\u{3B1}",
+            "\u{5F3}",
+            "\u{5D0}",
+            "\u{30FB}",
+            "\u{3041}",
+            "\u{660}",
+            "\u{6F0}",
+            "\u{628}",
+            "\u{200C}",
+            "\u{200D}",
+            "\u{94D}",
+            "\u{915}",
+            "\u{301}",
+            "\u{302E}",
+            "\u{640}",
+            "\u{FF21}",
+            "\u{1F600}",
+            "\u{2764}",
+            "%C2%B7",
+            "%",
+            "xn--",
+            "xn--al-0ea",
+            "\u{DF}",
+            "\u{2488}",
+            "\u{AD}",
+            "1",
+        ])
+        .prop_map(str::to_string)
+    }
+
+    proptest! {
+        #[test]
+        fn spans_are_characters_of_the_host(pieces in prop::collection::vec(piece(), 1..8)) {
+            let host: String = pieces.concat();
+            for (iri, start) in [
+                (format!("http://{host}/"), 7),
+                (format!("mailto:x@{host}"), 9),
+            ] {
+                for f in findings(&iri) {
+                    prop_assert!(f.range.start >= start && f.range.end <= start + host.len());
+                    prop_assert!(!f.range.is_empty());
+                    prop_assert!(iri.is_char_boundary(f.range.start));
+                    prop_assert!(iri.is_char_boundary(f.range.end));
+                    prop_assert!(f.message.contains("RFC 589"), "{}", f.message);
+                    // Never both: a name UTS #46 rejects is idn-invalid's alone.
+                    prop_assert!(!idn_rules(&iri).contains(&"idn-invalid"));
+                }
+            }
+        }
+    }
+}
