@@ -113,11 +113,13 @@ fn the_gap_is_reported_by_this_rule_not_idn_invalid() {
     ] {
         assert_eq!(idn_rules(&format!("http://{host}/")), [RULE], "{host:?}");
     }
-    // A name UTS #46 rejects is idn-invalid's only.
+    // A name UTS #46 rejects is idn-invalid's only, a name too long for DNS too.
+    let long = format!("a\u{B7}l{}.example", "a".repeat(62));
     for host in [
         "\u{302E}\u{C2E4}.example",
         "-a\u{B7}l.example",
         "a\u{200D}b.example",
+        long.as_str(),
     ] {
         assert_eq!(
             idn_rules(&format!("http://{host}/")),

@@ -56,25 +56,26 @@ fn label_to_ascii(label: &str) -> Result<Cow<'_, str>, idna::Errors> {
 }
 
 fn check_idn(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
-    for name in dns_names(input) {
-        check_domain(input.text, name.range, &name.labels, name.what, sink);
-    }
+    for_each_dns_name(input, |name| {
+        check_domain(input.text, name.range, name.labels, name.what, sink)
+    });
 }
 
 /// A DNS name in an IRI, as `idn-invalid` and `idn-not-registrable` check it.
-pub(super) struct DnsName {
+pub(super) struct DnsName<'a> {
     /// Its range in the IRI.
     pub range: Range<usize>,
     /// The range of each label (the last is empty after a root dot).
-    pub labels: Vec<Range<usize>>,
+    pub labels: &'a [Range<usize>],
     /// How messages name it: `host` or `mail domain`.
     pub what: &'static str,
 }
 
 /// The DNS names of an IRI: the host of a scheme whose host is a DNS name (`http`, `https`,
 /// `ftp`, `ws`, `wss`, a network-path reference) or the domain of each `mailto:` address. Names
-/// a syntax rule already reports are left out (one report per character).
-pub(super) fn dns_names(input: &IriCheck<'_>) -> Vec<DnsName> {
+/// a syntax rule already reports are left out (one report per character). Runs on every IRI,
+/// so nothing is allocated for a host.
+pub(super) fn for_each_dns_name(input: &IriCheck<'_>, mut f: impl FnMut(DnsName<'_>)) {
     let iri = input.iri;
     let text = input.text;
     let scheme = iri.scheme.as_ref().map(|r| &text[r.clone()]);
@@ -84,7 +85,6 @@ pub(super) fn dns_names(input: &IriCheck<'_>) -> Vec<DnsName> {
         // web is http or https.
         None => true,
     };
-    let mut out = Vec::new();
     if dns {
         if let Some(authority) = &iri.authority {
             let host = &authority.host;
@@ -92,17 +92,16 @@ pub(super) fn dns_names(input: &IriCheck<'_>) -> Vec<DnsName> {
                 && !host.range.is_empty()
                 && !reported_by_syntax_rules(iri, &host.range)
             {
-                out.push(DnsName {
+                f(DnsName {
                     range: host.range.clone(),
-                    labels: host.labels.clone(),
+                    labels: &host.labels,
                     what: "host",
                 });
             }
         }
     } else if scheme.is_some_and(|s| s.eq_ignore_ascii_case("mailto")) {
-        mail_domains(input, &mut out);
+        mail_domains(input, f);
     }
-    out
 }
 
 /// True when a syntax rule already reports a character in `range`: the name is then left alone,
@@ -121,7 +120,7 @@ fn reported_by_syntax_rules(iri: &Iri, range: &Range<usize>) -> bool {
 }
 
 /// The domain of each address in a `mailto:` path (RFC 6068: `addr-spec *("," addr-spec)`).
-fn mail_domains(input: &IriCheck<'_>, out: &mut Vec<DnsName>) {
+fn mail_domains(input: &IriCheck<'_>, mut f: impl FnMut(DnsName<'_>)) {
     let text = input.text;
     let path = input.iri.path.clone();
     if reported_by_syntax_rules(input.iri, &path) {
@@ -140,9 +139,9 @@ fn mail_domains(input: &IriCheck<'_>, out: &mut Vec<DnsName>) {
                     labels.push(l..l + part.len());
                     l += part.len() + 1;
                 }
-                out.push(DnsName {
+                f(DnsName {
                     range: domain,
-                    labels,
+                    labels: &labels,
                     what: "mail domain",
                 });
             }

@@ -7,6 +7,7 @@
 //! labels decoded), because that mapped form is what a browser looks up and what would have
 //! been registered: a full-width `Ａ` is a mapping, not a registration problem.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use idna::uts46::{AsciiDenyList, Hyphens};
@@ -32,87 +33,137 @@ pub const IDN_NOT_REGISTRABLE: Rule = Rule {
 const HELP: &str = "no registry can register this name (IDNA2008 registration, RFC 5891 §4), so the link is a typo, a copy of a spoof, or a look-alike only lenient software resolves: use the name as its owner registered it";
 
 fn check_registrable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
-    for name in idn::dns_names(input) {
-        check_name(input.text, &name, sink);
+    let text = input.text;
+    // Most IRIs: ASCII without an `xn--` label or a `%XX` escape cannot hold a name in the gap.
+    if text.is_ascii() && !text.contains('%') && !has_ace_prefix(text) {
+        return;
     }
+    idn::for_each_dns_name(input, |name| check_name(text, &name, sink));
 }
 
-/// One label as IDNA2008 sees it: its U-label and, for each of its characters, the range of the
-/// IRI it came from.
-struct MappedLabel {
-    text: String,
-    origins: Vec<Range<usize>>,
-    /// The label as written, when it is an `xn--` label: its characters are not written.
-    ace: Option<Range<usize>>,
+/// True when `xn--` (any case) occurs in `text`.
+fn has_ace_prefix(text: &str) -> bool {
+    text.as_bytes()
+        .windows(4)
+        .any(|w| w.eq_ignore_ascii_case(b"xn--"))
+}
+
+/// One label as IDNA2008 sees it: its U-label and where its characters are in the IRI.
+struct MappedLabel<'t> {
+    text: Cow<'t, str>,
+    /// The range each character came from; `None` when the label is written as it is checked,
+    /// so that its characters are where they are (the common case: nothing to allocate).
+    origins: Option<Vec<Range<usize>>>,
+    /// An `xn--` label: its characters are not written, only the label is.
+    ace: bool,
     /// The written label it comes from (messages show it when it differs).
     written: Range<usize>,
 }
 
-impl MappedLabel {
+impl MappedLabel<'_> {
     /// The range of the whole label in the IRI.
     fn range(&self) -> Range<usize> {
-        match (&self.ace, self.origins.first(), self.origins.last()) {
-            (Some(r), _, _) => r.clone(),
-            (None, Some(first), Some(last)) => first.start..last.end,
-            _ => 0..0,
+        match &self.origins {
+            Some(o) if !self.ace => match (o.first(), o.last()) {
+                (Some(first), Some(last)) => first.start..last.end,
+                _ => 0..0,
+            },
+            _ => self.written.clone(),
+        }
+    }
+
+    /// The range of character `i` of the label in the IRI.
+    fn origin(&self, i: usize, text: &str) -> Range<usize> {
+        if self.ace {
+            return self.written.clone();
+        }
+        match &self.origins {
+            Some(o) => o[i].clone(),
+            None => char_ranges(&text[self.written.clone()], self.written.start)
+                .nth(i)
+                .unwrap_or_else(|| self.written.clone()),
         }
     }
 }
 
-fn check_name(text: &str, name: &DnsName, sink: &mut Sink<'_>) {
+fn check_name(text: &str, name: &DnsName<'_>, sink: &mut Sink<'_>) {
     let raw = &text[name.range.clone()];
     // ASCII letters, digits and hyphens are PVALID; anything else in ASCII fails UTS #46 and is
     // `idn-invalid`'s. Only Unicode, `%XX` and `xn--` labels can be in the gap.
-    if raw.is_ascii()
-        && !raw.contains('%')
-        && !name.labels.iter().any(|l| idn::is_ace(&text[l.clone()]))
-    {
+    let plain = !raw.contains('%') && !name.labels.iter().any(|l| idn::is_ace(&text[l.clone()]));
+    if raw.is_ascii() && plain {
         return;
+    }
+    // A name written without escapes or `xn--` labels that IDNA2008 accepts as written is left
+    // as it is by the UTS #46 mapping (PVALID and CONTEXTO code points are UTS #46 valid, and the
+    // name is NFC): nothing to report, and UTS #46 need not run (the common case).
+    if plain {
+        let written: Vec<&str> = name.labels.iter().map(|l| &text[l.clone()]).collect();
+        if idna2008::check_domain(&written).is_empty() {
+            return;
+        }
     }
     let Some(whole) = idn::percent_decode(raw) else {
         return;
     };
-    if idn::to_ascii(&whole).is_err() {
+    // UTS #46 without the length checks: the mapped form, and whether UTS #46 rejects the name.
+    let (mapped, uts46) = UTS46.to_unicode(whole.as_bytes(), AsciiDenyList::STD3, Hyphens::Check);
+    if uts46.is_err() {
         return; // `idn-invalid` reports it
     }
     let mut labels = Vec::with_capacity(name.labels.len());
-    for r in &name.labels {
-        map_label(text, r.clone(), &mut labels);
+    for r in name.labels {
+        if mapped == raw {
+            // The common case: written as UTS #46 maps it.
+            labels.push(MappedLabel {
+                text: Cow::Borrowed(&text[r.clone()]),
+                origins: None,
+                ace: false,
+                written: r.clone(),
+            });
+        } else {
+            map_label(text, r.clone(), &mut labels);
+        }
     }
-    let texts: Vec<&str> = labels.iter().map(|l| l.text.as_str()).collect();
-    for v in idna2008::check_domain(&texts) {
+    let texts: Vec<&str> = labels.iter().map(|l| l.text.as_ref()).collect();
+    let violations = idna2008::check_domain(&texts);
+    // A name too long for DNS is `idn-invalid`'s too (checked only when there is something to
+    // report: ToASCII is the expensive part).
+    if violations.is_empty() || idn::to_ascii(&whole).is_err() {
+        return;
+    }
+    for v in violations {
         report(text, name.what, &labels[v.label], &v, sink);
     }
 }
 
+/// The range of each character of `s`, which starts at `start`.
+fn char_ranges(s: &str, start: usize) -> impl Iterator<Item = Range<usize>> + '_ {
+    s.char_indices()
+        .map(move |(i, c)| start + i..start + i + c.len_utf8())
+}
+
 /// Maps one written label with UTS #46 (it may become several labels: `a。b`) and pushes them.
-fn map_label(text: &str, range: Range<usize>, out: &mut Vec<MappedLabel>) {
+fn map_label(text: &str, range: Range<usize>, out: &mut Vec<MappedLabel<'_>>) {
     let written = &text[range.clone()];
     let Some(decoded) = idn::percent_decode(written) else {
         return;
     };
-    let ace = idn::is_ace(written).then(|| range.clone());
+    let ace = idn::is_ace(written);
     let (mapped, _) = UTS46.to_unicode(decoded.as_bytes(), AsciiDenyList::EMPTY, Hyphens::Allow);
-    let mut origins: Vec<Range<usize>> = Vec::with_capacity(mapped.len());
-    let exact = ace.is_none() && !written.contains('%');
-    if exact && mapped == written {
-        origins.extend(
-            written
-                .char_indices()
-                .map(|(i, c)| range.start + i..range.start + i + c.len_utf8()),
-        );
-    } else if exact {
+    let n = mapped.chars().count();
+    let mut origins: Vec<Range<usize>> = Vec::with_capacity(n);
+    if !ace && !written.contains('%') {
         // Each character mapped alone; when that is the whole mapping (no composition across
         // characters), each mapped character points at the character it came from.
         let mut alone = String::with_capacity(mapped.len());
-        for (i, c) in written.char_indices() {
+        for (from, c) in char_ranges(written, range.start).zip(written.chars()) {
             let mut buf = [0u8; 4];
             let (m, _) = UTS46.to_unicode(
                 c.encode_utf8(&mut buf).as_bytes(),
                 AsciiDenyList::EMPTY,
                 Hyphens::Allow,
             );
-            let from = range.start + i..range.start + i + c.len_utf8();
             origins.extend(m.chars().map(|_| from.clone()));
             alone.push_str(&m);
         }
@@ -120,19 +171,19 @@ fn map_label(text: &str, range: Range<usize>, out: &mut Vec<MappedLabel>) {
             origins.clear();
         }
     }
-    if origins.len() != mapped.chars().count() {
-        origins = vec![range.clone(); mapped.chars().count()];
+    if origins.len() != n {
+        origins = vec![range.clone(); n];
     }
     let mut at = 0;
     for part in mapped.split('.') {
-        let n = part.chars().count();
+        let len = part.chars().count();
         out.push(MappedLabel {
-            text: part.to_string(),
-            origins: origins[at..at + n].to_vec(),
-            ace: ace.clone(),
+            text: Cow::Owned(part.to_string()),
+            origins: Some(origins[at..at + len].to_vec()),
+            ace,
             written: range.clone(),
         });
-        at += n + 1;
+        at += len + 1;
     }
 }
 
@@ -145,8 +196,8 @@ fn single_char(s: &str) -> Option<char> {
 
 fn report(text: &str, what: &str, label: &MappedLabel, v: &Violation, sink: &mut Sink<'_>) {
     let range = match v.at {
-        Some(i) if label.ace.is_none() => label.origins[i].clone(),
-        _ => label.range(),
+        Some(i) => label.origin(i, text),
+        None => label.range(),
     };
     if range.is_empty() {
         return;

@@ -2,6 +2,8 @@
 //! characters must satisfy. `idn-invalid` names the rule a label breaks when UTS #46 CheckBidi
 //! rejects it; `idn-not-registrable` applies it as IDNA2008 does.
 
+use icu_properties::CodePointMapData;
+use icu_properties::props::BidiClass as IcuBidiClass;
 use unicode_bidi::{BidiClass, bidi_class};
 
 use crate::iri::chars::describe;
@@ -9,9 +11,15 @@ use crate::iri::chars::describe;
 /// True when a label holds a character of bidi class R, AL or AN: the domain name is then a
 /// "Bidi domain name" (RFC 5893 §1.4) and every label must satisfy the rule.
 pub fn is_rtl_label(label: &str) -> bool {
-    label
-        .chars()
-        .any(|c| matches!(bidi_class(c), BidiClass::R | BidiClass::AL | BidiClass::AN))
+    // Every domain name is asked, so the quick look-up (a trie, not a binary search).
+    let classes = CodePointMapData::<IcuBidiClass>::new();
+    label.chars().any(|c| {
+        !c.is_ascii()
+            && matches!(
+                classes.get(c),
+                IcuBidiClass::RightToLeft | IcuBidiClass::ArabicLetter | IcuBidiClass::ArabicNumber
+            )
+    })
 }
 
 /// The first rule of RFC 5893 §2 that `label` breaks, assuming it is in a bidi domain name.

@@ -114,17 +114,27 @@ fn check_label(index: usize, label: &str, out: &mut Vec<Violation>) {
             problem,
         })
     };
-    let chars: Vec<char> = label.chars().collect();
-    let last = chars.len() - 1;
-    if chars[0] == '-' {
+    // The hyphen rules, on bytes: `-` is ASCII, so a byte position before the first
+    // non-ASCII byte is a character position.
+    let bytes = label.as_bytes();
+    let last = label.chars().count() - 1;
+    if bytes[0] == b'-' {
         push(Some(0), Problem::LeadingHyphen);
     }
-    if last > 0 && chars[last] == '-' {
+    if last > 0 && bytes[bytes.len() - 1] == b'-' {
         push(Some(last), Problem::TrailingHyphen);
     }
-    if chars.get(2) == Some(&'-') && chars.get(3) == Some(&'-') {
+    if bytes.get(2) == Some(&b'-') && bytes.get(3) == Some(&b'-') && bytes[..2].is_ascii() {
         push(None, Problem::HyphensAt3And4);
     }
+    // Letters, digits and hyphens of ASCII are PVALID: nothing more to check.
+    if bytes
+        .iter()
+        .all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'-'))
+    {
+        return;
+    }
+    let chars: Vec<char> = label.chars().collect();
     if property::is_combining_mark(chars[0]) {
         push(Some(0), Problem::LeadingCombiningMark(chars[0]));
     }

@@ -13,6 +13,7 @@ use icu_properties::props::{
     GeneralCategory, HangulSyllableType, JoinControl, NoncharacterCodePoint, WhiteSpace,
 };
 use icu_properties::{CodePointMapData, CodePointSetData};
+use std::cell::Cell;
 
 /// The five values of the derived property (RFC 5892 §1, §3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -137,28 +138,56 @@ fn exception(c: char) -> Option<DerivedProperty> {
 /// The derived property of `c` by the algorithm of RFC 5892 §3. (BackwardCompatible, §2.7, is
 /// empty.)
 pub fn derive(c: char) -> Derivation {
+    if matches!(c, 'a'..='z' | '0'..='9' | '-') {
+        return Derivation {
+            property: DerivedProperty::Pvalid,
+            category: Category::Ldh,
+        };
+    }
+    // The words of a host repeat their characters, and the derivation searches up to five
+    // property sets: the last few hundred answers are kept, by the code point's low bits.
+    const SLOTS: usize = 256;
+    type Slot = Cell<Option<(char, Derivation)>>;
+    thread_local! {
+        static RECENT: [Slot; SLOTS] = const { [const { Cell::new(None) }; SLOTS] };
+    }
+    RECENT.with(|recent| {
+        let slot = &recent[c as usize % SLOTS];
+        if let Some((k, d)) = slot.get()
+            && k == c
+        {
+            return d;
+        }
+        let d = derive_uncached(c);
+        slot.set(Some((c, d)));
+        d
+    })
+}
+
+fn derive_uncached(c: char) -> Derivation {
     use DerivedProperty::*;
     let is = |property, category| Derivation { property, category };
-    if matches!(c, 'a'..='z' | '0'..='9' | '-') {
-        return is(Pvalid, Category::Ldh);
-    }
     if let Some(p) = exception(c) {
         return is(p, Category::Exceptions);
     }
     let gc = CodePointMapData::<GeneralCategory>::new().get(c);
-    let noncharacter = CodePointSetData::new::<NoncharacterCodePoint>().contains(c);
-    if gc == GeneralCategory::Unassigned && !noncharacter {
-        return is(Unassigned, Category::Unassigned);
+    // Noncharacters are General_Category Cn: §2.10 leaves them to §2.3.
+    if gc == GeneralCategory::Unassigned {
+        return if CodePointSetData::new::<NoncharacterCodePoint>().contains(c) {
+            is(Disallowed, Category::IgnorableProperties)
+        } else {
+            is(Unassigned, Category::Unassigned)
+        };
     }
-    if CodePointSetData::new::<JoinControl>().contains(c) {
+    // Join controls are format characters (Cf); the sets are searched only where they can hold.
+    if gc == GeneralCategory::Format && CodePointSetData::new::<JoinControl>().contains(c) {
         return is(ContextJ, Category::JoinControl);
     }
     // NFKC_Casefold also removes default ignorables, which §2.3 disallows anyway.
     if CodePointSetData::new::<ChangesWhenNfkcCasefolded>().contains(c) {
         return is(Disallowed, Category::Unstable);
     }
-    if noncharacter
-        || CodePointSetData::new::<DefaultIgnorableCodePoint>().contains(c)
+    if CodePointSetData::new::<DefaultIgnorableCodePoint>().contains(c)
         || CodePointSetData::new::<WhiteSpace>().contains(c)
     {
         return is(Disallowed, Category::IgnorableProperties);
