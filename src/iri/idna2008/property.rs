@@ -165,11 +165,19 @@ pub fn derive(c: char) -> Derivation {
 }
 
 fn derive_uncached(c: char) -> Derivation {
+    match exception(c) {
+        Some(property) => Derivation {
+            property,
+            category: Category::Exceptions,
+        },
+        None => by_properties(c),
+    }
+}
+
+/// §3 after the exceptions: what the Unicode properties of `c` make of it.
+fn by_properties(c: char) -> Derivation {
     use DerivedProperty::*;
     let is = |property, category| Derivation { property, category };
-    if let Some(p) = exception(c) {
-        return is(p, Category::Exceptions);
-    }
     let gc = CodePointMapData::<GeneralCategory>::new().get(c);
     // Noncharacters are General_Category Cn: §2.10 leaves them to §2.3.
     if gc == GeneralCategory::Unassigned {
@@ -319,6 +327,28 @@ mod tests {
             let c = char::from_u32(u).unwrap();
             assert_eq!(derived_property(c), want, "U+{u:04X} {:?}", derive(c));
         }
+    }
+
+    /// Every exception of §2.6 changes what the properties alone would give: without it, ß
+    /// and ς would be unstable, the tatweel and the tone marks letters or marks, the Arabic-Indic
+    /// digits plain digits, the middle dots punctuation.
+    #[test]
+    fn every_exception_overrides_the_properties() {
+        let exceptions = (0..=0x3100u32)
+            .filter_map(char::from_u32)
+            .filter(|&c| exception(c).is_some());
+        let mut n = 0;
+        for c in exceptions {
+            n += 1;
+            let by_exception = derive(c).property;
+            let by_props = by_properties(c).property;
+            assert_ne!(by_exception, by_props, "U+{:04X}", c as u32);
+        }
+        assert_eq!(n, 41);
+        assert_eq!(by_properties('\u{DF}').category, Category::Unstable);
+        assert_eq!(by_properties('\u{640}').property, Pvalid);
+        assert_eq!(by_properties('\u{660}').property, Pvalid);
+        assert_eq!(by_properties('\u{B7}').category, Category::Other);
     }
 
     #[test]
