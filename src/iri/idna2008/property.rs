@@ -88,7 +88,7 @@ impl Category {
     /// Why a code point of this category has its property, as a phrase (`an exception`).
     pub fn reason(self) -> &'static str {
         match self {
-            Category::Exceptions => "one of the exceptions",
+            Category::Exceptions => "so listed among the exceptions",
             Category::Unassigned => "not assigned in Unicode 18.0",
             Category::Ldh => "a letter, digit or hyphen of ASCII",
             Category::JoinControl => "a join control",
