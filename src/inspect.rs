@@ -1,6 +1,7 @@
 //! `irilint inspect IRI`: everything irilint knows about one IRI — validity and the first syntax
 //! error, the components, every character (code point, name, script, bidi class, whether NFC or
-//! NFKC change it) and the findings of all rules.
+//! NFKC change it, and for a host name its IDNA2008 derived property) and the findings of all
+//! rules.
 
 use serde::Serialize;
 use unicode_normalization::UnicodeNormalization;
@@ -10,7 +11,7 @@ use unicode_script::UnicodeScript;
 use crate::diagnostic::Diagnostic;
 use crate::extract::{Occurrence, SpanMap};
 use crate::iri::chars::escape_unsafe;
-use crate::iri::{self, Component, Iri, Kind, chars};
+use crate::iri::{self, Component, HostKind, Iri, Kind, chars, idna2008};
 use crate::report::human::HumanRenderer;
 use crate::report::json::JsonDiagnostic;
 use crate::rules::{self, Selection};
@@ -66,6 +67,8 @@ struct CharInfo {
     nfc_changes: bool,
     nfkc_changes: bool,
     component: Option<&'static str>,
+    /// The IDNA2008 derived property (RFC 5892 §3) of a character of a host name, as written.
+    idna2008: Option<&'static str>,
 }
 
 impl Inspection {
@@ -114,6 +117,13 @@ impl Inspection {
         }
     }
 
+    /// True when byte `i` is inside a label of a host name (not an IP address, not a dot).
+    fn in_host_label(&self, i: usize) -> bool {
+        self.parsed.authority.as_ref().is_some_and(|a| {
+            a.host.kind == Some(HostKind::RegName) && a.host.labels.iter().any(|l| l.contains(&i))
+        })
+    }
+
     fn characters(&self) -> Vec<CharInfo> {
         self.input
             .char_indices()
@@ -129,6 +139,9 @@ impl Inspection {
                     nfc_changes: !one.nfc().eq(one.chars()),
                     nfkc_changes: !one.nfkc().eq(one.chars()),
                     component: self.parsed.component_at(i).map(Component::name),
+                    idna2008: self
+                        .in_host_label(i)
+                        .then(|| idna2008::derived_property(c).name()),
                 }
             })
             .collect()
@@ -197,7 +210,9 @@ impl Inspection {
             .filter(|ch| ch.char.chars().any(|c| !(c.is_ascii_graphic())))
             .collect();
         if !unusual.is_empty() {
-            out.push_str("\n| char | code point | name | script | bidi |\n|---|---|---|---|---|\n");
+            out.push_str(
+                "\n| char | code point | name | script | bidi | IDNA2008 |\n|---|---|---|---|---|---|\n",
+            );
             for ch in unusual.iter().take(64) {
                 let c = ch.char.chars().next().expect("one character");
                 let glyph = if chars::is_unsafe_to_display(c) || c.is_whitespace() {
@@ -208,8 +223,12 @@ impl Inspection {
                     ch.char.clone()
                 };
                 out.push_str(&format!(
-                    "| {glyph} | {} | {} | {} | {} |\n",
-                    ch.code_point, ch.name, ch.script, ch.bidi_class
+                    "| {glyph} | {} | {} | {} | {} | {} |\n",
+                    ch.code_point,
+                    ch.name,
+                    ch.script,
+                    ch.bidi_class,
+                    ch.idna2008.unwrap_or("-")
                 ));
             }
             if unusual.len() > 64 {
@@ -272,7 +291,7 @@ impl Inspection {
         }
         out.push_str("characters\n");
         out.push_str(
-            "  offset  code point  char        script      bidi  NFC  NFKC  component  name\n",
+            "  offset  code point  char        script      bidi  NFC  NFKC  IDNA2008    component  name\n",
         );
         for ch in self.characters() {
             let c = ch.char.chars().next().expect("one character");
@@ -285,7 +304,7 @@ impl Inspection {
             };
             let mark = |b: bool| if b { "yes" } else { "-" };
             out.push_str(&format!(
-                "  {:<7} {:<11} {:<11} {:<11} {:<5} {:<4} {:<5} {:<10} {}\n",
+                "  {:<7} {:<11} {:<11} {:<11} {:<5} {:<4} {:<5} {:<11} {:<10} {}\n",
                 ch.offset,
                 ch.code_point,
                 glyph,
@@ -293,6 +312,7 @@ impl Inspection {
                 ch.bidi_class,
                 mark(ch.nfc_changes),
                 mark(ch.nfkc_changes),
+                ch.idna2008.unwrap_or("-"),
                 ch.component.unwrap_or("-"),
                 ch.name
             ));
@@ -378,17 +398,41 @@ mod tests {
         let md = Inspection::new("http://раypal.example/a\u{202E}b`c").to_markdown();
         assert!(!md.contains('\u{202E}'), "{md}");
         assert!(
-            md.contains("| (hidden) | U+202E | RIGHT-TO-LEFT OVERRIDE | Common | RLO |"),
+            md.contains("| (hidden) | U+202E | RIGHT-TO-LEFT OVERRIDE | Common | RLO | - |"),
             "{md}"
         );
         assert!(
-            md.contains("| р | U+0440 | CYRILLIC SMALL LETTER ER | Cyrillic | L |"),
+            md.contains("| р | U+0440 | CYRILLIC SMALL LETTER ER | Cyrillic | L | PVALID |"),
             "{md}"
         );
         assert!(md.contains("- host: `раypal.example`"), "{md}");
         assert!(md.contains("**error** bidi-formatting-character"), "{md}");
         // A backtick cannot end the code span early.
         assert!(md.contains("bˋc`"), "{md}");
+    }
+
+    #[test]
+    fn host_characters_have_their_idna2008_property() {
+        let v = json("http://a\u{B7}l.\u{1F600}.\u{C2E4}\u{302E}/\u{B7}");
+        let c = v["characters"].as_array().unwrap();
+        let prop = |i: usize| c[i]["idna2008"].clone();
+        assert_eq!(c[8]["code_point"], "U+00B7");
+        assert_eq!(prop(7), "PVALID");
+        assert_eq!(prop(8), "CONTEXTO");
+        assert_eq!(prop(10), serde_json::Value::Null); // the dot between labels
+        assert_eq!(prop(11), "DISALLOWED"); // emoji
+        assert_eq!(prop(14), "DISALLOWED"); // U+302E, RFC 5892 §2.6
+        assert_eq!(prop(16), serde_json::Value::Null); // the path
+        let ip = json("http://127.0.0.1/");
+        assert_eq!(ip["characters"][7]["idna2008"], serde_json::Value::Null);
+        let human = Inspection::new("http://a\u{B7}l/").to_human(false);
+        assert!(human.contains("IDNA2008"), "{human}");
+        assert!(
+            human
+                .lines()
+                .any(|l| l.contains("U+00B7") && l.contains("CONTEXTO")),
+            "{human}"
+        );
     }
 
     #[test]

@@ -12,7 +12,8 @@
 //! on that line. Trojan Source classes, IDN homographs (mixed and whole-script, raw and
 //! punycode), delimiter spoofing, tag characters, Hangul fillers, digit swaps in RTL
 //! components, non-NFC twins, compatibility characters, UTF-8 pasted into windows-1252 and
-//! Shift_JIS pages, mojibake.
+//! Shift_JIS pages, mojibake, hosts no registry may register (middle dots, tatweel, tone marks,
+//! emoji).
 
 use std::fs;
 use std::path::PathBuf;

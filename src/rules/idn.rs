@@ -16,6 +16,7 @@ use unicode_normalization::char::is_combining_mark;
 
 use super::{Check, IriCheck, Rule, Severity, Sink};
 use crate::iri::chars::{describe, escape_unsafe};
+use crate::iri::idna2008::bidi::{bidi_rule, is_rtl_label};
 use crate::iri::percent::{self, Decoded};
 use crate::iri::to_uri::uses_dns;
 use crate::iri::{HostKind, Iri, IssueKind};
@@ -32,11 +33,11 @@ pub const IDN_INVALID: Rule = Rule {
 };
 
 /// The UTS #46 implementation (data compiled in; constructing it is free).
-const UTS46: Uts46 = Uts46::new();
+pub(super) const UTS46: Uts46 = Uts46::new();
 
 /// ToASCII with every check on. A trailing root dot (`example.com.`) is a fully qualified name
 /// and allowed.
-fn to_ascii(domain: &str) -> Result<Cow<'_, str>, idna::Errors> {
+pub(super) fn to_ascii(domain: &str) -> Result<Cow<'_, str>, idna::Errors> {
     UTS46.to_ascii(
         domain.as_bytes(),
         AsciiDenyList::STD3,
@@ -56,6 +57,26 @@ fn label_to_ascii(label: &str) -> Result<Cow<'_, str>, idna::Errors> {
 }
 
 fn check_idn(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    for_each_dns_name(input, |name| {
+        check_domain(input.text, name.range, name.labels, name.what, sink)
+    });
+}
+
+/// A DNS name in an IRI, as `idn-invalid` and `idn-not-registrable` check it.
+pub(super) struct DnsName<'a> {
+    /// Its range in the IRI.
+    pub range: Range<usize>,
+    /// The range of each label (the last is empty after a root dot).
+    pub labels: &'a [Range<usize>],
+    /// How messages name it: `host` or `mail domain`.
+    pub what: &'static str,
+}
+
+/// The DNS names of an IRI: the host of a scheme whose host is a DNS name (`http`, `https`,
+/// `ftp`, `ws`, `wss`, a network-path reference) or the domain of each `mailto:` address. Names
+/// a syntax rule already reports are left out (one report per character). Runs on every IRI,
+/// so nothing is allocated for a host.
+pub(super) fn for_each_dns_name(input: &IriCheck<'_>, mut f: impl FnMut(DnsName<'_>)) {
     let iri = input.iri;
     let text = input.text;
     let scheme = iri.scheme.as_ref().map(|r| &text[r.clone()]);
@@ -72,11 +93,15 @@ fn check_idn(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 && !host.range.is_empty()
                 && !reported_by_syntax_rules(iri, &host.range)
             {
-                check_domain(text, host.range.clone(), &host.labels, "host", sink);
+                f(DnsName {
+                    range: host.range.clone(),
+                    labels: &host.labels,
+                    what: "host",
+                });
             }
         }
     } else if scheme.is_some_and(|s| s.eq_ignore_ascii_case("mailto")) {
-        check_mailto(input, sink);
+        mail_domains(input, f);
     }
 }
 
@@ -96,7 +121,7 @@ fn reported_by_syntax_rules(iri: &Iri, range: &Range<usize>) -> bool {
 }
 
 /// The domain of each address in a `mailto:` path (RFC 6068: `addr-spec *("," addr-spec)`).
-fn check_mailto(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+fn mail_domains(input: &IriCheck<'_>, mut f: impl FnMut(DnsName<'_>)) {
     let text = input.text;
     let path = input.iri.path.clone();
     if reported_by_syntax_rules(input.iri, &path) {
@@ -115,7 +140,11 @@ fn check_mailto(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                     labels.push(l..l + part.len());
                     l += part.len() + 1;
                 }
-                check_domain(text, domain, &labels, "mail domain", sink);
+                f(DnsName {
+                    range: domain,
+                    labels: &labels,
+                    what: "mail domain",
+                });
             }
         }
         start = end + 1;
@@ -124,7 +153,7 @@ fn check_mailto(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
 
 /// Decodes `%XX` escapes with the shared strict decoder; `None` when the octets are not UTF-8
 /// (`percent-non-utf8` says so).
-fn percent_decode(s: &str) -> Option<Cow<'_, str>> {
+pub(super) fn percent_decode(s: &str) -> Option<Cow<'_, str>> {
     if !s.contains('%') {
         return Some(Cow::Borrowed(s));
     }
@@ -252,10 +281,7 @@ fn check_domain(
     }
     if reported == 0 {
         // Every label is fine on its own: the bidi rule across labels, or the total length.
-        let is_bidi = unicode_forms.iter().flatten().any(|l| {
-            l.chars()
-                .any(|c| matches!(bidi_class(c), BidiClass::R | BidiClass::AL | BidiClass::AN))
-        });
+        let is_bidi = unicode_forms.iter().flatten().any(|l| is_rtl_label(l));
         if is_bidi {
             for (label, uni) in labels.iter().zip(&unicode_forms) {
                 if let Some(uni) = uni
@@ -300,7 +326,7 @@ const LABEL_HELP: &str = "a DNS name must pass IDNA2008 (UTS #46 ToASCII): lette
 const BIDI_HELP: &str = "in a domain name with right-to-left labels, every label must start with a letter and a right-to-left label must not mix in left-to-right letters (RFC 5893); split the words into separate labels or change the name";
 
 /// How a label is named in a message: `` `label` `` (escaped), with its decoded form for `xn--`.
-fn shown(label: &str) -> String {
+pub(super) fn shown(label: &str) -> String {
     let mut s = format!("`{}` ", escape_unsafe(label));
     if is_ace(label)
         && let Some(d) = idna::punycode::decode_to_string(&label[4..])
@@ -310,7 +336,7 @@ fn shown(label: &str) -> String {
     s
 }
 
-fn is_ace(label: &str) -> bool {
+pub(super) fn is_ace(label: &str) -> bool {
     label
         .as_bytes()
         .get(..4)
@@ -412,82 +438,12 @@ fn diagnose_unicode(label: &str) -> Option<String> {
             ));
         }
     }
-    if chars
-        .iter()
-        .any(|&c| matches!(bidi_class(c), BidiClass::R | BidiClass::AL | BidiClass::AN))
+    if is_rtl_label(label)
         && let Some(problem) = bidi_rule(label)
     {
         return Some(format!(
             "breaks the bidi rule of RFC 5893 (UTS #46 CheckBidi): {problem}"
         ));
-    }
-    None
-}
-
-/// The first rule of RFC 5893 §2 that `label` breaks, assuming it is in a bidi domain name.
-fn bidi_rule(label: &str) -> Option<String> {
-    use BidiClass::*;
-    let mut chars = label.chars();
-    let first = chars.next()?;
-    let first_class = bidi_class(first);
-    let rtl = match first_class {
-        L => false,
-        R | AL => true,
-        _ => {
-            return Some(format!(
-                "it starts with {}, not with a letter (rule 1)",
-                describe(first)
-            ));
-        }
-    };
-    let classes: Vec<(char, BidiClass)> = label.chars().map(|c| (c, bidi_class(c))).collect();
-    let last = classes
-        .iter()
-        .rev()
-        .find(|(_, b)| *b != NSM)
-        .copied()
-        .unwrap_or((first, first_class));
-    if rtl {
-        if let Some((c, _)) = classes
-            .iter()
-            .find(|(_, b)| !matches!(b, R | AL | AN | EN | ES | CS | ET | ON | BN | NSM))
-        {
-            return Some(format!(
-                "this right-to-left label contains {}, a left-to-right character (rule 2)",
-                describe(*c)
-            ));
-        }
-        if !matches!(last.1, R | AL | EN | AN) {
-            return Some(format!(
-                "this right-to-left label ends with {}, not with a right-to-left letter or a digit (rule 3)",
-                describe(last.0)
-            ));
-        }
-        let en = classes.iter().find(|(_, b)| *b == EN);
-        let an = classes.iter().find(|(_, b)| *b == AN);
-        if let (Some((e, _)), Some((a, _))) = (en, an) {
-            return Some(format!(
-                "this right-to-left label mixes European digits ({}) and Arabic-Indic digits ({}) (rule 4)",
-                describe(*e),
-                describe(*a)
-            ));
-        }
-    } else {
-        if let Some((c, _)) = classes
-            .iter()
-            .find(|(_, b)| !matches!(b, L | EN | ES | CS | ET | ON | BN | NSM))
-        {
-            return Some(format!(
-                "this left-to-right label contains {}, a right-to-left character (rule 5)",
-                describe(*c)
-            ));
-        }
-        if !matches!(last.1, L | EN) {
-            return Some(format!(
-                "this left-to-right label ends with {}, not with a letter or a digit (rule 6)",
-                describe(last.0)
-            ));
-        }
     }
     None
 }
@@ -520,15 +476,5 @@ mod tests {
         assert!(diagnose_label("a\u{200D}b").unwrap().contains("U+200D"));
         assert!(diagnose_label("xn--a").unwrap().contains("U+0080"));
         assert_eq!(diagnose_label("b\u{FC}cher"), None);
-    }
-
-    #[test]
-    fn bidi_rule_names_the_rule() {
-        assert!(bidi_rule("1abc").unwrap().contains("rule 1"));
-        assert!(bidi_rule("\u{5E9}\u{5DC}\u{5D5}\u{5DD}").is_none());
-        assert!(bidi_rule("\u{5D0}a").unwrap().contains("rule 2"));
-        assert!(bidi_rule("\u{5D0}-").unwrap().contains("rule 3"));
-        assert!(bidi_rule("\u{627}1\u{661}").unwrap().contains("rule 4"));
-        assert!(bidi_rule("example").is_none());
     }
 }

@@ -13,6 +13,7 @@ pub mod docs;
 mod encoding;
 pub mod equivalence;
 mod idn;
+mod idn_registrable;
 mod invisible;
 mod lookalike;
 mod normalization;
@@ -121,6 +122,7 @@ pub static RULES: &[Rule] = &[
     lookalike::MIXED_SCRIPT,
     lookalike::CONFUSABLE,
     idn::IDN_INVALID,
+    idn_registrable::IDN_NOT_REGISTRABLE,
     encoding::DECLARATION_MISMATCH,
     encoding::UTF8_IN_LEGACY_DOCUMENT,
     encoding::MOJIBAKE,
