@@ -54,18 +54,25 @@ fn brackets(iri: &str) -> (Option<usize>, Vec<Range<usize>>) {
             i += 1;
             continue;
         }
-        let Some(close) = iri[i..].find(']').map(|k| i + k) else {
+        let Some(first) = iri[i..].find(']').map(|k| i + k) else {
             return (Some(i), parts);
         };
+        // Synopses nest optional parts (`ftp://[user@]machine[[:#]port]/path`).
+        let close = matching_close(iri, i).unwrap_or(first);
         let content = &iri[i + 1..close];
         if at_host_start(iri, i) && is_ip_literal(content) {
             i = close + 1;
             continue;
         }
         let continues = close + 1 < b.len();
-        let reads_optional = content.starts_with(['/', ':', '?', '#', '.', '&', ';'])
-            || content.ends_with(['@', ':', '/']);
-        if !content.contains('[') && content.is_ascii() && reads_optional {
+        // `ftp://[user]@host/`: a bracketed word standing for the user name.
+        let user = at_host_start(iri, i)
+            && b.get(close + 1) == Some(&b'@')
+            && !content.is_empty()
+            && content
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-');
+        if content.is_ascii() && (reads_optional(content) || user) {
             parts.push(i..close + 1);
         } else if !continues {
             return (Some(i), parts);
@@ -74,6 +81,34 @@ fn brackets(iri: &str) -> (Option<usize>, Vec<Range<usize>>) {
         i = close + 1;
     }
     (None, parts)
+}
+
+/// Whether bracketed `content` reads as an optional part of a synopsis: it starts with a
+/// delimiter (`[:port]`, `[/path]`) or ends as a user name does (`[user@]`); one that starts
+/// with a nested group reads as that group does (`[[:#]port]`).
+fn reads_optional(content: &str) -> bool {
+    if content.starts_with('[') {
+        return matching_close(content, 0).is_some_and(|k| reads_optional(&content[1..k]));
+    }
+    content.starts_with(['/', ':', '?', '#', '.', '&', ';']) || content.ends_with(['@', ':', '/'])
+}
+
+/// The `]` that closes the `[` at `open`, counting nested pairs.
+fn matching_close(s: &str, open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (k, &c) in s.as_bytes()[open..].iter().enumerate() {
+        match c {
+            b'[' => depth += 1,
+            b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(open + k);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// True when the `[` at `i` is where an IP literal may stand: right after `://` or after the
@@ -238,8 +273,17 @@ mod tests {
         assert_eq!(found("http://[user@]machine/path"), ["[user@]"]);
         assert_eq!(found("http://host[:port]/x"), ["[:port]"]);
         assert_eq!(found("http://host[/path]"), ["[/path]"]);
-        assert_eq!(found("http://[user[:pass]@]host/"), Vec::<&str>::new());
+        // Nested optional parts (vim's netrw manual) and a bracketed user name.
+        assert_eq!(found("http://[user[:pass]@]host/"), ["[user[:pass]@]"]);
+        assert_eq!(
+            found("ftp://[user@]machine[[:#]port]/path"),
+            ["[user@]", "[[:#]port]"]
+        );
+        assert_eq!(found("ftp://[user]@hostname/path/"), ["[user]"]);
+        // Brackets that are not a synopsis stay characters of the IRI, reported as such.
         assert!(found("https://example.com/a[1]/b").is_empty());
+        assert!(found("https://example.com/a[[1]x]/b").is_empty());
+        assert!(found("ftp://h/[user]@x").is_empty());
         assert_eq!(macro_cut("https://example.com/a[1]/b"), None);
         assert_eq!(macro_cut("http://[user[:pass]@]host/"), None);
     }
