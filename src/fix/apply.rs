@@ -100,6 +100,9 @@ fn choose<'a>(
     out
 }
 
+/// How many failed tries a pass makes before it leaves its remaining fixes out.
+const MAX_FAILED_TRIES: usize = 64;
+
 /// One pass over `source` (read from `bytes`) with the fixes of `diagnostics`, leaving the
 /// occurrences at `frozen` (sorted, disjoint) alone; `None` when no fix can be applied.
 pub fn pass(
@@ -111,73 +114,107 @@ pub fn pass(
     frozen: &[Range<usize>],
 ) -> Option<Pass> {
     let before = extract::extract(source);
+    let mut failures = 0;
     loop {
         let chosen = choose(diagnostics, options, rejected, frozen);
         if chosen.is_empty() {
             return None;
         }
         let fixes: Vec<&Fix> = chosen.iter().map(|(_, f)| *f).collect();
-        if let Some(p) = try_apply(bytes, source, &before, &fixes) {
-            return Some(p);
+        let blamed = match try_apply(bytes, source, &before, &fixes) {
+            Ok(p) => return Some(p),
+            Err(blamed) => blamed,
+        };
+        // The IRIs that came out other than their fixes promise: reject those fixes and try the
+        // rest together again. Each round rejects at least one, and a document with many fixes
+        // that fail is not re-read once per fix.
+        if !blamed.is_empty() {
+            for (d, f) in &chosen {
+                if blamed.contains(&f.occurrence_start) {
+                    rejected.insert(key(d, f));
+                }
+            }
+            continue;
         }
-        // Find the fixes that fail on their own and never try them again.
-        let mut good = Vec::new();
-        for (d, f) in &chosen {
-            if try_apply(bytes, source, &before, &[f]).is_some() {
-                good.push(*f);
-            } else {
+        // The document itself came out wrong. The longest prefix of the fixes that applies
+        // together, found by halving (a few re-reads of the document, not one per fix); when
+        // not even the first applies alone, it is left out and the rest tried again.
+        let mut n = fixes.len() / 2;
+        while n >= 1 {
+            match try_apply(bytes, source, &before, &fixes[..n]) {
+                Ok(p) => return Some(p),
+                Err(_) => failures += 1,
+            }
+            n /= 2;
+        }
+        let (d, f) = chosen[0];
+        rejected.insert(key(d, f));
+        if fixes.len() == 1 {
+            continue;
+        }
+        // Each try re-reads the whole document: past a budget of failures, the pass gives up
+        // and leaves the rest out (a document no fix survives is not re-read endlessly).
+        if failures > MAX_FAILED_TRIES {
+            for (d, f) in &chosen {
                 rejected.insert(key(d, f));
             }
-        }
-        if good.len() == chosen.len() {
-            // Each works alone, not together: one per pass.
-            return try_apply(bytes, source, &before, &good[..1]);
+            return None;
         }
     }
 }
 
-/// `source` with `fixes` applied, if the result checks out.
-fn try_apply(bytes: &[u8], source: &Source, before: &Extraction, fixes: &[&Fix]) -> Option<Pass> {
+/// `source` with `fixes` applied, if the result checks out; otherwise the occurrences (by
+/// source start) whose IRI came out other than their fixes promise, empty when the failure
+/// cannot be pinned on some of them.
+fn try_apply(
+    bytes: &[u8],
+    source: &Source,
+    before: &Extraction,
+    fixes: &[&Fix],
+) -> Result<Pass, Vec<usize>> {
+    let none = || Vec::new();
     let mut edits: Vec<(Range<usize>, &str)> = fixes
         .iter()
         .flat_map(|f| f.edits.iter().map(|e| (e.range(), e.replacement.as_str())))
         .collect();
     edits.sort_by_key(|(r, _)| (r.start, r.end));
     if edits.windows(2).any(|w| w[0].0.end > w[1].0.start) {
-        return None;
+        return Err(none());
     }
     let mut text = String::with_capacity(source.text.len() + 64);
     let mut at = 0;
     for (r, replacement) in &edits {
-        text.push_str(source.text.get(at..r.start)?);
+        text.push_str(source.text.get(at..r.start).ok_or_else(none)?);
         text.push_str(replacement);
         at = r.end;
     }
-    text.push_str(source.text.get(at..)?);
-    let new_bytes = bytes::splice(bytes, source, &edits)?;
-    let fixed = Source::decode(source.path.clone(), source.format, &new_bytes).ok()?;
+    text.push_str(source.text.get(at..).ok_or_else(none)?);
+    let new_bytes = bytes::splice(bytes, source, &edits).ok_or_else(none)?;
+    let fixed =
+        Source::decode(source.path.clone(), source.format, &new_bytes).map_err(|_| none())?;
     if fixed.text != text
         || fixed.encoding.used != source.encoding.used
         || fixed.encoding.bom_len != source.encoding.bom_len
     {
-        return None;
+        return Err(none());
     }
     let after = extract::extract(&fixed);
     if after.occurrences.len() != before.occurrences.len()
         || after.problems.len() > before.problems.len()
     {
-        return None;
+        return Err(none());
     }
     let mut by_occurrence: HashMap<usize, Vec<&Fix>> = HashMap::new();
     for f in fixes {
         by_occurrence.entry(f.occurrence_start).or_default().push(f);
     }
     let mut matched = 0;
+    let mut blamed = Vec::new();
     for (old, new) in before.occurrences.iter().zip(&after.occurrences) {
         let start = old.map.source_range().start;
         let Some(mine) = by_occurrence.get(&start) else {
             if new.iri != old.iri {
-                return None;
+                return Err(none());
             }
             continue;
         };
@@ -185,14 +222,20 @@ fn try_apply(bytes: &[u8], source: &Source, before: &Extraction, fixes: &[&Fix])
         matched += mine.len();
         own.sort_by_key(|e| (e.range.start, e.range.end));
         if own.windows(2).any(|w| w[0].range.end > w[1].range.start) {
-            return None;
+            return Err(none());
         }
         let expected = apply_iri_edits(&old.iri, own.into_iter());
         if new.iri != expected {
-            return None;
+            blamed.push(start);
         }
     }
-    (matched == fixes.len()).then(|| Pass {
+    if !blamed.is_empty() {
+        return Err(blamed);
+    }
+    if matched != fixes.len() {
+        return Err(none());
+    }
+    Ok(Pass {
         bytes: new_bytes,
         source: fixed,
         applied: fixes.len(),

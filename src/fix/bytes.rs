@@ -22,19 +22,21 @@ pub fn byte_offsets(bytes: &[u8], source: &Source, offsets: &[usize]) -> Option<
     let base = source.encoding.bom_len;
     let body = bytes.get(base..)?;
     let mut found: Vec<Option<usize>> = vec![None; offsets.len()];
-    let mut next = 0;
+    let next = std::cell::Cell::new(0);
     // Records that `text_len` bytes of text come from the first `read` bytes of the body; the
     // first time a length is reached is the boundary before the next character's bytes.
     let mut reached = |text_len: usize, read: usize| {
-        while next < offsets.len() && offsets[next] <= text_len {
-            if offsets[next] == text_len && found[next].is_none() {
-                found[next] = Some(base + read);
+        let mut k = next.get();
+        while k < offsets.len() && offsets[k] <= text_len {
+            if offsets[k] == text_len && found[k].is_none() {
+                found[k] = Some(base + read);
             }
-            if offsets[next] < text_len && found[next].is_none() {
+            if offsets[k] < text_len && found[k].is_none() {
                 return false;
             }
-            next += 1;
+            k += 1;
         }
+        next.set(k);
         true
     };
     if !reached(0, 0) {
@@ -42,25 +44,47 @@ pub fn byte_offsets(bytes: &[u8], source: &Source, offsets: &[usize]) -> Option<
     }
     let mut decoder = encoding.new_decoder_without_bom_handling();
     let mut text = String::new();
-    for i in 0..body.len() {
-        let last = i + 1 == body.len();
-        let mut input = &body[i..i + 1];
+    let mut i = 0;
+    while i < body.len() {
+        // Far from the next offset, decode many bytes at once (no boundary is skipped while the
+        // text cannot reach it); near it, one byte at a time, to see each boundary. Linear in
+        // the body, and fast: this runs for every fix tried on a legacy-encoded file.
+        let gap = offsets
+            .get(next.get())
+            .map_or(usize::MAX, |&t| t.saturating_sub(text.len()));
+        let mut step = (gap / 4).clamp(1, body.len() - i);
+        while step > 1
+            && decoder
+                .max_utf8_buffer_length(step)
+                .is_none_or(|most| most >= gap)
+        {
+            step /= 2;
+        }
+        let end = i + step;
+        let last = end == body.len();
+        let mut input = &body[i..end];
+        let mut consumed = i;
         loop {
-            text.reserve(16);
+            let room = decoder
+                .max_utf8_buffer_length(input.len())
+                .unwrap_or(input.len() * 3);
+            text.reserve(room + 16);
             let (result, n) = decoder.decode_to_string_without_replacement(input, &mut text, last);
             input = &input[n..];
+            consumed += n;
             match result {
                 DecoderResult::InputEmpty => break,
                 DecoderResult::OutputFull => continue,
                 DecoderResult::Malformed(_, after) => {
                     text.push(char::REPLACEMENT_CHARACTER);
-                    if !reached(text.len(), i + 1 - usize::from(after)) {
+                    if !reached(text.len(), consumed - usize::from(after)) {
                         return None;
                     }
                 }
             }
         }
-        if !reached(text.len(), i + 1) {
+        i = end;
+        if !reached(text.len(), i) {
             return None;
         }
     }
