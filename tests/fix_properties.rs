@@ -146,7 +146,17 @@ fn check_document(format: Format, bytes: Vec<u8>, unsafe_fixes: bool) -> Result<
     }
     if let (Some(a), Some(b)) = (old.occurrences.last(), new.occurrences.last()) {
         let (ra, rb) = (a.map.source_range(), b.map.source_range());
-        prop_assert_eq!(&before.text[ra.end..], &after.text[rb.end..]);
+        // In a reStructuredText target, whitespace inside the IRI is not part of it (docutils
+        // removes it): once a fix removes what followed a space, the space is after the IRI.
+        let (old_rest, new_rest) = (&before.text[ra.end..], &after.text[rb.end..]);
+        if format == Format::Rst {
+            prop_assert_eq!(
+                old_rest.trim_start_matches([' ', '\t']),
+                new_rest.trim_start_matches([' ', '\t'])
+            );
+        } else {
+            prop_assert_eq!(old_rest, new_rest);
+        }
     }
     if !unsafe_fixes {
         // Equivalent: the same URI (§3.1, which encodes the unwise ASCII characters) on the
