@@ -77,12 +77,21 @@ pub(crate) fn matching(selector: &str) -> Result<Vec<usize>, SelectionError> {
 
 /// The rule id or group closest to `selector`, if one is close.
 pub(crate) fn suggest(selector: &str) -> Option<&'static str> {
+    let length = selector.chars().count();
     RULES
         .iter()
         .map(|r| r.id)
         .chain(groups())
-        .map(|name| (edit_distance(selector, name), name))
-        .filter(|&(d, name)| d <= 3.max(name.len() / 4))
+        .filter_map(|name| {
+            let most = 3.max(name.len() / 4);
+            // The distance is at least the difference in length: a long word (a fuzzer's, or
+            // a paragraph after `irilint-disable`) is not compared character by character.
+            if length.abs_diff(name.len()) > most {
+                return None;
+            }
+            let d = edit_distance(selector, name);
+            (d <= most).then_some((d, name))
+        })
         .min()
         .map(|(_, name)| name)
 }
