@@ -12,12 +12,9 @@
 
 use std::path::Path;
 
-use irilint::check::{CheckOptions, Loaded, check_source};
-use irilint::config::FileSettings;
-use irilint::fix::run::fixed;
-use irilint::fix::{FixOptions, FixOutput};
-use irilint::rules::Selection;
-use irilint::source::{Format, Source};
+// The fuzz targets' own properties, so that a regression is checked exactly as it was found.
+#[path = "../fuzz/fuzz_targets/input.rs"]
+mod input;
 
 fn inputs(target: &str) -> Vec<(String, Vec<u8>)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -32,72 +29,22 @@ fn inputs(target: &str) -> Vec<(String, Vec<u8>)> {
         })
         .collect();
     found.sort();
+    assert!(!found.is_empty(), "no inputs for {target}");
     found
-}
-
-/// The fuzz targets' reading of an input: the first byte picks the format.
-fn document(data: &[u8]) -> Option<(Format, &[u8], Source)> {
-    let (&which, bytes) = data.split_first()?;
-    let format = Format::ALL[usize::from(which) % Format::ALL.len()];
-    let source = Source::decode("fuzz".into(), format, bytes).ok()?;
-    Some((format, bytes, source))
 }
 
 #[test]
 fn fix_regressions_still_decode_and_a_second_fix_changes_nothing() {
-    let cases = inputs("fix");
-    assert!(!cases.is_empty());
-    for (name, data) in cases {
-        let (format, bytes, source) = document(&data).expect("a document");
-        let settings = FileSettings {
-            selection: Selection::all(),
-            ..FileSettings::default()
-        };
-        let options = CheckOptions::new(&settings.selection);
-        let fix = FixOptions {
-            unsafe_fixes: true,
-            output: FixOutput::Diff,
-        };
-        let loaded = Loaded {
-            source,
-            bytes: bytes.to_vec(),
-            path: None,
-        };
-        let once = fixed(&loaded, &settings, &options, fix);
-        assert!(once.applied > 0, "{name}: some fixes apply");
-        let again = Source::decode("fuzz".into(), format, &once.bytes)
-            .unwrap_or_else(|_| panic!("{name}: the fixed document no longer decodes"));
-        let reloaded = Loaded {
-            source: again,
-            bytes: once.bytes.clone(),
-            path: None,
-        };
-        let twice = fixed(&reloaded, &settings, &options, fix);
-        assert_eq!(twice.applied, 0, "{name}: a second fix applied more");
-        assert_eq!(
-            twice.bytes, once.bytes,
-            "{name}: a second fix changed the document"
-        );
+    for (name, data) in inputs("fix") {
+        assert!(input::document(&data).is_some(), "{name} is a document");
+        assert!(input::check_fix(&data) > 0, "{name}: some fixes apply");
     }
 }
 
 #[test]
 fn document_regressions_are_checked_with_spans_inside_the_text() {
-    let cases = inputs("document");
-    assert!(!cases.is_empty());
-    for (name, data) in cases {
-        let (_, _, source) = document(&data).expect("a document");
-        let all = Selection::all();
-        let outcome = check_source(&source, &CheckOptions::new(&all));
-        let text = &source.text;
-        for d in &outcome.diagnostics {
-            let (s, e) = (d.start.text_offset, d.end.text_offset);
-            assert!(s <= e && e <= text.len(), "{name}: {} {s}..{e}", d.rule);
-            assert!(
-                text.is_char_boundary(s) && text.is_char_boundary(e),
-                "{name}: {}",
-                d.rule
-            );
-        }
+    for (name, data) in inputs("document") {
+        assert!(input::document(&data).is_some(), "{name} is a document");
+        input::check_document(&data);
     }
 }
