@@ -125,32 +125,29 @@ pub fn pass(
             Ok(p) => return Some(p),
             Err(blamed) => blamed,
         };
-        // The IRIs that came out other than their fixes promise: reject those fixes and try the
-        // rest together again. Each round rejects at least one, and a document with many fixes
-        // that fail is not re-read once per fix.
+        failures += 1;
         if !blamed.is_empty() {
+            // The IRIs that came out other than their fixes promise: reject those fixes and
+            // try the rest together again.
             for (d, f) in &chosen {
                 if blamed.contains(&f.occurrence_start) {
                     rejected.insert(key(d, f));
                 }
             }
-            continue;
-        }
-        // The document itself came out wrong. The longest prefix of the fixes that applies
-        // together, found by halving (a few re-reads of the document, not one per fix); when
-        // not even the first applies alone, it is left out and the rest tried again.
-        let mut n = fixes.len() / 2;
-        while n >= 1 {
-            match try_apply(bytes, source, &before, &fixes[..n]) {
-                Ok(p) => return Some(p),
-                Err(_) => failures += 1,
+        } else {
+            // The document itself came out wrong. The longest prefix of the fixes that applies
+            // together, found by halving (a few re-reads of the document, not one per fix);
+            // when not even the first applies alone, it is left out and the rest tried again.
+            let mut n = fixes.len() / 2;
+            while n >= 1 {
+                match try_apply(bytes, source, &before, &fixes[..n]) {
+                    Ok(p) => return Some(p),
+                    Err(_) => failures += 1,
+                }
+                n /= 2;
             }
-            n /= 2;
-        }
-        let (d, f) = chosen[0];
-        rejected.insert(key(d, f));
-        if fixes.len() == 1 {
-            continue;
+            let (d, f) = chosen[0];
+            rejected.insert(key(d, f));
         }
         // Each try re-reads the whole document: past a budget of failures, the pass gives up
         // and leaves the rest out (a document no fix survives is not re-read endlessly).
