@@ -57,9 +57,82 @@ fn label_to_ascii(label: &str) -> Result<Cow<'_, str>, idna::Errors> {
 }
 
 fn check_idn(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    check_empty_names(input, sink);
     for_each_dns_name(input, |name| {
-        check_domain(input.text, name.range, name.labels, name.what, sink)
+        check_domain(
+            input.text,
+            name.range,
+            name.labels,
+            name.what,
+            name.root_dot,
+            sink,
+        )
     });
+}
+
+/// An `http`, `https`, `ftp`, `ws` or `wss` IRI with an authority but no host, and a `mailto:`
+/// address with nothing after its `@`: there is no name to look up. RFC 9110 §4.2.1 says a
+/// sender must not generate an `http` URI with an empty host, and browsers reject one; RFC 6455
+/// §3 and RFC 1738 §3.1 require the host of `ws`/`wss` and `ftp`; RFC 5321 §4.1.2 a mail
+/// domain. A network-path reference (`///path`) is left alone: its scheme is not known.
+fn check_empty_names(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    let iri = input.iri;
+    let text = input.text;
+    let Some(scheme) = iri.scheme.as_ref().map(|r| &text[r.clone()]) else {
+        return;
+    };
+    if uses_dns(scheme) {
+        let Some(authority) = &iri.authority else {
+            return;
+        };
+        let host = &authority.host;
+        if !host.range.is_empty() || reported_by_syntax_rules(iri, &authority.range) {
+            return;
+        }
+        // `http://` alone names the scheme in prose ("URLs starting with `https://`"), or is all
+        // of a placeholder the extractor stopped at (`http://<host>/`): not a link.
+        let nothing_after = authority.range.is_empty()
+            && iri.path.is_empty()
+            && iri.query.is_none()
+            && iri.fragment.is_none();
+        if nothing_after {
+            return;
+        }
+        // Point at what stands where the host should be: `//`, or the `@` before it.
+        let at = host.range.start;
+        let span = match &authority.userinfo {
+            Some(u) => u.end..u.end + 1,
+            None => at.saturating_sub(2)..at,
+        };
+        let scheme = scheme.to_ascii_lowercase();
+        sink.report(
+            span,
+            format!("the {scheme} IRI has an empty host: there is no server to connect to"),
+            Some(format!(
+                "write the host name after `//`; an `{scheme}` URI must have one (RFC 9110 §4.2.1, RFC 6455 §3, RFC 1738 §3.1); for a path on the same server, drop the `{scheme}://`"
+            )),
+        );
+    } else if scheme.eq_ignore_ascii_case("mailto") {
+        let path = iri.path.clone();
+        if reported_by_syntax_rules(iri, &path) {
+            return;
+        }
+        let mut start = path.start;
+        for addr in text[path.clone()].split(',') {
+            let end = start + addr.len();
+            if addr.ends_with('@') {
+                sink.report(
+                    end - 1..end,
+                    format!(
+                        "the mail address `{}` has no domain after its `@`",
+                        escape_unsafe(addr)
+                    ),
+                    Some("write the domain after the `@` (RFC 5321 §4.1.2)".to_string()),
+                );
+            }
+            start = end + 1;
+        }
+    }
 }
 
 /// A DNS name in an IRI, as `idn-invalid` and `idn-not-registrable` check it.
@@ -70,6 +143,9 @@ pub(super) struct DnsName<'a> {
     pub labels: &'a [Range<usize>],
     /// How messages name it: `host` or `mail domain`.
     pub what: &'static str,
+    /// Whether a trailing root dot is allowed: in a URL host it makes a fully qualified name
+    /// (RFC 3986 §3.2.2); a mail domain is written without it (RFC 5321 §4.1.2).
+    pub root_dot: bool,
 }
 
 /// The DNS names of an IRI: the host of a scheme whose host is a DNS name (`http`, `https`,
@@ -97,6 +173,7 @@ pub(super) fn for_each_dns_name(input: &IriCheck<'_>, mut f: impl FnMut(DnsName<
                     range: host.range.clone(),
                     labels: &host.labels,
                     what: "host",
+                    root_dot: true,
                 });
             }
         }
@@ -134,21 +211,32 @@ fn mail_domains(input: &IriCheck<'_>, mut f: impl FnMut(DnsName<'_>)) {
             let domain = start + at + 1..end;
             let d = &text[domain.clone()];
             if !d.is_empty() && !d.starts_with('[') {
-                let mut labels = Vec::new();
-                let mut l = domain.start;
-                for part in d.split('.') {
-                    labels.push(l..l + part.len());
-                    l += part.len() + 1;
-                }
+                let labels = dot_separated(d, domain.start);
                 f(DnsName {
                     range: domain,
                     labels: &labels,
                     what: "mail domain",
+                    root_dot: false,
                 });
             }
         }
         start = end + 1;
     }
+}
+
+/// The labels of `name` (which starts at `offset`), split at every dot UTS #46 maps to `.`
+/// (U+002E, U+3002, U+FF0E, U+FF61; UTS #46 §2.3).
+fn dot_separated(name: &str, offset: usize) -> Vec<Range<usize>> {
+    let mut labels = Vec::new();
+    let mut start = 0;
+    for (i, c) in name.char_indices() {
+        if matches!(c, '.' | '\u{3002}' | '\u{FF0E}' | '\u{FF61}') {
+            labels.push(offset + start..offset + i);
+            start = i + c.len_utf8();
+        }
+    }
+    labels.push(offset + start..offset + name.len());
+    labels
 }
 
 /// Decodes `%XX` escapes with the shared strict decoder; `None` when the octets are not UTF-8
@@ -185,6 +273,7 @@ fn check_domain(
     range: Range<usize>,
     label_ranges: &[Range<usize>],
     what: &str,
+    root_dot: bool,
     sink: &mut Sink<'_>,
 ) {
     let raw = &text[range.clone()];
@@ -197,7 +286,19 @@ fn check_domain(
     } else {
         Cow::Borrowed(raw)
     };
-    if to_ascii(&whole).is_ok() {
+    let ok = if root_dot {
+        to_ascii(&whole).is_ok()
+    } else {
+        UTS46
+            .to_ascii(
+                whole.as_bytes(),
+                AsciiDenyList::STD3,
+                Hyphens::Check,
+                DnsLength::Verify,
+            )
+            .is_ok()
+    };
+    if ok {
         return;
     }
     // Something fails: find which label and which check.
@@ -218,23 +319,37 @@ fn check_domain(
     for (i, label) in labels.iter().enumerate() {
         if label.text.is_empty() {
             unicode_forms.push(None);
-            if i == last && i > 0 {
+            if i == last && i > 0 && root_dot {
                 continue; // the root dot of a fully qualified name
             }
-            let dot = if label.range.start > range.start {
-                label.range.start - 1..label.range.start
+            // The dot (of any width) before the label, or after it for the first.
+            let dot = if i > 0 {
+                labels[i - 1].range.end..label.range.start
+            } else if let Some(next) = labels.get(1) {
+                label.range.end..next.range.start
             } else {
-                label.range.end..(label.range.end + 1).min(range.end)
+                label.range.clone()
             };
-            let where_ = if i == 0 {
-                "starts with a dot"
+            let (where_, message) = if i == 0 {
+                (
+                    "starts with a dot",
+                    "an empty label is not a valid DNS name",
+                )
+            } else if i == last {
+                (
+                    "ends with a dot",
+                    "a mail domain is written without the root dot (RFC 5321 §4.1.2)",
+                )
             } else {
-                "has two dots in a row"
+                (
+                    "has two dots in a row",
+                    "an empty label is not a valid DNS name",
+                )
             };
             reported += 1;
             sink.report(
                 dot,
-                format!("the {what} {where_}: an empty label is not a valid DNS name"),
+                format!("the {what} {where_}: {message}"),
                 Some("remove the extra dot".to_string()),
             );
             continue;

@@ -111,6 +111,9 @@ fn check_name(text: &str, name: &DnsName<'_>, sink: &mut Sink<'_>) {
     if uts46.is_err() {
         return; // `idn-invalid` reports it
     }
+    if !name.root_dot && mapped.ends_with('.') {
+        return; // a mail domain with a root dot: `idn-invalid` (RFC 5321 §4.1.2)
+    }
     let mut labels = Vec::with_capacity(name.labels.len());
     for r in name.labels {
         if mapped == raw {
