@@ -282,6 +282,14 @@ fn directions(s: &str) -> Directions {
     out
 }
 
+/// False when `s` cannot hold a right-to-left character: every character is below U+0580 (no
+/// UTF-8 byte of 0xD6 or more), where no character has bidi class R or AL. Both §4.2 rules
+/// report only around right-to-left characters, so an IRI without any has nothing to report and
+/// is answered by one byte scan instead of a lookup per character (a long `é…` IRI).
+fn may_hold_rtl(s: &str) -> bool {
+    s.bytes().any(|b| b >= 0xD6)
+}
+
 /// Which way a character counts for the paired-bracket rule (UAX #9 N0, where European and
 /// Arabic digits count as right-to-left).
 fn bracket_strength(c: char) -> Option<Dir> {
@@ -348,6 +356,9 @@ fn describe_run(run: &str) -> String {
 }
 
 fn check_mixed_direction(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    if !may_hold_rtl(input.text) {
+        return;
+    }
     for_each_component(input.text, input.iri, |kind, range| {
         let s = &input.text[range.clone()];
         if s.is_ascii() {
@@ -375,6 +386,9 @@ fn check_mixed_direction(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
 }
 
 fn check_component_edge(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    if !may_hold_rtl(input.text) {
+        return;
+    }
     for_each_component(input.text, input.iri, |kind, range| {
         let s = &input.text[range.clone()];
         if s.is_ascii() {
@@ -407,6 +421,19 @@ mod tests {
 
     fn run<'a>(s: &'a str, r: &Option<Range<usize>>) -> Option<&'a str> {
         r.clone().map(|r| &s[r])
+    }
+
+    #[test]
+    fn no_character_below_u0580_is_right_to_left() {
+        for c in ('\0'..'\u{580}').filter(|c| !may_hold_rtl(c.encode_utf8(&mut [0; 4]))) {
+            assert!(directions(&c.to_string()).first_rtl.is_none(), "{c:?}");
+            assert!(
+                !matches!(bidi_class(c), BidiClass::R | BidiClass::AL),
+                "{c:?}"
+            );
+        }
+        assert!(may_hold_rtl("\u{5D0}") && may_hold_rtl("\u{200F}") && may_hold_rtl("a\u{10800}"));
+        assert!(!may_hold_rtl("caf\u{E9}\u{57F}"));
     }
 
     #[test]

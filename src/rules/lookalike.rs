@@ -197,6 +197,8 @@ fn plainly_one_script(word: &str) -> bool {
                 continue;
             }
             Script::Latin
+        } else if is_latin1_letter(c) {
+            Script::Latin
         } else {
             let s = props::script(c);
             if is_neutral(s) {
@@ -211,6 +213,12 @@ fn plainly_one_script(word: &str) -> bool {
         }
     }
     true
+}
+
+/// The letters of Latin-1 Supplement (`ª`, `º`, `À`..`ÿ` but `×` and `÷`): all Latin script, so
+/// a word of Western European letters needs no table lookup.
+fn is_latin1_letter(c: char) -> bool {
+    matches!(c, '\u{AA}' | '\u{BA}' | '\u{C0}'..='\u{FF}') && !matches!(c, '\u{D7}' | '\u{F7}')
 }
 
 /// UTS #39 §5.2 highly restrictive: the resolved script set (with Script_Extensions and the
@@ -787,6 +795,17 @@ mod tests {
         assert_eq!(words_of("%D0%BFример-x"), ["ример", "x"]);
         assert_eq!(words_of("a%2"), ["a", "2"]);
         assert!(words_of("--").is_empty());
+    }
+
+    #[test]
+    fn latin1_letters_are_latin_script() {
+        for c in '\u{80}'..'\u{100}' {
+            assert_eq!(
+                is_latin1_letter(c),
+                props::script(c) == Script::Latin,
+                "{c:?}"
+            );
+        }
     }
 
     #[test]

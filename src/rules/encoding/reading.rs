@@ -91,8 +91,20 @@ pub(super) fn bytes_in(run: &str, encoding: &'static Encoding) -> Option<Vec<u8>
 pub(super) fn utf8_reading(run: &str, encoding: &'static Encoding) -> Option<String> {
     // Most runs of real text fail here, before any allocation: in windows-1252 a UTF-8 lead
     // byte is one of `Â`…`ô`.
-    if encoding == WINDOWS_1252 && !run.starts_with(|c| ('\u{C2}'..='\u{F4}').contains(&c)) {
-        return None;
+    if encoding == WINDOWS_1252 {
+        // A UTF-8 lead byte (`Â`…`ô`), then a continuation byte (0x80..0xBF: U+0080..U+00BF or a
+        // character of the C1 row), or the bytes are not UTF-8: decided on two characters, not
+        // on the encoding of a long run (`éééé…`).
+        let mut chars = run.chars();
+        let lead = chars
+            .next()
+            .is_some_and(|c| ('\u{C2}'..='\u{F4}').contains(&c));
+        let continuation = chars
+            .next()
+            .is_some_and(|c| ('\u{80}'..='\u{BF}').contains(&c) || WINDOWS_1252_C1.contains(&c));
+        if !(lead && continuation) {
+            return None;
+        }
     }
     utf8_reading_of(run, &bytes_in(run, encoding)?, encoding)
 }
