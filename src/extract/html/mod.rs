@@ -86,7 +86,7 @@ fn value_kind(tag: &FoundTag<'_>, attribute: &str) -> Option<ValueKind> {
     {
         return Some(ValueKind::Url);
     }
-    if &*tag.name == "meta" && attribute == "content" {
+    if tag.name == html5ever::local_name!("meta") && attribute == "content" {
         let refresh = tag
             .value("http-equiv")
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"));

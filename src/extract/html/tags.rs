@@ -16,7 +16,7 @@ use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{
     Tag, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
 };
-use html5ever::{Attribute, LocalName};
+use html5ever::{Attribute, LocalName, local_name};
 
 use super::charref::decode_attribute;
 use super::position::Feed;
@@ -190,7 +190,8 @@ impl<'t> TokenSink for Locator<'t, '_> {
                 self_closing,
                 ..
             }) => {
-                let is_foreign_root = &*name == "svg" || &*name == "math";
+                // Interned names compare as integers.
+                let is_foreign_root = name == local_name!("svg") || name == local_name!("math");
                 let token_end = self.token_end();
                 if kind == TagKind::EndTag {
                     if is_foreign_root {
@@ -222,9 +223,15 @@ impl<'t> TokenSink for Locator<'t, '_> {
                         },
                     ),
                 };
+                // What the tree builder would tell the tokenizer (WHATWG §13.2.6.4.7).
+                let switch = if depth > 0 {
+                    TokenSinkResult::Continue
+                } else {
+                    switch_after(&name)
+                };
                 if let Some(place) = place {
                     let tag = FoundTag {
-                        name: name.clone(),
+                        name,
                         foreign,
                         attrs,
                         text,
@@ -233,19 +240,7 @@ impl<'t> TokenSink for Locator<'t, '_> {
                     };
                     (self.on_tag.borrow_mut())(tag);
                 }
-                if depth > 0 {
-                    return TokenSinkResult::Continue;
-                }
-                // What the tree builder would tell the tokenizer (WHATWG §13.2.6.4.7).
-                match &*name {
-                    "script" => TokenSinkResult::RawData(RawKind::ScriptData),
-                    "style" | "xmp" | "iframe" | "noembed" | "noframes" => {
-                        TokenSinkResult::RawData(RawKind::Rawtext)
-                    }
-                    "title" | "textarea" => TokenSinkResult::RawData(RawKind::Rcdata),
-                    "plaintext" => TokenSinkResult::Plaintext,
-                    _ => TokenSinkResult::Continue,
-                }
+                switch
             }
             Token::CommentToken(_) => {
                 self.skip_comment(true);
@@ -261,6 +256,28 @@ impl<'t> TokenSink for Locator<'t, '_> {
 
     fn adjusted_current_node_present_but_not_in_html_namespace(&self) -> bool {
         self.foreign_depth.get() > 0
+    }
+}
+
+/// The state the tokenizer goes on in after the HTML start tag `name`.
+fn switch_after(name: &LocalName) -> TokenSinkResult<()> {
+    let is = |names: &[LocalName]| names.contains(name);
+    if *name == local_name!("script") {
+        TokenSinkResult::RawData(RawKind::ScriptData)
+    } else if is(&[
+        local_name!("style"),
+        local_name!("xmp"),
+        local_name!("iframe"),
+        local_name!("noembed"),
+        local_name!("noframes"),
+    ]) {
+        TokenSinkResult::RawData(RawKind::Rawtext)
+    } else if is(&[local_name!("title"), local_name!("textarea")]) {
+        TokenSinkResult::RawData(RawKind::Rcdata)
+    } else if *name == local_name!("plaintext") {
+        TokenSinkResult::Plaintext
+    } else {
+        TokenSinkResult::Continue
     }
 }
 
