@@ -412,10 +412,7 @@ fn scan_attributes(text: &str, from: usize, end: usize) -> (Vec<RawAttribute>, u
             let value = if j < end && (b[j] == b'"' || b[j] == b'\'') {
                 let q = b[j];
                 let vs = j + 1;
-                let ve = b[vs..end]
-                    .iter()
-                    .position(|&c| c == q)
-                    .map_or(end, |k| vs + k);
+                let ve = memchr::memchr(q, &b[vs..end]).map_or(end, |k| vs + k);
                 i = (ve + 1).min(end);
                 vs..ve
             } else {
