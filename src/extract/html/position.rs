@@ -65,3 +65,37 @@ impl Feed {
             .then(|| chunk.end - len)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_position_is_read_off_the_chunk_and_never_off_a_put_back_buffer() {
+        let text = "0123456789<a href=x>abcdefghijklmnopqrstuvwxyz";
+        let feed = Feed::default();
+        feed.push(text, 10, text.len());
+        assert_eq!(feed.taken_to(), Some(10));
+        for _ in 0.."<a href=x>".len() {
+            feed.queue().next();
+        }
+        assert_eq!(feed.taken_to(), Some(20));
+        // What a character reference gives back is a buffer of its own, copied elsewhere.
+        feed.queue()
+            .push_front(StrTendril::from_slice("notin;notin;"));
+        assert_eq!(feed.taken_to(), None);
+        feed.queue().pop_front();
+        assert_eq!(feed.taken_to(), Some(20));
+        // Eight bytes or fewer are stored inline, where the address tells nothing.
+        while feed
+            .queue()
+            .peek_front_chunk_mut()
+            .is_some_and(|f| f.len() > 8)
+        {
+            feed.queue().next();
+        }
+        assert_eq!(feed.taken_to(), None);
+        while feed.queue().next().is_some() {}
+        assert_eq!(feed.taken_to(), Some(text.len()));
+    }
+}

@@ -586,8 +586,36 @@ mod tests {
         let t = tags(html);
         let a = t.iter().find(|t| t.name == "a").unwrap();
         assert!(a.foreign);
-        assert_eq!(attr(a, "xlink:href").value, "#i");
+        let href = attr(a, "xlink:href");
+        assert_eq!(href.value, "#i");
+        // The look-alike in the CDATA section ends elsewhere than the tokenizer's tag.
+        assert!(href.exact);
+        assert_eq!(a.start, html.find("<a xlink").unwrap());
         assert!(!t.iter().find(|t| t.name == "p").unwrap().foreign);
+    }
+
+    #[test]
+    fn tags_across_chunks_are_located_exactly() {
+        // Each tag, reference and comment opener straddles a chunk's end at some padding.
+        let unit = "<p>t<a href='/r&eacute;s&notit;?a=1&copy=2' title=\"x\r\ny\">&amp;</a><!--c--><img src=/i.png>";
+        for pad in 0..unit.len() {
+            let mut html = "x".repeat(CHUNK - 2 * unit.len() + pad);
+            while html.len() < CHUNK + 2 * unit.len() {
+                html.push_str(unit);
+            }
+            let mut count = 0;
+            for t in tags(&html) {
+                assert_eq!(
+                    &html[t.start..t.start + 1 + t.name.len()],
+                    format!("<{}", t.name)
+                );
+                for a in &t.attributes {
+                    assert!(a.exact, "pad {pad}: <{} {}>", t.name, a.name);
+                    count += 1;
+                }
+            }
+            assert!(count >= 3 * 3, "pad {pad}: {count}");
+        }
     }
 
     #[test]
