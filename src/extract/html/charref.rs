@@ -27,7 +27,9 @@ pub fn decode_attribute(text: &str, raw: Range<usize>) -> (String, SpanMap) {
             map.push_copied(from..to);
         }
     };
-    while i < raw.end {
+    // Only `&`, CR and NUL can change anything; the runs between them are copied as they are.
+    while let Some(k) = memchr::memchr3(b'&', b'\r', 0, &b[i..raw.end]) {
+        i += k;
         let (replacement, consumed): (Option<String>, usize) = match b[i] {
             b'&' => match reference(text, i, raw.end) {
                 Some((s, n)) => (Some(s), n),
@@ -35,8 +37,7 @@ pub fn decode_attribute(text: &str, raw: Range<usize>) -> (String, SpanMap) {
             },
             b'\r' if i + 1 < raw.end && b[i + 1] == b'\n' => (Some("\n".into()), 2),
             b'\r' => (Some("\n".into()), 1),
-            0 => (Some("\u{FFFD}".into()), 1),
-            _ => (None, 1),
+            _ => (Some("\u{FFFD}".into()), 1),
         };
         match replacement {
             Some(s) => {
@@ -46,13 +47,8 @@ pub fn decode_attribute(text: &str, raw: Range<usize>) -> (String, SpanMap) {
                 i += consumed;
                 copy_from = i;
             }
-            None => {
-                // Step over the whole character (`consumed` is 1 byte for ASCII).
-                i += 1;
-                while i < raw.end && !text.is_char_boundary(i) {
-                    i += 1;
-                }
-            }
+            // An `&` that starts no reference is text.
+            None => i += 1,
         }
     }
     flush(&mut out, &mut map, copy_from, raw.end);

@@ -30,6 +30,7 @@
 //! text, and text nodes are not IRIs. The origin of an occurrence is `element@attribute`.
 
 mod charref;
+mod position;
 pub mod tags;
 
 use std::borrow::Cow;
@@ -85,18 +86,53 @@ fn value_kind(tag: &FoundTag<'_>, attribute: &str) -> Option<ValueKind> {
     {
         return Some(ValueKind::Url);
     }
-    if &*tag.name == "meta" && attribute == "content" {
+    if tag.name == html5ever::local_name!("meta") && attribute == "content" {
         let refresh = tag
             .value("http-equiv")
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"));
         return refresh.then_some(ValueKind::Refresh);
     }
-    URL_ATTRIBUTES
-        .iter()
-        .find(|(elements, name, _)| {
-            *name == attribute && (elements.is_empty() || elements.contains(&&*tag.name))
-        })
-        .map(|&(_, _, kind)| kind)
+    listed_kind(&tag.name, attribute)
+}
+
+/// [`URL_ATTRIBUTES`]' entry for `attribute` of `element`, as a `match`: it is asked for every
+/// attribute of every tag, most of which are in no entry.
+fn listed_kind(element: &str, attribute: &str) -> Option<ValueKind> {
+    use ValueKind::{Srcset, Url, UrlList};
+    let (listed, kind) = match attribute {
+        "href" => (matches!(element, "a" | "area" | "link" | "base"), Url),
+        "src" => (
+            matches!(
+                element,
+                "img"
+                    | "source"
+                    | "script"
+                    | "iframe"
+                    | "frame"
+                    | "embed"
+                    | "audio"
+                    | "video"
+                    | "track"
+                    | "input"
+            ),
+            Url,
+        ),
+        "srcset" => (matches!(element, "img" | "source"), Srcset),
+        "action" => (element == "form", Url),
+        "formaction" => (matches!(element, "button" | "input"), Url),
+        "cite" => (matches!(element, "blockquote" | "q" | "del" | "ins"), Url),
+        "data" => (element == "object", Url),
+        "poster" => (element == "video", Url),
+        "manifest" => (element == "html", Url),
+        "ping" => (matches!(element, "a" | "area"), UrlList),
+        "background" => (matches!(element, "body" | "table" | "td" | "th"), Url),
+        "longdesc" => (matches!(element, "img" | "iframe" | "frame"), Url),
+        "usemap" => (matches!(element, "img" | "object" | "input"), Url),
+        "itemid" | "xmlns" => (true, Url),
+        "itemtype" => (true, UrlList),
+        _ => (false, Url),
+    };
+    listed.then_some(kind)
 }
 
 /// The origins most pages are made of, so that an occurrence does not allocate its own.
@@ -156,13 +192,16 @@ pub fn for_each_occurrence(
     on_occurrence: &mut dyn FnMut(Occurrence),
 ) -> Vec<Comment> {
     tags::scan(text, range, &mut |mut tag| {
-        let kinds: Vec<(usize, ValueKind)> = tag
-            .attribute_names()
-            .enumerate()
-            .filter_map(|(i, name)| value_kind(&tag, name).map(|k| (i, k)))
-            .collect();
-        for (i, kind) in kinds {
-            let attr = tag.locate(i);
+        let mut i = 0;
+        while let Some(name) = tag.attribute_name(i) {
+            i += 1;
+            let Some(kind) = value_kind(&tag, name) else {
+                continue;
+            };
+            // Not in the source (a NUL in its name): none of its attributes are.
+            let Some(attr) = tag.locate(i - 1) else {
+                return;
+            };
             let origin = origin(&tag.name, &attr.name);
             let (value, map) = match rejoined(text, &attr) {
                 Some(rejoined) => rejoined,
@@ -406,6 +445,36 @@ mod tests {
 
     fn row(origin: &str, iri: &str, src: &str) -> (String, String, String) {
         (origin.into(), iri.into(), src.into())
+    }
+
+    #[test]
+    fn the_match_agrees_with_the_table() {
+        let mut elements: Vec<&str> = URL_ATTRIBUTES
+            .iter()
+            .flat_map(|(elements, _, _)| elements.iter().copied())
+            .collect();
+        elements.extend(["div", "span", "meta", "svg", "x"]);
+        for element in elements {
+            for attribute in URL_ATTRIBUTES.iter().map(|&(_, name, _)| name).chain([
+                "title",
+                "alt",
+                "content",
+                "hrefx",
+                "xlink:href",
+            ]) {
+                let in_table = URL_ATTRIBUTES
+                    .iter()
+                    .find(|(elements, name, _)| {
+                        *name == attribute && (elements.is_empty() || elements.contains(&element))
+                    })
+                    .map(|&(_, _, kind)| kind);
+                assert_eq!(
+                    listed_kind(element, attribute),
+                    in_table,
+                    "{element}@{attribute}"
+                );
+            }
+        }
     }
 
     #[test]

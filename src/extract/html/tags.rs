@@ -12,14 +12,14 @@
 use std::cell::{Cell, RefCell};
 use std::ops::Range;
 
-use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{
-    BufferQueue, Tag, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
+    Tag, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
 };
-use html5ever::{Attribute, LocalName};
+use html5ever::{Attribute, LocalName, local_name};
 
 use super::charref::decode_attribute;
+use super::position::Feed;
 use crate::extract::{Comment, SpanMap};
 
 /// An attribute of a start tag.
@@ -52,25 +52,40 @@ pub struct LocatedTag {
     pub attributes: Vec<LocatedAttribute>,
 }
 
-/// A start tag the tokenizer gave, found in the source: its attributes are located (and their
-/// raw values decoded) only when asked for, so that attributes no rule reads cost nothing more.
+/// A start tag the tokenizer gave. It is found in the source, and its attributes located (and
+/// their raw values decoded), only when asked for: tags and attributes no rule reads cost
+/// nothing beyond the tokenizer's own work.
 pub struct FoundTag<'t> {
     /// The tag name, lowercased (interned by the tokenizer: no allocation per tag).
     pub name: LocalName,
-    /// Offset of its `<`.
-    pub start: usize,
     /// Inside `<svg>` or `<math>` (foreign content).
     pub foreign: bool,
     /// The attributes as the tokenizer kept them (duplicates dropped), not copied.
     attrs: Vec<Attribute>,
-    raw: Vec<RawAttribute>,
     text: &'t str,
+    /// The end of the HTML in `text`.
+    end: usize,
+    place: Place,
+}
+
+/// Where a start tag is in the source.
+enum Place {
+    /// Its `<` and raw attributes.
+    Found {
+        start: usize,
+        raw: Vec<RawAttribute>,
+    },
+    /// Not in the source as the tokenizer read it (a NUL in its name): nothing to locate.
+    Missing,
+    /// To be found at or after `from` (just after the token before it), ending just before
+    /// `to` (after its `>`), where the tokenizer's input queue showed it ended.
+    Between { from: usize, to: usize },
 }
 
 impl FoundTag<'_> {
-    /// The attribute names, in order.
-    pub fn attribute_names(&self) -> impl Iterator<Item = &str> {
-        self.attrs.iter().map(|a| &*a.name.local)
+    /// The name of attribute `i` (in the order of the tag), if it has that many.
+    pub fn attribute_name(&self, i: usize) -> Option<&str> {
+        self.attrs.get(i).map(|a| &*a.name.local)
     }
 
     /// The value of the attribute named `name`, as the tokenizer decoded it.
@@ -81,36 +96,55 @@ impl FoundTag<'_> {
             .map(|a| &*a.value)
     }
 
-    /// Locates attribute `i`, taking its value out of the tag: the tokenizer's copy of a long
-    /// value is freed as soon as irilint's own decoding of the source has been compared with it.
-    pub fn locate(&mut self, i: usize) -> LocatedAttribute {
-        let value = std::mem::take(&mut self.attrs[i].value);
-        locate(
-            self.text,
-            &self.raw,
-            self.attrs[i].name.local.to_string(),
-            &value,
-        )
+    /// Offset of its `<`, and its raw attributes; `None` when it is not in the source.
+    fn found(&mut self) -> Option<(usize, &[RawAttribute])> {
+        if let Place::Between { from, to } = self.place {
+            self.place = match find_start_tag(self.text, from, Some(to), self.end, &self.name) {
+                Some((start, raw, _)) => Place::Found { start, raw },
+                None => Place::Missing,
+            };
+        }
+        match &self.place {
+            Place::Found { start, raw } => Some((*start, raw)),
+            _ => None,
+        }
     }
 
-    /// The tag with every attribute located.
-    pub fn into_located(mut self) -> LocatedTag {
-        let attributes = (0..self.attrs.len()).map(|i| self.locate(i)).collect();
-        LocatedTag {
+    /// Locates attribute `i`, taking its value out of the tag: the tokenizer's copy of a long
+    /// value is freed as soon as irilint's own decoding of the source has been compared with it.
+    /// `None` when the tag is not in the source.
+    pub fn locate(&mut self, i: usize) -> Option<LocatedAttribute> {
+        let text = self.text;
+        let value = std::mem::take(&mut self.attrs[i].value);
+        let name = self.attrs[i].name.local.to_string();
+        let (_, raw) = self.found()?;
+        Some(locate(text, raw, name, &value))
+    }
+
+    /// The tag with every attribute located; `None` when it is not in the source.
+    pub fn into_located(mut self) -> Option<LocatedTag> {
+        let start = self.found()?.0;
+        let attributes = (0..self.attrs.len())
+            .map(|i| self.locate(i))
+            .collect::<Option<_>>()?;
+        Some(LocatedTag {
             name: self.name.to_string(),
-            start: self.start,
+            start,
             foreign: self.foreign,
             attributes,
-        }
+        })
     }
 }
 
-/// Walks the source alongside the tokens as they come: each comment, doctype, start tag and end
-/// tag token is found at or after the cursor. Nothing is collected but the directive comments;
-/// start tags go to `on_tag` at once (a 100 MB page never holds its tokens in memory).
+/// Follows the tokens as they come, keeping a cursor just after the last one in the source: the
+/// tokenizer's input queue tells where each tag, comment and doctype token ends
+/// ([`Feed::taken_to`]); when it cannot, the token is found in the source at or after the
+/// cursor. Nothing is collected but the directive comments; start tags go to `on_tag` at once
+/// (a 100 MB page never holds its tokens in memory).
 struct Locator<'t, 'f> {
     text: &'t str,
     end: usize,
+    feed: Feed,
     cursor: Cell<usize>,
     foreign_depth: Cell<usize>,
     comments: RefCell<Vec<Comment>>,
@@ -118,16 +152,27 @@ struct Locator<'t, 'f> {
 }
 
 impl Locator<'_, '_> {
+    /// Just after the token being emitted, when the input queue tells (a tag, comment or
+    /// doctype token ends with a `>`, or at the end of the input).
+    fn token_end(&self) -> Option<usize> {
+        let to = self.feed.taken_to()?;
+        let closed = to == self.end || self.text.as_bytes().get(to.wrapping_sub(1)) == Some(&b'>');
+        (to > self.cursor.get() && to <= self.end && closed).then_some(to)
+    }
+
     fn skip_comment(&self, keep: bool) {
         let (text, end) = (self.text, self.end);
+        let token_end = self.token_end();
         if let Some(p) = find_comment(text, self.cursor.get(), end) {
             let after = comment_end(text, p, end);
-            self.cursor.set(after);
+            self.cursor.set(token_end.unwrap_or(after));
             if keep {
                 let directive = comment_body(text, p, after)
                     .and_then(|body| Comment::directive(text, p..after, body));
                 self.comments.borrow_mut().extend(directive);
             }
+        } else if let Some(to) = token_end {
+            self.cursor.set(to);
         }
     }
 }
@@ -145,13 +190,17 @@ impl<'t> TokenSink for Locator<'t, '_> {
                 self_closing,
                 ..
             }) => {
-                let is_foreign_root = &*name == "svg" || &*name == "math";
+                // Interned names compare as integers.
+                let is_foreign_root = name == local_name!("svg") || name == local_name!("math");
+                let token_end = self.token_end();
                 if kind == TagKind::EndTag {
                     if is_foreign_root {
                         self.foreign_depth
                             .set(self.foreign_depth.get().saturating_sub(1));
                     }
-                    if let Some(p) = find_tag(text, self.cursor.get(), end, &name, true) {
+                    if let Some(to) = token_end {
+                        self.cursor.set(to);
+                    } else if let Some(p) = find_tag(text, self.cursor.get(), end, &name, true) {
                         self.cursor
                             .set(scan_attributes(text, p + 2 + name.len(), end).1);
                     }
@@ -162,32 +211,36 @@ impl<'t> TokenSink for Locator<'t, '_> {
                 if is_foreign_root && !self_closing {
                     self.foreign_depth.set(depth + 1);
                 }
-                if let Some(p) = find_tag(text, self.cursor.get(), end, &name, false) {
-                    let (raw, after) = scan_attributes(text, p + 1 + name.len(), end);
-                    self.cursor.set(after);
+                let place = match token_end {
+                    Some(to) => Some(Place::Between {
+                        from: self.cursor.replace(to),
+                        to,
+                    }),
+                    None => find_start_tag(text, self.cursor.get(), None, end, &name).map(
+                        |(start, raw, after)| {
+                            self.cursor.set(after);
+                            Place::Found { start, raw }
+                        },
+                    ),
+                };
+                // What the tree builder would tell the tokenizer (WHATWG §13.2.6.4.7).
+                let switch = if depth > 0 {
+                    TokenSinkResult::Continue
+                } else {
+                    switch_after(&name)
+                };
+                if let Some(place) = place {
                     let tag = FoundTag {
-                        name: name.clone(),
-                        start: p,
+                        name,
                         foreign,
                         attrs,
-                        raw,
                         text,
+                        end,
+                        place,
                     };
                     (self.on_tag.borrow_mut())(tag);
                 }
-                if depth > 0 {
-                    return TokenSinkResult::Continue;
-                }
-                // What the tree builder would tell the tokenizer (WHATWG §13.2.6.4.7).
-                match &*name {
-                    "script" => TokenSinkResult::RawData(RawKind::ScriptData),
-                    "style" | "xmp" | "iframe" | "noembed" | "noframes" => {
-                        TokenSinkResult::RawData(RawKind::Rawtext)
-                    }
-                    "title" | "textarea" => TokenSinkResult::RawData(RawKind::Rcdata),
-                    "plaintext" => TokenSinkResult::Plaintext,
-                    _ => TokenSinkResult::Continue,
-                }
+                switch
             }
             Token::CommentToken(_) => {
                 self.skip_comment(true);
@@ -204,6 +257,55 @@ impl<'t> TokenSink for Locator<'t, '_> {
     fn adjusted_current_node_present_but_not_in_html_namespace(&self) -> bool {
         self.foreign_depth.get() > 0
     }
+}
+
+/// The state the tokenizer goes on in after the HTML start tag `name`.
+fn switch_after(name: &LocalName) -> TokenSinkResult<()> {
+    let is = |names: &[LocalName]| names.contains(name);
+    if *name == local_name!("script") {
+        TokenSinkResult::RawData(RawKind::ScriptData)
+    } else if is(&[
+        local_name!("style"),
+        local_name!("xmp"),
+        local_name!("iframe"),
+        local_name!("noembed"),
+        local_name!("noframes"),
+    ]) {
+        TokenSinkResult::RawData(RawKind::Rawtext)
+    } else if is(&[local_name!("title"), local_name!("textarea")]) {
+        TokenSinkResult::RawData(RawKind::Rcdata)
+    } else if *name == local_name!("plaintext") {
+        TokenSinkResult::Plaintext
+    } else {
+        TokenSinkResult::Continue
+    }
+}
+
+/// The start tag named `name` at or after `from`: its `<`, raw attributes and the offset just
+/// after its `>`. The first tag of that name is it, unless the tokenizer is known to have ended
+/// the tag elsewhere (`to`): a look-alike in text the tokenizer does not read as markup (a
+/// CDATA section in SVG) is then passed over for the one that ends there.
+fn find_start_tag(
+    text: &str,
+    from: usize,
+    to: Option<usize>,
+    end: usize,
+    name: &str,
+) -> Option<(usize, Vec<RawAttribute>, usize)> {
+    let first = find_tag(text, from, end, name, false)?;
+    let (raw, after) = scan_attributes(text, first + 1 + name.len(), end);
+    let Some(to) = to.filter(|&to| to != after) else {
+        return Some((first, raw, after));
+    };
+    let mut at = first + 1;
+    while let Some(p) = find_tag(text, at, to, name, false) {
+        let (raw, after) = scan_attributes(text, p + 1 + name.len(), end);
+        if after == to {
+            return Some((p, raw, after));
+        }
+        at = p + 1;
+    }
+    Some((first, raw, after))
 }
 
 fn is_space(b: u8) -> bool {
@@ -310,10 +412,7 @@ fn scan_attributes(text: &str, from: usize, end: usize) -> (Vec<RawAttribute>, u
             let value = if j < end && (b[j] == b'"' || b[j] == b'\'') {
                 let q = b[j];
                 let vs = j + 1;
-                let ve = b[vs..end]
-                    .iter()
-                    .position(|&c| c == q)
-                    .map_or(end, |k| vs + k);
+                let ve = memchr::memchr(q, &b[vs..end]).map_or(end, |k| vs + k);
                 i = (ve + 1).min(end);
                 vs..ve
             } else {
@@ -338,7 +437,7 @@ fn scan_attributes(text: &str, from: usize, end: usize) -> (Vec<RawAttribute>, u
 /// Every start tag of the HTML in `text[range]`, with located attributes (offsets in `text`).
 pub fn start_tags(text: &str, range: Range<usize>) -> Vec<LocatedTag> {
     let mut tags = Vec::new();
-    scan(text, range, &mut |t| tags.push(t.into_located()));
+    scan(text, range, &mut |t| tags.extend(t.into_located()));
     tags
 }
 
@@ -374,21 +473,22 @@ pub fn scan<'t>(
     let locator = Locator {
         text,
         end: range.end,
+        feed: Feed::default(),
         cursor: Cell::new(range.start),
         foreign_depth: Cell::new(0),
         comments: RefCell::new(Vec::new()),
         on_tag: RefCell::new(on_tag),
     };
     let tokenizer = Tokenizer::new(locator, TokenizerOpts::default());
-    let input = BufferQueue::default();
     let mut at = range.start;
     while at < range.end {
         let mut next = (at + CHUNK).min(range.end);
         while !text.is_char_boundary(next) {
             next += 1;
         }
-        input.push_back(StrTendril::from_slice(&text[at..next]));
-        let _ = tokenizer.feed(&input);
+        let feed = &tokenizer.sink.feed;
+        feed.push(text, at, next);
+        let _ = tokenizer.feed(feed.queue());
         at = next;
     }
     tokenizer.end();
@@ -486,8 +586,36 @@ mod tests {
         let t = tags(html);
         let a = t.iter().find(|t| t.name == "a").unwrap();
         assert!(a.foreign);
-        assert_eq!(attr(a, "xlink:href").value, "#i");
+        let href = attr(a, "xlink:href");
+        assert_eq!(href.value, "#i");
+        // The look-alike in the CDATA section ends elsewhere than the tokenizer's tag.
+        assert!(href.exact);
+        assert_eq!(a.start, html.find("<a xlink").unwrap());
         assert!(!t.iter().find(|t| t.name == "p").unwrap().foreign);
+    }
+
+    #[test]
+    fn tags_across_chunks_are_located_exactly() {
+        // Each tag, reference and comment opener straddles a chunk's end at some padding.
+        let unit = "<p>t<a href='/r&eacute;s&notit;?a=1&copy=2' title=\"x\r\ny\">&amp;</a><!--c--><img src=/i.png>";
+        for pad in 0..unit.len() {
+            let mut html = "x".repeat(CHUNK - 2 * unit.len() + pad);
+            while html.len() < CHUNK + 2 * unit.len() {
+                html.push_str(unit);
+            }
+            let mut count = 0;
+            for t in tags(&html) {
+                assert_eq!(
+                    &html[t.start..t.start + 1 + t.name.len()],
+                    format!("<{}", t.name)
+                );
+                for a in &t.attributes {
+                    assert!(a.exact, "pad {pad}: <{} {}>", t.name, a.name);
+                    count += 1;
+                }
+            }
+            assert!(count >= 3 * 3, "pad {pad}: {count}");
+        }
     }
 
     #[test]
