@@ -75,14 +75,21 @@ pub(super) fn is_name(s: &str) -> bool {
 /// one colon, neither first nor last, with a `NameStartChar` after it (what is left of the
 /// check once the tag's syntax has been read).
 pub(super) fn name_is_qname(name: &str) -> bool {
-    let b = name.as_bytes();
-    match b.iter().position(|&c| c == b':') {
+    match split_prefix(name) {
         None => true,
-        Some(k) => {
-            let local = &name[k + 1..];
-            k > 0 && !local.contains(':') && local.chars().next().is_some_and(is_name_start)
+        Some((prefix, local)) => {
+            !prefix.is_empty()
+                && split_prefix(local).is_none()
+                && local.chars().next().is_some_and(is_name_start)
         }
     }
+}
+
+/// A name split at its first colon, as `str::split_once(':')` does, by a byte loop: names are
+/// short, and this runs for every name of every tag.
+pub(super) fn split_prefix(name: &str) -> Option<(&str, &str)> {
+    let k = name.bytes().position(|b| b == b':')?;
+    Some((&name[..k], &name[k + 1..]))
 }
 
 /// `Char` of XML 1.0: what a document and a character reference may contain.

@@ -9,7 +9,8 @@ use std::ops::Range;
 use std::rc::Rc;
 
 use super::decode::{
-    Prepared, Reference, Via, is_name_char, name_is_qname, predefined, reference, trim,
+    Prepared, Reference, Via, is_name_char, name_is_qname, predefined, reference, split_prefix,
+    trim,
 };
 use super::errors::AMPERSAND;
 use super::tags::RawAttribute;
@@ -107,7 +108,7 @@ impl<'a> Walker<'a> {
             self.ns.bind(prefix, uri);
             values[k] = Some(p);
         }
-        let (prefix, local) = qname.split_once(':').unwrap_or(("", qname));
+        let (prefix, local) = split_prefix(qname).unwrap_or(("", qname));
         let namespace = match self.ns.resolve(prefix) {
             Some(uri) if uri.is_empty() && prefix.is_empty() => None,
             None if prefix.is_empty() => None,
@@ -150,7 +151,7 @@ impl<'a> Walker<'a> {
                 ));
             }
             let (ns, attr_local) =
-                match name.split_once(':') {
+                match split_prefix(name) {
                     None => (None, name),
                     Some((p, l)) => match self.ns.resolve(p) {
                         Some(uri) if !uri.is_empty() => (Some(uri.clone()), l),
@@ -191,7 +192,7 @@ impl<'a> Walker<'a> {
                 .zip(&values)
                 .find(|(a, _)| {
                     let n = &src[a.name.clone()];
-                    !n.contains(':') && n == name
+                    n == name && split_prefix(n).is_none()
                 })
                 .map(|(_, v)| v.as_ref().map_or("", |p| p.text.as_str()))
         };
