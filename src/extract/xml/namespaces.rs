@@ -12,20 +12,22 @@ pub(super) struct Namespaces {
     /// The default namespace's (prefix `""`): every element without a prefix asks for it, and
     /// finds it without hashing.
     default: Vec<Rc<str>>,
-    /// The prefixed ones.
+    /// The prefixed ones the document declares: empty, and so not allocated, in a document
+    /// that declares none.
     bound: HashMap<String, Vec<Rc<str>>>,
     /// The prefixes bound, in order (`""` for the default namespace), for unwinding.
     log: Vec<String>,
+    /// What `xml` is bound to in every document (a document may only bind it to this).
+    xml: Rc<str>,
 }
 
 impl Namespaces {
     pub(super) fn new() -> Namespaces {
-        let mut bound = HashMap::new();
-        bound.insert("xml".to_string(), vec![Rc::from(XML_NAMESPACE)]);
         Namespaces {
             default: Vec::new(),
-            bound,
+            bound: HashMap::new(),
             log: Vec::new(),
+            xml: Rc::from(XML_NAMESPACE),
         }
     }
 
@@ -64,9 +66,10 @@ impl Namespaces {
     /// True when some prefix in scope is bound to `uri` (a literal result element of a
     /// stylesheet sits inside the element that binds the XSLT namespace).
     pub(super) fn binds(&self, uri: &str) -> bool {
-        std::iter::once(&self.default)
-            .chain(self.bound.values())
-            .any(|stack| stack.last().is_some_and(|u| &**u == uri))
+        uri == XML_NAMESPACE
+            || std::iter::once(&self.default)
+                .chain(self.bound.values())
+                .any(|stack| stack.last().is_some_and(|u| &**u == uri))
     }
 
     /// The namespace of `prefix`; `Some("")` when the default namespace is undeclared.
@@ -74,6 +77,9 @@ impl Namespaces {
         if prefix.is_empty() {
             return self.default.last();
         }
-        self.bound.get(prefix).and_then(|v| v.last())
+        match self.bound.get(prefix).and_then(|v| v.last()) {
+            None if prefix == "xml" => Some(&self.xml),
+            found => found,
+        }
     }
 }
