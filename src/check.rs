@@ -369,6 +369,11 @@ fn read_limited(
     if let Some(nul_at) = binary_at(&bytes) {
         return Ok(Read::Binary { nul_at });
     }
+    // Fewer bytes than asked for: the end was reached, and asking again is one more read call
+    // per file.
+    if bytes.len() < BINARY_SNIFF_LEN {
+        return Ok(Read::Bytes(bytes));
+    }
     input
         .take(limit.saturating_add(1))
         .read_to_end(&mut bytes)?;

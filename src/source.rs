@@ -62,8 +62,14 @@ impl Format {
     /// The format a file's extension implies, if irilint knows it. `.xhtml` is HTML here;
     /// [`Format::for_file`] reads it as XML when it starts with an XML declaration.
     pub fn from_path(path: &Path) -> Option<Format> {
-        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        Some(match ext.as_str() {
+        // Lowered into a buffer on the stack, not a new string: every file walked asks. No
+        // extension known is longer than the buffer.
+        let ext = path.extension()?.as_encoded_bytes();
+        let mut lower = [0u8; 8];
+        lower.get_mut(..ext.len())?.copy_from_slice(ext);
+        lower.make_ascii_lowercase();
+        let ext = std::str::from_utf8(&lower[..ext.len()]).ok()?;
+        Some(match ext {
             "txt" | "text" => Format::Text,
             "html" | "htm" | "shtml" | "xhtml" => Format::Html,
             "xml" | "svg" | "atom" | "rss" | "rdf" | "owl" | "xsd" | "xsl" | "xslt" | "page"
@@ -199,7 +205,8 @@ pub fn binary_at(bytes: &[u8]) -> Option<usize> {
     if Encoding::for_bom(bytes).is_some() {
         return None;
     }
-    bytes.iter().take(BINARY_SNIFF_LEN).position(|&b| b == 0)
+    // memchr, not a byte loop: every file read pays for this scan.
+    memchr::memchr(0, &bytes[..bytes.len().min(BINARY_SNIFF_LEN)])
 }
 
 impl Source {
@@ -624,5 +631,11 @@ mod tests {
         assert_eq!(Format::from_name("rst"), Some(Format::Rst));
         assert_eq!(Format::from_name("asciidoc"), Some(Format::Asciidoc));
         assert_eq!(Format::from_path(Path::new("README")), None);
+        assert_eq!(
+            Format::from_path(Path::new("a.MarkDown")),
+            Some(Format::Markdown)
+        );
+        assert_eq!(Format::from_path(Path::new("a.markdowns")), None);
+        assert_eq!(Format::from_path(Path::new("a.é")), None);
     }
 }

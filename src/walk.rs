@@ -159,7 +159,10 @@ fn walk_dir(dir: &Path, resolver: &Arc<Resolver>, walk: &mut Walk) -> Result<(),
         ignore::WalkBuilder::new(dir)
             .require_git(false)
             .follow_links(false)
-            .sort_by_file_path(|a, b| a.cmp(b))
+            // Siblings' paths are their parent's path, a `/` and their names: as bytes they
+            // compare as their names do, which is how paths compare component by component,
+            // without parsing the components for every pair.
+            .sort_by_file_path(|a, b| a.as_os_str().cmp(b.as_os_str()))
             .filter_entry(move |entry| {
                 if entry.depth() == 0 || !entry.file_type().is_some_and(|t| t.is_dir()) {
                     return true;

@@ -45,8 +45,18 @@ pub fn lexical_absolute(base: &Path, path: &Path) -> PathBuf {
     } else {
         base.join(path)
     };
+    // Every file walked comes here: most paths are normal already, and one pass over the
+    // bytes says so without rebuilding the path component by component.
+    if is_lexically_normal(&joined) {
+        return joined;
+    }
+    normalize(&joined)
+}
+
+/// `path` with `.` left out and `..` resolved, component by component.
+fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
-    for c in joined.components() {
+    for c in path.components() {
         match c {
             Component::CurDir => {}
             Component::ParentDir => {
@@ -58,6 +68,17 @@ pub fn lexical_absolute(base: &Path, path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// Whether `path` is absolute and is what [`lexical_absolute`] would make of it: after the
+/// root, names separated by single slashes, none of them `.` or `..`, no slash at the end.
+fn is_lexically_normal(path: &Path) -> bool {
+    match path.as_os_str().as_encoded_bytes() {
+        [b'/', rest @ ..] if !rest.is_empty() => rest
+            .split(|&b| b == b'/')
+            .all(|name| !matches!(name, b"" | b"." | b"..")),
+        _ => false,
+    }
 }
 
 /// A configuration in force: the file found (or named) and the files it extends.
@@ -496,5 +517,29 @@ impl Resolver {
             }
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_taken_as_normal_is_what_normalizing_gives() {
+        let normal = ["/a", "/a/b.svg", "/a/.b", "/a/..b", "/a/b c/d", "/é/x"];
+        let not = [
+            "/", "a/b", "/a/b/", "/a//b", "/a/./b", "/a/../b", "/a/b/.", "/a/b/..", "//a", "",
+        ];
+        for p in normal {
+            assert!(is_lexically_normal(Path::new(p)), "{p}");
+            assert_eq!(normalize(Path::new(p)), Path::new(p), "{p}");
+        }
+        for p in not {
+            assert!(!is_lexically_normal(Path::new(p)), "{p}");
+        }
+        assert_eq!(
+            lexical_absolute(Path::new("/w"), Path::new("a/./b/../c")),
+            Path::new("/w/a/c")
+        );
     }
 }

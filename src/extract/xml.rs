@@ -446,13 +446,12 @@ impl Elements {
 }
 
 impl Condition {
-    /// Whether the row applies, given the element's unprefixed attributes (name, value).
-    fn holds(&self, attributes: &[(&str, &str)]) -> bool {
+    /// Whether the row applies, given the value of the element's first unprefixed attribute of
+    /// each name.
+    fn holds<'v>(&self, attribute: impl Fn(&str) -> Option<&'v str>) -> bool {
         let value = |name: &str| {
-            attributes
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, v)| v.trim_matches(|c: char| c.is_ascii() && decode::is_space(c as u8)))
+            attribute(name)
+                .map(|v| v.trim_matches(|c: char| c.is_ascii() && decode::is_space(c as u8)))
         };
         match *self {
             Condition::Always => true,
@@ -482,12 +481,47 @@ fn is_condition_attribute(name: &str) -> bool {
         .contains(&name)
 }
 
+/// Whether a row can read an attribute by this local name (its own, or one of HTML's URL
+/// attributes): an attribute by any other name holds no IRI, whatever its element. The names
+/// are kept by length, so that most attributes are ruled out without comparing any text.
+fn may_hold_iri(local: &str) -> bool {
+    static BY_LENGTH: std::sync::OnceLock<Vec<Vec<&'static str>>> = std::sync::OnceLock::new();
+    let by_length = BY_LENGTH.get_or_init(|| {
+        let mut by_length: Vec<Vec<&'static str>> = Vec::new();
+        let names = SLOTS
+            .iter()
+            .filter_map(|slot| match slot.node {
+                Node::QualifiedAttribute { local, .. } => Some(local),
+                Node::Attribute(a) => Some(a),
+                _ => None,
+            })
+            .chain(html::URL_ATTRIBUTES.iter().map(|&(_, name, _)| name));
+        for name in names {
+            if by_length.len() <= name.len() {
+                by_length.resize(name.len() + 1, Vec::new());
+            }
+            if !by_length[name.len()].contains(&name) {
+                by_length[name.len()].push(name);
+            }
+        }
+        by_length
+    });
+    by_length
+        .get(local.len())
+        .is_some_and(|names| names.contains(&local))
+}
+
 /// How attribute (`namespace`, `local`) of `element` holds IRIs, and its origin.
 fn attribute_slot(
     element: &ElementName<'_>,
     namespace: Option<&str>,
     local: &str,
 ) -> Option<(&'static Slot, Value, Cow<'static, str>)> {
+    // Most attributes (`d`, `fill`, `style`…) are ruled out at once instead of by a pass over
+    // every row.
+    if !may_hold_iri(local) {
+        return None;
+    }
     SLOTS.iter().find_map(|slot| {
         // The attribute's own name first: short strings that rule out most rows before the
         // element's namespace URI is compared.
@@ -527,19 +561,32 @@ fn attribute_slot(
     })
 }
 
-/// The row of namespace declarations.
+/// The row of namespace declarations (found once, at compile time: every `xmlns` asks).
 fn namespace_slot() -> &'static Slot {
-    SLOTS
-        .iter()
-        .find(|s| s.node == Node::NamespaceDeclaration)
-        .unwrap_or(&SLOTS[0])
+    const ROW: usize = {
+        let mut k = 0;
+        while k < SLOTS.len() && !matches!(SLOTS[k].node, Node::NamespaceDeclaration) {
+            k += 1;
+        }
+        k
+    };
+    &SLOTS[ROW]
 }
 
 /// The row that makes `element`'s content an IRI, if any.
 fn content_slot(element: &ElementName<'_>) -> Option<&'static Slot> {
-    SLOTS
+    // Every element asks: only the few content rows are looked at.
+    static CONTENT: std::sync::OnceLock<Vec<&'static Slot>> = std::sync::OnceLock::new();
+    CONTENT
+        .get_or_init(|| {
+            SLOTS
+                .iter()
+                .filter(|slot| slot.node == Node::Content)
+                .collect()
+        })
         .iter()
-        .find(|slot| slot.node == Node::Content && slot.elements.matches(element))
+        .copied()
+        .find(|slot| slot.elements.matches(element))
 }
 
 /// The ranges of the IRIs in a prepared value.

@@ -50,6 +50,10 @@ pub(super) fn in_bytes(
         ),
         Format::Text | Format::Markdown | Format::Rst | Format::Asciidoc => {}
     }
+    if labels.is_empty() {
+        // Most documents declare nothing: no decoder to set up.
+        return (Vec::new(), None);
+    }
     labels.sort_by_key(|(f, _)| f.bytes.start);
     let mut cuts: Vec<usize> = labels
         .iter()
@@ -94,6 +98,15 @@ pub(super) fn in_text(format: Format, text: &str) -> (Vec<Declaration>, Option<u
 /// The text offsets of the byte offsets `cuts` (sorted) of an ASCII-compatible `body`. Cuts fall
 /// on ASCII bytes around a label, where no decoder holds a partial sequence.
 fn text_offsets(encoding: &'static Encoding, body: &[u8], cuts: &[usize]) -> Vec<usize> {
+    // Valid UTF-8 up to the last cut, cut between characters, decodes to itself: its offsets
+    // are the cuts (most XML documents declare `encoding="UTF-8"` at their start).
+    let last = cuts.last().map_or(0, |&c| c.min(body.len()));
+    if encoding == encoding_rs::UTF_8
+        && let Ok(valid) = std::str::from_utf8(&body[..last])
+        && cuts.iter().all(|&c| c >= last || valid.is_char_boundary(c))
+    {
+        return cuts.iter().map(|&c| c.min(body.len())).collect();
+    }
     let mut decoder = encoding.new_decoder_without_bom_handling();
     let mut scratch = String::with_capacity(4096);
     let (mut read, mut written) = (0, 0);

@@ -27,19 +27,69 @@ pub(super) fn is_name_char(c: char) -> bool {
             '-' | '.' | '0'..='9' | '\u{B7}' | '\u{300}'..='\u{36F}' | '\u{203F}'..='\u{2040}')
 }
 
+/// What an ASCII byte may be in a name: [`NAME_START`] and [`NAME_CHAR`] bits. Every tag and
+/// attribute name is checked, nearly always in ASCII: a table lookup per byte instead of a
+/// char decode and a range match.
+const ASCII_NAME: [u8; 128] = {
+    let mut table = [0u8; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        let start = c == b':' || c == b'_' || c.is_ascii_alphabetic();
+        let name = start || c == b'-' || c == b'.' || c.is_ascii_digit();
+        table[b] = if start { NAME_START } else { 0 } | if name { NAME_CHAR } else { 0 };
+        b += 1;
+    }
+    table
+};
+const NAME_START: u8 = 1;
+const NAME_CHAR: u8 = 2;
+
 /// A `Name`.
 pub(super) fn is_name(s: &str) -> bool {
-    let mut chars = s.chars();
-    chars.next().is_some_and(is_name_start) && chars.all(is_name_char)
+    let b = s.as_bytes();
+    match b.first() {
+        None => false,
+        Some(&c) if c < 0x80 => {
+            if ASCII_NAME[c as usize] & NAME_START == 0 {
+                return false;
+            }
+            let mut i = 1;
+            while i < b.len() && b[i] < 0x80 {
+                if ASCII_NAME[b[i] as usize] & NAME_CHAR == 0 {
+                    return false;
+                }
+                i += 1;
+            }
+            // `i` follows an ASCII byte: a character starts there.
+            s[i..].chars().all(is_name_char)
+        }
+        Some(_) => {
+            let mut chars = s.chars();
+            chars.next().is_some_and(is_name_start) && chars.all(is_name_char)
+        }
+    }
 }
 
-/// A qualified name of Namespaces in XML: an NCName, or two joined by one colon.
-pub(super) fn is_qname(s: &str) -> bool {
-    let ncname = |p: &str| is_name(p) && !p.contains(':');
-    match s.split_once(':') {
-        Some((prefix, local)) => ncname(prefix) && ncname(local),
-        None => ncname(s),
+/// For a string already known to be a `Name`: whether it is a QName too, that is, has at most
+/// one colon, neither first nor last, with a `NameStartChar` after it (what is left of the
+/// check once the tag's syntax has been read).
+pub(super) fn name_is_qname(name: &str) -> bool {
+    match split_prefix(name) {
+        None => true,
+        Some((prefix, local)) => {
+            !prefix.is_empty()
+                && split_prefix(local).is_none()
+                && local.chars().next().is_some_and(is_name_start)
+        }
     }
+}
+
+/// A name split at its first colon, as `str::split_once(':')` does, by a byte loop: names are
+/// short, and this runs for every name of every tag.
+pub(super) fn split_prefix(name: &str) -> Option<(&str, &str)> {
+    let k = name.bytes().position(|b| b == b':')?;
+    Some((&name[..k], &name[k + 1..]))
 }
 
 /// `Char` of XML 1.0: what a document and a character reference may contain.
@@ -303,7 +353,63 @@ pub(super) fn offset_in(base: &str, part: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
+    /// The definitions, char by char, that [`super::is_name`] and [`super::name_is_qname`]
+    /// speed up.
+    fn is_name_reference(s: &str) -> bool {
+        let mut chars = s.chars();
+        chars.next().is_some_and(super::is_name_start) && chars.all(super::is_name_char)
+    }
+
+    fn is_qname_reference(s: &str) -> bool {
+        let ncname = |p: &str| is_name_reference(p) && !p.contains(':');
+        match s.split_once(':') {
+            Some((prefix, local)) => ncname(prefix) && ncname(local),
+            None => ncname(s),
+        }
+    }
+
+    #[test]
+    fn names_agree_with_the_definitions_on_every_short_string() {
+        let alphabet = [
+            'a',
+            'Z',
+            '_',
+            ':',
+            '-',
+            '.',
+            '7',
+            ' ',
+            '=',
+            '\u{B7}',
+            '\u{300}',
+            '\u{C0}',
+            '\u{D7}',
+            '\u{203F}',
+            '\u{10000}',
+            '\u{F0000}',
+        ];
+        // Every string of up to four of these characters.
+        let mut level = vec![String::new()];
+        let mut strings = level.clone();
+        for _ in 0..4 {
+            level = level
+                .iter()
+                .flat_map(|s| alphabet.iter().map(move |&c| format!("{s}{c}")))
+                .collect();
+            strings.extend(level.iter().cloned());
+        }
+        for s in &strings {
+            assert_eq!(super::is_name(s), is_name_reference(s), "{s:?}");
+            assert_eq!(is_qname(s), is_qname_reference(s), "{s:?}");
+        }
+    }
+
     use super::*;
+
+    /// A QName, as a start tag's names are checked: a `Name`, then its colons.
+    fn is_qname(s: &str) -> bool {
+        is_name(s) && name_is_qname(s)
+    }
 
     #[test]
     fn names() {

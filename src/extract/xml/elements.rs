@@ -9,9 +9,11 @@ use std::ops::Range;
 use std::rc::Rc;
 
 use super::decode::{
-    Prepared, Reference, Via, is_name_char, is_qname, predefined, reference, trim,
+    Prepared, Reference, Via, is_name_char, name_is_qname, predefined, reference, split_prefix,
+    trim,
 };
 use super::errors::AMPERSAND;
+use super::tags::RawAttribute;
 use super::walker::{Action, Capture, Cx, Open, Walker};
 use super::{
     ElementName, Slot, Stop, Value, XML_NAMESPACE, XMLNS_NAMESPACE, XSLT, attribute_slot,
@@ -30,11 +32,13 @@ impl<'a> Walker<'a> {
         empty: bool,
     ) -> Result<Action<'a>, Stop> {
         let src = cx.src;
-        let raw = tags::parse(src, start..start + len)
+        let spare = std::mem::take(&mut self.spare);
+        let raw = tags::parse(src, start..start + len, spare.attributes)
             .map_err(|e| self.fatal(cx.via, e.range, e.message))?;
         let qname = &src[raw.name.clone()];
         let tag_range = Self::locate(cx.via, start - 1..raw.name.end);
-        if !is_qname(qname) {
+        // `tags::parse` checked that every name of the tag is a `Name`.
+        if !name_is_qname(qname) {
             return Err(self.fatal(
                 cx.via,
                 raw.name,
@@ -58,7 +62,9 @@ impl<'a> Walker<'a> {
             self.root_seen = true;
         }
         let mark = self.ns.mark();
-        let mut values: Vec<Option<Prepared>> = vec![None; raw.attributes.len()];
+        let mut values = spare.values;
+        values.clear();
+        values.resize(raw.attributes.len(), None);
         // Namespace declarations first: they apply to the element's own names.
         for (k, a) in raw.attributes.iter().enumerate() {
             let name = &src[a.name.clone()];
@@ -67,7 +73,7 @@ impl<'a> Walker<'a> {
                 Some(p) if p.starts_with(':') => &p[1..],
                 _ => continue,
             };
-            if !is_qname(name) {
+            if !name_is_qname(name) {
                 return Err(self.fatal(
                     cx.via,
                     a.name.clone(),
@@ -102,7 +108,7 @@ impl<'a> Walker<'a> {
             self.ns.bind(prefix, uri);
             values[k] = Some(p);
         }
-        let (prefix, local) = qname.split_once(':').unwrap_or(("", qname));
+        let (prefix, local) = split_prefix(qname).unwrap_or(("", qname));
         let namespace = match self.ns.resolve(prefix) {
             Some(uri) if uri.is_empty() && prefix.is_empty() => None,
             None if prefix.is_empty() => None,
@@ -127,16 +133,17 @@ impl<'a> Walker<'a> {
             rss: self.rss,
         };
         // The other attributes: names resolved, values decoded, IRI places found.
-        let mut slots: Vec<Option<(&'static Slot, Value, Cow<'static, str>)>> =
-            vec![None; raw.attributes.len()];
-        let mut expanded: HashSet<(Rc<str>, &str)> = HashSet::new();
+        let mut slots = spare.slots;
+        slots.clear();
+        slots.resize(raw.attributes.len(), None);
+        let mut expanded = Expanded::default();
         for (k, a) in raw.attributes.iter().enumerate() {
             let name = &src[a.name.clone()];
             if values[k].is_some() {
                 slots[k] = Some((namespace_slot(), Value::Iri, Cow::Owned(name.to_string())));
                 continue;
             }
-            if !is_qname(name) {
+            if !name_is_qname(name) {
                 return Err(self.fatal(
                     cx.via,
                     a.name.clone(),
@@ -144,7 +151,7 @@ impl<'a> Walker<'a> {
                 ));
             }
             let (ns, attr_local) =
-                match name.split_once(':') {
+                match split_prefix(name) {
                     None => (None, name),
                     Some((p, l)) => match self.ns.resolve(p) {
                         Some(uri) if !uri.is_empty() => (Some(uri.clone()), l),
@@ -157,7 +164,7 @@ impl<'a> Walker<'a> {
                     },
                 };
             if let Some(uri) = &ns
-                && !expanded.insert((uri.clone(), attr_local))
+                && !expanded.insert(uri, attr_local)
             {
                 return Err(self.fatal(
                     cx.via,
@@ -178,24 +185,26 @@ impl<'a> Walker<'a> {
             }
             values[k] = Some(p);
         }
-        let plain: Vec<(&str, &str)> = raw
-            .attributes
-            .iter()
-            .zip(&values)
-            .filter(|(a, _)| !src[a.name.clone()].contains(':'))
-            .map(|(a, v)| {
-                (
-                    &src[a.name.clone()],
-                    v.as_ref().map_or("", |p| p.text.as_str()),
-                )
-            })
-            .collect();
+        // The value of the first unprefixed attribute `name`, for the table's conditions.
+        let plain = |name: &str| {
+            raw.attributes
+                .iter()
+                .zip(&values)
+                .find(|(a, _)| {
+                    let n = &src[a.name.clone()];
+                    n == name && split_prefix(n).is_none()
+                })
+                .map(|(_, v)| v.as_ref().map_or("", |p| p.text.as_str()))
+        };
         let mut found = Vec::new();
-        let literal_result = element.namespace != Some(XSLT) && self.ns.binds(XSLT);
+        // Asked only once an IRI is found: most elements have none.
+        let mut literal_result = None;
         for (slot, value) in slots.iter().zip(&values) {
             if let (Some((slot, kind, origin)), Some(p)) = (slot, value)
-                && slot.condition.holds(&plain)
+                && slot.condition.holds(plain)
             {
+                let literal_result = *literal_result
+                    .get_or_insert_with(|| element.namespace != Some(XSLT) && self.ns.binds(XSLT));
                 let xslt_avts = literal_result && !origin.starts_with("xmlns");
                 for r in iri_ranges(*kind, &p.text) {
                     let (iri, map) = p.slice(r);
@@ -215,11 +224,15 @@ impl<'a> Walker<'a> {
                 }
             }
         }
-        let content = content_slot(&element).filter(|s| s.condition.holds(&plain));
-        drop(plain);
+        let content = content_slot(&element).filter(|s| s.condition.holds(plain));
         self.out.occurrences.extend(found);
+        self.spare = Spare {
+            attributes: raw.attributes,
+            values,
+            slots,
+        };
         self.elements.push(Open {
-            name: qname.to_string(),
+            name: qname,
             tag: tag_range,
             mark,
         });
@@ -325,5 +338,44 @@ impl<'a> Walker<'a> {
         }
         out.copy(src, run..range.end, via);
         Ok(())
+    }
+}
+
+/// A start tag's buffers, kept from one tag to the next so that a tag costs no allocation.
+#[derive(Default)]
+pub(super) struct Spare {
+    attributes: Vec<RawAttribute>,
+    values: Vec<Option<Prepared>>,
+    slots: Vec<Option<AttributeSlot>>,
+}
+
+/// How an attribute holds IRIs, and its origin ([`attribute_slot`]).
+type AttributeSlot = (&'static Slot, Value, Cow<'static, str>);
+
+/// The expanded names (namespace, local name) of a tag's prefixed attributes, to find two that
+/// are the same attribute. A tag has a few: they are compared one by one, and hashed only past
+/// [`Expanded::LINEAR`], so that a hostile tag stays linear.
+#[derive(Default)]
+struct Expanded<'s> {
+    few: Vec<(Rc<str>, &'s str)>,
+    many: Option<HashSet<(Rc<str>, &'s str)>>,
+}
+
+impl<'s> Expanded<'s> {
+    const LINEAR: usize = 16;
+
+    /// Adds (`uri`, `local`); false when it was there already.
+    fn insert(&mut self, uri: &Rc<str>, local: &'s str) -> bool {
+        if let Some(set) = &mut self.many {
+            return set.insert((uri.clone(), local));
+        }
+        if self.few.iter().any(|(u, l)| *l == local && **u == **uri) {
+            return false;
+        }
+        self.few.push((uri.clone(), local));
+        if self.few.len() >= Self::LINEAR {
+            self.many = Some(self.few.drain(..).collect());
+        }
+        true
     }
 }

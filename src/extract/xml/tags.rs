@@ -46,13 +46,21 @@ fn error(range: Range<usize>, message: impl Into<String>) -> TagError {
 
 /// The end of the name starting at `at`: up to white space, `=`, or `end`.
 fn name_end(src: &str, at: usize, end: usize) -> usize {
-    src[at..end]
-        .find(|c: char| c == '=' || c.is_ascii() && is_space(c as u8))
+    // By bytes: the stops are ASCII, which no byte of a multi-byte character can be.
+    src.as_bytes()[at..end]
+        .iter()
+        .position(|&b| b == b'=' || is_space(b))
         .map_or(end, |k| at + k)
 }
 
-/// Splits `src[content]` (between `<` and `>`, or `/>` for an empty-element tag).
-pub(super) fn parse(src: &str, content: Range<usize>) -> Result<RawTag, TagError> {
+/// Splits `src[content]` (between `<` and `>`, or `/>` for an empty-element tag). The
+/// attributes go into `attributes`, cleared first: a buffer the caller reuses from tag to tag.
+pub(super) fn parse(
+    src: &str,
+    content: Range<usize>,
+    mut attributes: Vec<RawAttribute>,
+) -> Result<RawTag, TagError> {
+    attributes.clear();
     let b = src.as_bytes();
     let end = content.end;
     let name = content.start..name_end(src, content.start, end);
@@ -71,7 +79,6 @@ pub(super) fn parse(src: &str, content: Range<usize>) -> Result<RawTag, TagError
             ),
         ));
     }
-    let mut attributes: Vec<RawAttribute> = Vec::new();
     // Names seen, hashed only once a tag has many attributes (most have a few: a linear scan
     // of those is cheaper than hashing, and the hash keeps hostile tags linear).
     let mut seen: Option<HashSet<&str>> = None;
@@ -127,7 +134,7 @@ pub(super) fn parse(src: &str, content: Range<usize>) -> Result<RawTag, TagError
                 ));
             }
         };
-        let Some(close) = b[i + 1..end].iter().position(|&c| c == quote) else {
+        let Some(close) = memchr::memchr(quote, &b[i + 1..end]) else {
             return Err(error(
                 i..i + 1,
                 format!("the value of attribute `{attr_name}` is not closed"),
@@ -161,7 +168,7 @@ mod tests {
     use super::*;
 
     fn parts(tag: &str) -> Result<(String, Vec<(String, String)>), String> {
-        parse(tag, 0..tag.len())
+        parse(tag, 0..tag.len(), Vec::new())
             .map(|t| {
                 (
                     tag[t.name].to_string(),

@@ -21,6 +21,7 @@ use quick_xml::events::Event;
 
 use super::decode::{Prepared, Via, first_illegal_char, offset_in, trim};
 use super::dtd::{self, Dtd};
+use super::elements::Spare;
 use super::errors::{describe, token_at};
 use super::namespaces::Namespaces;
 use super::{NOT_WELL_FORMED, Stop, problem};
@@ -49,6 +50,7 @@ pub(super) fn run(text: &str) -> Extraction {
         doctype_seen: false,
         illegal: first_illegal_char(text),
         reported: HashSet::new(),
+        spare: Spare::default(),
     };
     let mut frames = vec![Frame {
         reader: reader(text),
@@ -110,9 +112,9 @@ pub(super) enum Action<'a> {
 }
 
 /// An open element.
-pub(super) struct Open {
-    /// Its name as written, for messages.
-    pub(super) name: String,
+pub(super) struct Open<'a> {
+    /// Its name as written, for messages (borrowed: most elements never need it).
+    pub(super) name: &'a str,
     /// Where its start tag's `<name` is in the document (or the entity use it came from).
     pub(super) tag: Range<usize>,
     /// The namespace bindings before it.
@@ -133,7 +135,7 @@ pub(super) struct Walker<'a> {
     pub(super) limit: u64,
     pub(super) used: u64,
     pub(super) out: Extraction,
-    pub(super) elements: Vec<Open>,
+    pub(super) elements: Vec<Open<'a>>,
     pub(super) ns: Namespaces,
     pub(super) captures: Vec<Capture>,
     pub(super) root_seen: bool,
@@ -144,6 +146,8 @@ pub(super) struct Walker<'a> {
     illegal: Option<(usize, char)>,
     /// Warnings and limits already reported (`"external:name"`, ...).
     pub(super) reported: HashSet<String>,
+    /// Buffers a start tag reuses.
+    pub(super) spare: Spare,
 }
 
 /// Where an event is: its text, and how that text maps to the document.
@@ -294,11 +298,7 @@ impl<'a> Walker<'a> {
     fn end_of_text(&mut self, cx: Cx<'_, 'a>) -> Action<'a> {
         if let Some(via) = cx.via {
             if self.elements.len() > cx.entry {
-                let name = self
-                    .elements
-                    .last()
-                    .map(|o| o.name.clone())
-                    .unwrap_or_default();
+                let name = self.elements.last().map_or("", |o| o.name);
                 self.fatal(
                     Some(via),
                     0..0,
@@ -312,7 +312,7 @@ impl<'a> Walker<'a> {
             return Action::Pop;
         }
         if let Some(open) = self.elements.last() {
-            let (tag, name) = (open.tag.clone(), open.name.clone());
+            let (tag, name) = (open.tag.clone(), open.name);
             self.fatal(
                 None,
                 tag,
