@@ -274,29 +274,47 @@ impl Walker<'_> {
     /// Bare IRIs in the pending text events. Text is split into several events at some
     /// characters (brackets, escapes, references); contiguous ones are searched as one text.
     fn flush_text(&mut self, in_table: bool) {
-        let run = std::mem::take(&mut self.run);
+        if self.run.is_empty() {
+            return;
+        }
+        // Taken for the search and given back empty, so that its buffer serves the next run.
+        let mut run = std::mem::take(&mut self.run);
+        self.search_run(&run, in_table);
+        run.clear();
+        self.run = run;
+    }
+
+    fn search_run(&mut self, run: &[(Range<usize>, CowStr<'_>)], in_table: bool) {
         let (Some(first), Some(last)) = (run.first(), run.last()) else {
             return;
         };
         let text = self.text;
         let whole = first.0.start..last.0.end;
+        // Usually the events are the source itself, one after another: then their text is
+        // searched where it is, not joined into a copy first.
+        let in_place = run.windows(2).all(|w| w[0].0.end == w[1].0.start)
+            && run.iter().all(|(r, t)| text[r.clone()] == **t);
+        if in_place {
+            self.detect(&text[whole.clone()], || SpanMap::identity(whole));
+            return;
+        }
         let joined: CowStr<'_> = if run.len() == 1 {
             first.1.clone()
         } else {
             run.iter().map(|(_, t)| &**t).collect::<String>().into()
         };
         if text[whole.clone()] == *joined {
-            self.detect(&joined, &SpanMap::identity(whole));
+            self.detect(&joined, || SpanMap::identity(whole));
             return;
         }
         let (decoded, map) = decode::decode(text, whole, in_table);
         if decoded == *joined {
-            self.detect(&decoded, &map);
+            self.detect(&decoded, || map);
             return;
         }
         // Event by event, joining those whose source ranges touch.
         let mut segment = (String::new(), SpanMap::default(), usize::MAX);
-        for (range, t) in &run {
+        for (range, t) in run {
             let (piece, piece_map) = if text[range.clone()] == **t {
                 (t.to_string(), SpanMap::identity(range.clone()))
             } else {
@@ -315,18 +333,26 @@ impl Walker<'_> {
                 }
             };
             if segment.2 != range.start {
-                let done = std::mem::take(&mut segment);
-                self.detect(&done.0, &done.1);
+                let (done, done_map, _) = std::mem::take(&mut segment);
+                self.detect(&done, || done_map);
             }
             segment.0.push_str(&piece);
             segment.1.extend(&piece_map);
             segment.2 = range.end;
         }
-        self.detect(&segment.0, &segment.1);
+        let (done, done_map, _) = segment;
+        self.detect(&done, || done_map);
     }
 
-    fn detect(&mut self, prepared: &str, map: &SpanMap) {
-        for r in text::detect(prepared) {
+    /// The bare IRIs of `prepared`, whose map is only made when there is one (most text has
+    /// none).
+    fn detect(&mut self, prepared: &str, map: impl FnOnce() -> SpanMap) {
+        let found = text::detect(prepared);
+        if found.is_empty() {
+            return;
+        }
+        let map = map();
+        for r in found {
             self.occurrences.push(Occurrence {
                 iri: prepared[r.clone()].to_string(),
                 placeholders: super::text_placeholders::placeholders(&prepared[r.clone()]),
@@ -337,15 +363,17 @@ impl Walker<'_> {
     }
 
     fn flush_html(&mut self) {
-        let events = std::mem::take(&mut self.html);
+        let events = &self.html;
         if events.is_empty() {
             return;
         }
-        let (found, comments, fell_back) = embedded_html::extract_group(self.text, &events);
+        let (found, comments, fell_back) = embedded_html::extract_group(self.text, events);
         if fell_back {
             self.fallbacks
                 .push(events[0].0.start..events[events.len() - 1].0.end);
         }
+        // Emptied, not dropped: its buffer serves the next group.
+        self.html.clear();
         self.occurrences.extend(found);
         self.comments.extend(comments);
     }

@@ -226,17 +226,28 @@ pub fn stand_in(iri: &str, placeholders: &[Range<usize>]) -> String {
 /// destination (`](` or `](<`) and go on over the next lines of its paragraph
 /// (`[a]({{ "/x" |⏎ relative_url }})`, as templates are wrapped), in order and disjoint.
 pub fn line_placeholders(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
     let mut out = Vec::new();
-    let mut start = 0;
-    for line in text.split_inclusive('\n') {
-        if line.contains(['{', '<', '$']) {
-            out.extend(
-                placeholders(line)
-                    .into_iter()
-                    .map(|r| start + r.start..start + r.end),
-            );
+    // The scan goes from one possible opener to the next over the whole text, and only a line
+    // that has one is delimited: a document is mostly lines without any. An expression is
+    // searched for in `text[..line_end]`, which is [`placeholders`] of the line: every search
+    // from an opener only looks forward, and never past the end of the opener's line.
+    let mut closers = Closers::default();
+    let mut line_end = 0;
+    let mut i = 0;
+    while let Some(k) = memchr::memchr3(b'{', b'<', b'$', &bytes[i..]) {
+        i += k;
+        if i >= line_end {
+            line_end = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |n| i + n + 1);
+            // The closers found so far lie on an earlier line.
+            closers = Closers::default();
         }
-        start += line.len();
+        if let Some(end) = expression_end(&text[..line_end], i, &mut closers) {
+            out.push(i..end);
+            i = end;
+        } else {
+            i += 1;
+        }
     }
     let multi_line = multi_line_destinations(text);
     if multi_line.is_empty() {
@@ -458,6 +469,43 @@ mod tests {
             let _ = unclosed(&s);
             let _ = crate::extract::text_placeholders::macro_cut(&s);
         }
+    }
+
+    /// [`line_placeholders`]' one-line expressions as they were first found: [`placeholders`]
+    /// of each line in turn.
+    fn one_line_oracle(text: &str) -> Vec<Range<usize>> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        for line in text.split_inclusive('\n') {
+            out.extend(
+                placeholders(line)
+                    .into_iter()
+                    .map(|r| start + r.start..start + r.end),
+            );
+            start += line.len();
+        }
+        out
+    }
+
+    #[test]
+    fn the_whole_text_scan_finds_what_each_line_holds() {
+        // Every string of up to 5 pieces, line breaks among them; no `](`, so only one-line
+        // expressions are found.
+        let alphabet = [
+            "{", "}", "{{", "}}", "%", "<", "$", "\n", "a", "\u{430}", "\u{202E}",
+        ];
+        let n = alphabet.len();
+        for mut k in 0..n.pow(5) {
+            let mut s = String::new();
+            for _ in 0..5 {
+                s.push_str(alphabet[k % n]);
+                k /= n;
+            }
+            assert_eq!(line_placeholders(&s), one_line_oracle(&s), "{s:?}");
+        }
+        let doc = "a {{ x }} b\n<% y\n%> {% z %}\n${ {a} }\n{{ w";
+        assert_eq!(line_placeholders(doc), one_line_oracle(doc));
+        assert_eq!(line_placeholders(doc).len(), 3);
     }
 
     #[test]

@@ -149,8 +149,28 @@ fn is_scheme_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')
 }
 
+/// The length of the longest of [`SCHEMES`].
+const LONGEST_SCHEME: usize = 6;
+
 fn is_known_scheme(s: &str) -> bool {
-    SCHEMES.iter().any(|k| k.eq_ignore_ascii_case(s))
+    // Every word before a `:` is asked: most are longer than any scheme, and the others are
+    // lowercased once and found by binary search ([`SCHEMES`] is sorted).
+    let b = s.as_bytes();
+    if b.len() > LONGEST_SCHEME {
+        return false;
+    }
+    let mut lower = [0u8; LONGEST_SCHEME];
+    lower[..b.len()].copy_from_slice(b);
+    lower.make_ascii_lowercase();
+    SCHEMES
+        .binary_search_by(|k| k.as_bytes().cmp(&lower[..b.len()]))
+        .is_ok()
+}
+
+/// Whether the three bytes before `p` are `www`, in any case.
+fn www_before(b: &[u8], p: usize) -> bool {
+    // `| 0x20` lowercases `W` and leaves `w`; no other byte becomes `w`.
+    p >= 3 && b[p - 3..p].iter().all(|&c| c | 0x20 == b'w')
 }
 
 /// Whether `c`, right after `scheme:`, can start the rest of an IRI.
@@ -181,8 +201,9 @@ pub fn detect(text: &str) -> Vec<Range<usize>> {
     // Nothing before `pos` starts an IRI (it is inside the last one found).
     let mut pos = 0;
     let mut search = 0;
-    // The run of scheme bytes that reaches the last `:` or `.` seen: (start, its first ASCII
-    // letter, that byte). A run of `0.0.0…` is walked once, not once per dot.
+    // The run of scheme bytes that reaches the last trigger weighed (a `:`, or the `.` of a
+    // `www.`): (start, its first ASCII letter, that byte). A run of `www.www.…` is walked once,
+    // not once per dot.
     let mut run: Option<(usize, Option<usize>, usize)> = None;
     // The last word weighed, so a word with both a `.` and a `:` is weighed once.
     let mut weighed = None;
@@ -190,6 +211,12 @@ pub fn detect(text: &str) -> Vec<Range<usize>> {
     while let Some(k) = memchr::memchr2(b':', b'.', &b[search..]) {
         let p = search + k;
         search = p + 1;
+        // A `.` starts an IRI only as the end of `www.`; any other `.` is not weighed, and the
+        // run it is in is walked from the next trigger instead (the floor below is the last
+        // trigger weighed, so each byte is still walked at most once).
+        if b[p] == b'.' && !www_before(b, p) {
+            continue;
+        }
         // Back from `p` over scheme bytes, down to the last trigger at most.
         let floor = run.map_or(pos, |(_, _, q)| (q + 1).max(pos));
         let mut rs = p;
@@ -471,6 +498,9 @@ mod tests {
         "www.example.com",
         "http:",
         "https:",
+        "wWw",
+        "w",
+        "1",
     ];
 
     proptest! {
@@ -481,6 +511,19 @@ mod tests {
             let text = parts.concat();
             prop_assert_eq!(detect(&text), detect_byte_by_byte(&text), "{:?}", text);
         }
+    }
+
+    #[test]
+    fn schemes_are_sorted_lowercase_and_found_in_any_case() {
+        assert!(SCHEMES.windows(2).all(|w| w[0] < w[1]));
+        for k in SCHEMES {
+            assert!(k.len() <= LONGEST_SCHEME && *k == k.to_ascii_lowercase());
+            assert!(is_known_scheme(k) && is_known_scheme(&k.to_ascii_uppercase()));
+        }
+        for word in ["", "h", "htt", "httpss", "mailtox", "Note", "ex\u{e9}"] {
+            assert!(!is_known_scheme(word), "{word}");
+        }
+        assert!(www_before(b"WwW.", 3) && !www_before(b"ww.", 2) && !www_before(b"wWv.", 3));
     }
 
     #[test]
@@ -495,6 +538,8 @@ mod tests {
             ":.",
             "-.",
             "https://a.b ",
+            "a.www.",
+            "0.wWw.x:",
         ] {
             let text = unit.repeat(50_000);
             assert_eq!(detect(&text), detect_byte_by_byte(&text), "{unit}");

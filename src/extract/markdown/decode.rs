@@ -90,7 +90,12 @@ pub fn decode(text: &str, range: Range<usize>, in_table: bool) -> (String, SpanM
     let mut map = SpanMap::default();
     let mut copy_from = range.start;
     let mut i = range.start;
-    while i < range.end {
+    // Every escape starts with one of these bytes; the text between is not read byte by byte.
+    while let Some(k) = b
+        .get(i..range.end)
+        .and_then(|rest| memchr::memchr3(b'\\', b'&', b'\r', rest))
+    {
+        i += k;
         match escape_at(b, i, range.end, in_table) {
             Some((s, n)) => {
                 if i > copy_from {
@@ -225,7 +230,7 @@ pub fn locate_inline(
 ) -> Located {
     let b = text.as_bytes();
     let from = text_end.clamp(link.start, link.end);
-    match b[from..link.end].windows(2).position(|w| w == b"](") {
+    match memchr::memmem::find(&b[from..link.end], b"](") {
         Some(p) => locate_destination(text, from + p + 2, link.end, expected, in_table),
         None => Located::Inexact(link),
     }

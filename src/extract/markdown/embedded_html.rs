@@ -12,7 +12,7 @@ use std::ops::Range;
 
 use pulldown_cmark::CowStr;
 
-use crate::extract::{Comment, Occurrence, SpanMap, html};
+use crate::extract::{Comment, DIRECTIVE_PREFIX, Occurrence, SpanMap, html};
 
 /// Where each byte of an event's text is in the source: the text is the source slice with some
 /// bytes left out (line prefixes, `\r`). `None` when the text cannot be aligned that way.
@@ -60,6 +60,20 @@ fn align(text: &str, range: Range<usize>, event: &str, map: &mut SpanMap) -> Opt
     Some(())
 }
 
+/// [`html::extract_fragment`] on `text[range]`, without tokenizing HTML that cannot hold an IRI
+/// or a directive: an IRI is only ever a non-empty attribute value, which follows a `=`, and a
+/// directive comment holds [`DIRECTIVE_PREFIX`]. Most inline HTML (`<br>`, `</kbd>`,
+/// `<details>`) has neither.
+fn fragment(text: &str, range: Range<usize>) -> (Vec<Occurrence>, Vec<Comment>) {
+    let html = text[range.clone()].as_bytes();
+    if memchr::memchr(b'=', html).is_none()
+        && memchr::memmem::find(html, DIRECTIVE_PREFIX.as_bytes()).is_none()
+    {
+        return (Vec::new(), Vec::new());
+    }
+    html::extract_fragment(text, range)
+}
+
 /// The occurrence `occ` found in `html` (offsets into `html`), mapped back to the source
 /// through `html_map`. A copied byte of `occ` stays copied; an escape becomes a replaced piece
 /// covering the source of the whole escape.
@@ -92,19 +106,19 @@ pub fn extract_group(
     let simple = events.windows(2).all(|w| w[0].0.end == w[1].0.start)
         && events.iter().all(|(r, t)| text[r.clone()] == **t);
     if simple {
-        let (occurrences, comments) = html::extract_fragment(text, whole);
+        let (occurrences, comments) = fragment(text, whole);
         return (occurrences, comments, false);
     }
     let mut html_text = String::new();
     let mut html_map = SpanMap::default();
     for (range, event) in events {
         if align(text, range.clone(), event, &mut html_map).is_none() {
-            let (occurrences, comments) = html::extract_fragment(text, whole);
+            let (occurrences, comments) = fragment(text, whole);
             return (occurrences, comments, true);
         }
         html_text.push_str(event);
     }
-    let (found, comments) = html::extract_fragment(&html_text, 0..html_text.len());
+    let (found, comments) = fragment(&html_text, 0..html_text.len());
     let occurrences = found
         .into_iter()
         .map(|occ| compose(occ, &html_text, &html_map))
@@ -119,4 +133,33 @@ pub fn extract_group(
         })
         .collect();
     (occurrences, comments, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skipping_the_tokenizer_finds_what_it_finds() {
+        for html in [
+            "<br>",
+            "</kbd>",
+            "<details open>",
+            "<a href>x</a>",
+            "<a href=https://example.org/>",
+            "<img\nsrc = 'a b'>",
+            "<!-- irilint-disable-next-line -->",
+            "<!--irilint-disable-->",
+            "<!-- not a directive -->",
+            "<?irilint- x?>",
+            "<svg><a xlink:href=\"#x\"/></svg>",
+            "<meta http-equiv=refresh content='0; url=/x'>",
+            "<p title=\"=\">",
+        ] {
+            let (found, comments) = fragment(html, 0..html.len());
+            let (all, all_comments) = html::extract_fragment(html, 0..html.len());
+            assert_eq!(found, all, "{html}");
+            assert_eq!(comments, all_comments, "{html}");
+        }
+    }
 }

@@ -39,6 +39,13 @@ const DISAMBIGUATORS: &[&str] = &[
 
 /// True when the link destination `dest` is a rustdoc intra-doc link (a Rust path).
 pub(super) fn is_intra_doc_link(dest: &str) -> bool {
+    // No part of a Rust path has a `/` or a `.`, and only the fragment, after the first `#`,
+    // may: most destinations (`https://…`, `guide.md`) are told apart by that byte alone.
+    if let Some(k) = memchr::memchr3(b'#', b'/', b'.', dest.as_bytes())
+        && dest.as_bytes()[k] != b'#'
+    {
+        return false;
+    }
     let (mut path, mut marked) = (dest, false);
     if let Some(inner) = path.strip_prefix('`').and_then(|p| p.strip_suffix('`')) {
         (path, marked) = (inner, true);
@@ -127,6 +134,7 @@ mod tests {
             "struct@Foo",
             "fn@foo",
             "Vec::push#examples",
+            "Vec::push#a/b.c",
             "f()",
         ] {
             assert!(is_intra_doc_link(dest), "{dest}");
@@ -148,6 +156,8 @@ mod tests {
             "::",
             "`a b`",
             "http://a::b",
+            "a::b.c",
+            "a.b::c#x",
             "",
         ] {
             assert!(!is_intra_doc_link(dest), "{dest}");
