@@ -41,14 +41,11 @@ impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
         let b = text.as_bytes();
         let mut starts = vec![0];
-        let mut i = 0;
-        while i < b.len() {
-            match b[i] {
-                b'\n' => starts.push(i + 1),
-                b'\r' if b.get(i + 1) != Some(&b'\n') => starts.push(i + 1),
-                _ => {}
+        // memchr2, not a byte loop: the whole of every file with a finding is indexed.
+        for i in memchr::memchr2_iter(b'\n', b'\r', b) {
+            if b[i] == b'\n' || b.get(i + 1) != Some(&b'\n') {
+                starts.push(i + 1);
             }
-            i += 1;
         }
         LineIndex {
             starts,
@@ -164,6 +161,35 @@ mod tests {
         assert_eq!(idx.len(), 4);
         assert_eq!(&t[idx.line_range(t, 1)], "cd");
         assert_eq!(&t[idx.line_range(t, 2)], "ef");
+    }
+
+    #[test]
+    fn line_starts_agree_with_a_byte_loop() {
+        fn byte_loop(b: &[u8]) -> Vec<usize> {
+            let mut starts = vec![0];
+            for i in 0..b.len() {
+                match b[i] {
+                    b'\n' => starts.push(i + 1),
+                    b'\r' if b.get(i + 1) != Some(&b'\n') => starts.push(i + 1),
+                    _ => {}
+                }
+            }
+            starts
+        }
+        // Every text of up to 7 characters from `a`, CR and LF.
+        let mut texts = vec![String::new()];
+        for _ in 0..7 {
+            let longer: Vec<String> = texts
+                .iter()
+                .filter(|t| t.len() == texts.last().unwrap().len())
+                .flat_map(|t| ['a', '\r', '\n'].map(|c| format!("{t}{c}")))
+                .collect();
+            texts.extend(longer);
+        }
+        assert_eq!(texts.len(), (0..=7).map(|n| 3usize.pow(n)).sum::<usize>());
+        for t in &texts {
+            assert_eq!(LineIndex::new(t).starts, byte_loop(t.as_bytes()), "{t:?}");
+        }
     }
 
     #[test]

@@ -316,10 +316,7 @@ fn scan_meta(b: &[u8], markup: Option<Markup>) -> Vec<FoundLabel> {
             pos = find(b, pos, b">").map_or(b.len(), |e| e + 1);
         } else {
             // Nothing but a `<` starts anything above.
-            pos += 1 + b[pos + 1..]
-                .iter()
-                .position(|&c| c == b'<')
-                .unwrap_or(b.len() - pos - 1);
+            pos += 1 + memchr::memchr(b'<', &b[pos + 1..]).unwrap_or(b.len() - pos - 1);
         }
     }
     out

@@ -376,8 +376,10 @@ fn closest_directive(word: &str) -> Option<&'static str> {
 /// The directive lines of a plain-text document: `(whole, body)` ranges, where `whole` is the
 /// line from its comment leader on and `body` what follows the leader.
 fn text_directives(text: &str, out: &mut Vec<(Range<usize>, Range<usize>)>) {
+    // memmem, not `str::find`: every plain-text document is searched whole.
+    let finder = memchr::memmem::Finder::new(DIRECTIVE_PREFIX);
     let mut from = 0;
-    while let Some(k) = text[from..].find(DIRECTIVE_PREFIX) {
+    while let Some(k) = finder.find(&text.as_bytes()[from..]) {
         let at = from + k;
         let line_start = text[..at].rfind('\n').map_or(0, |p| p + 1);
         let line_end = text[at..].find('\n').map_or(text.len(), |p| at + p);
