@@ -438,6 +438,19 @@ mod tests {
         assert!(xslt_avt(&"{".repeat(50_000)).is_empty());
     }
 
+    /// Every string made of `pieces` pieces of `alphabet`, in a fixed order.
+    fn every_string<'a>(alphabet: &'a [&'a str], pieces: u32) -> impl Iterator<Item = String> + 'a {
+        let n = alphabet.len();
+        (0..n.pow(pieces)).map(move |mut k| {
+            let mut s = String::new();
+            for _ in 0..pieces {
+                s.push_str(alphabet[k % n]);
+                k /= n;
+            }
+            s
+        })
+    }
+
     #[test]
     fn any_mix_of_delimiters_gives_disjoint_in_bounds_placeholders() {
         // Every string of up to 5 pieces from an alphabet of delimiters and multi-byte
@@ -446,13 +459,7 @@ mod tests {
         let alphabet = [
             "{", "}", "{{", "}}", "%", "<", ">", "$", "#", "'", "\u{430}", "\u{202E}", "a",
         ];
-        let n = alphabet.len();
-        for mut k in 0..n.pow(5) {
-            let mut s = String::new();
-            for _ in 0..5 {
-                s.push_str(alphabet[k % n]);
-                k /= n;
-            }
+        for s in every_string(&alphabet, 5) {
             for found in [
                 placeholders(&s),
                 xslt_avt(&s),
@@ -494,13 +501,7 @@ mod tests {
         let alphabet = [
             "{", "}", "{{", "}}", "%", "<", "$", "\n", "a", "\u{430}", "\u{202E}",
         ];
-        let n = alphabet.len();
-        for mut k in 0..n.pow(5) {
-            let mut s = String::new();
-            for _ in 0..5 {
-                s.push_str(alphabet[k % n]);
-                k /= n;
-            }
+        for s in every_string(&alphabet, 5) {
             assert_eq!(line_placeholders(&s), one_line_oracle(&s), "{s:?}");
         }
         let doc = "a {{ x }} b\n<% y\n%> {% z %}\n${ {a} }\n{{ w";
