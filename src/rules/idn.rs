@@ -35,14 +35,19 @@ pub const IDN_INVALID: Rule = Rule {
 /// The UTS #46 implementation (data compiled in; constructing it is free).
 pub(super) const UTS46: Uts46 = Uts46::new();
 
-/// ToASCII with every check on. A trailing root dot (`example.com.`) is a fully qualified name
-/// and allowed.
-pub(super) fn to_ascii(domain: &str) -> Result<Cow<'_, str>, idna::Errors> {
+/// ToASCII with every check on; `root_dot` allows a trailing root dot (`example.com.`, a fully
+/// qualified name: see [`DnsName::root_dot`]).
+pub(super) fn to_ascii(domain: &str, root_dot: bool) -> Result<Cow<'_, str>, idna::Errors> {
+    let length = if root_dot {
+        DnsLength::VerifyAllowRootDot
+    } else {
+        DnsLength::Verify
+    };
     UTS46.to_ascii(
         domain.as_bytes(),
         AsciiDenyList::STD3,
         Hyphens::Check,
-        DnsLength::VerifyAllowRootDot,
+        length,
     )
 }
 
@@ -113,16 +118,11 @@ fn check_empty_names(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             )),
         );
     } else if scheme.eq_ignore_ascii_case("mailto") {
-        let path = iri.path.clone();
-        if reported_by_syntax_rules(iri, &path) {
-            return;
-        }
-        let mut start = path.start;
-        for addr in text[path.clone()].split(',') {
-            let end = start + addr.len();
-            if addr.ends_with('@') {
+        for_each_mail_domain(input, |addr, domain| {
+            if domain.is_empty() {
+                let addr = &text[addr];
                 sink.report(
-                    end - 1..end,
+                    domain.start - 1..domain.start,
                     format!(
                         "the mail address `{}` has no domain after its `@`",
                         escape_unsafe(addr)
@@ -130,8 +130,7 @@ fn check_empty_names(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                     Some("write the domain after the `@` (RFC 5321 §4.1.2)".to_string()),
                 );
             }
-            start = end + 1;
-        }
+        });
     }
 }
 
@@ -197,28 +196,35 @@ fn reported_by_syntax_rules(iri: &Iri, range: &Range<usize>) -> bool {
     })
 }
 
-/// The domain of each address in a `mailto:` path (RFC 6068: `addr-spec *("," addr-spec)`).
+/// The domain of each address in a `mailto:` path, as a [`DnsName`] (IP literals left out).
 fn mail_domains(input: &IriCheck<'_>, mut f: impl FnMut(DnsName<'_>)) {
-    let text = input.text;
+    for_each_mail_domain(input, |_, domain| {
+        let d = &input.text[domain.clone()];
+        if !d.is_empty() && !d.starts_with('[') {
+            let labels = dot_separated(d, domain.start);
+            f(DnsName {
+                range: domain,
+                labels: &labels,
+                what: "mail domain",
+                root_dot: false,
+            });
+        }
+    });
+}
+
+/// Each address of a `mailto:` path that has an `@` (RFC 6068: `addr-spec *("," addr-spec)`),
+/// with the range after its last `@` (empty when nothing follows); nothing when a syntax rule
+/// reports the path.
+fn for_each_mail_domain(input: &IriCheck<'_>, mut f: impl FnMut(Range<usize>, Range<usize>)) {
     let path = input.iri.path.clone();
     if reported_by_syntax_rules(input.iri, &path) {
         return;
     }
     let mut start = path.start;
-    for addr in text[path.clone()].split(',') {
+    for addr in input.text[path].split(',') {
         let end = start + addr.len();
         if let Some(at) = addr.rfind('@') {
-            let domain = start + at + 1..end;
-            let d = &text[domain.clone()];
-            if !d.is_empty() && !d.starts_with('[') {
-                let labels = dot_separated(d, domain.start);
-                f(DnsName {
-                    range: domain,
-                    labels: &labels,
-                    what: "mail domain",
-                    root_dot: false,
-                });
-            }
+            f(start..end, start + at + 1..end);
         }
         start = end + 1;
     }
@@ -286,19 +292,7 @@ fn check_domain(
     } else {
         Cow::Borrowed(raw)
     };
-    let ok = if root_dot {
-        to_ascii(&whole).is_ok()
-    } else {
-        UTS46
-            .to_ascii(
-                whole.as_bytes(),
-                AsciiDenyList::STD3,
-                Hyphens::Check,
-                DnsLength::Verify,
-            )
-            .is_ok()
-    };
-    if ok {
+    if to_ascii(&whole, root_dot).is_ok() {
         return;
     }
     // Something fails: find which label and which check.

@@ -132,7 +132,7 @@ fn check_name(text: &str, name: &DnsName<'_>, sink: &mut Sink<'_>) {
     let violations = idna2008::check_domain(&texts);
     // A name too long for DNS is `idn-invalid`'s too (checked only when there is something to
     // report: ToASCII is the expensive part).
-    if violations.is_empty() || idn::to_ascii(&whole).is_err() {
+    if violations.is_empty() || idn::to_ascii(&whole, name.root_dot).is_err() {
         return;
     }
     for v in violations {
