@@ -44,6 +44,15 @@ use pulldown_cmark::{CowStr, Event, LinkType, Options, Parser, Tag, TagEnd};
 use super::{Comment, Extraction, Occurrence, SpanMap, template, text};
 use decode::Located;
 
+/// True when `events` are slices of `text` one right after another, each as written: their text
+/// is then `text` over their whole range, with no copy or map to make.
+fn is_source_itself(text: &str, events: &[(Range<usize>, CowStr<'_>)]) -> bool {
+    events.windows(2).all(|w| w[0].0.end == w[1].0.start)
+        && events
+            .iter()
+            .all(|(r, t)| text.get(r.clone()) == Some(&**t))
+}
+
 /// The pulldown-cmark options irilint parses Markdown with.
 pub fn options() -> Options {
     Options::ENABLE_TABLES
@@ -292,9 +301,7 @@ impl Walker<'_> {
         let whole = first.0.start..last.0.end;
         // Usually the events are the source itself, one after another: then their text is
         // searched where it is, not joined into a copy first.
-        let in_place = run.windows(2).all(|w| w[0].0.end == w[1].0.start)
-            && run.iter().all(|(r, t)| text[r.clone()] == **t);
-        if in_place {
+        if is_source_itself(text, run) {
             self.detect(&text[whole.clone()], || SpanMap::identity(whole));
             return;
         }

@@ -103,9 +103,7 @@ pub fn extract_group(
         return (Vec::new(), Vec::new(), false);
     };
     let whole = first.0.start..last.0.end;
-    let simple = events.windows(2).all(|w| w[0].0.end == w[1].0.start)
-        && events.iter().all(|(r, t)| text[r.clone()] == **t);
-    if simple {
+    if super::is_source_itself(text, events) {
         let (occurrences, comments) = fragment(text, whole);
         return (occurrences, comments, false);
     }
