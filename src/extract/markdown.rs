@@ -48,9 +48,12 @@ use decode::Located;
 /// is then `text` over their whole range, with no copy or map to make.
 fn is_source_itself(text: &str, events: &[(Range<usize>, CowStr<'_>)]) -> bool {
     events.windows(2).all(|w| w[0].0.end == w[1].0.start)
-        && events
-            .iter()
-            .all(|(r, t)| text.get(r.clone()) == Some(&**t))
+        && events.iter().all(|(r, t)| {
+            // pulldown-cmark borrows text that is written as is: as many bytes at the same
+            // address are the source itself without comparing them.
+            (t.len() == r.len() && std::ptr::eq(t.as_ptr(), text.as_ptr().wrapping_add(r.start)))
+                || text.get(r.clone()) == Some(&**t)
+        })
 }
 
 /// The pulldown-cmark options irilint parses Markdown with.
@@ -96,6 +99,7 @@ fn extract_unmasked(text: &str) -> (Extraction, Vec<Range<usize>>) {
         fallbacks: Vec::new(),
         run: Vec::new(),
         html: Vec::new(),
+        triggers: text::Triggers::new(text),
     };
     let mut parser = Parser::new_ext(text, options()).into_offset_iter();
     // Inside a code block or front matter (no IRIs), an autolink (reported as a whole), a table.
@@ -220,6 +224,8 @@ struct Walker<'t> {
     run: Vec<(Range<usize>, CowStr<'t>)>,
     /// Consecutive HTML events not yet handed to the HTML extractor.
     html: Vec<(Range<usize>, CowStr<'t>)>,
+    /// Where in the text a bare IRI could be: most runs of text events have none.
+    triggers: text::Triggers,
 }
 
 impl Walker<'_> {
@@ -302,7 +308,9 @@ impl Walker<'_> {
         // Usually the events are the source itself, one after another: then their text is
         // searched where it is, not joined into a copy first.
         if is_source_itself(text, run) {
-            self.detect(&text[whole.clone()], || SpanMap::identity(whole));
+            if self.triggers.any_in(whole.clone()) {
+                self.detect(&text[whole.clone()], || SpanMap::identity(whole));
+            }
             return;
         }
         let joined: CowStr<'_> = if run.len() == 1 {

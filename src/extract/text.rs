@@ -42,6 +42,9 @@
 //! `https://en.wikipedia.org/wiki/Rust_(programming_language)` keeps its `)`.
 
 use std::ops::Range;
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
 
 use super::{Occurrence, text_placeholders};
 
@@ -187,6 +190,52 @@ fn closing_quote(text: &str, start: usize) -> Option<char> {
         .iter()
         .find(|&&(open, _)| open == before)
         .map(|&(_, close)| close)
+}
+
+/// Where [`detect`] could find an IRI in slices of one text: the positions of every `:`, and of
+/// every `.` after `www` — the only bytes it weighs. [`Triggers::any_in`] false for a range
+/// means `detect` on that slice of the text finds nothing, so a caller with many short slices
+/// of one text (Markdown's text events) scans the text once instead of calling `detect` on
+/// each.
+pub struct Triggers {
+    at: Vec<usize>,
+    /// The first position not below the last range asked about: ranges come in order.
+    cursor: usize,
+}
+
+impl Triggers {
+    /// The trigger positions of `text`.
+    pub fn new(text: &str) -> Triggers {
+        // Prose has many `.` and few `www.`: the `.`s are found as the rare `w.` and `W.` (each
+        // many bytes at a time), not one by one.
+        static W_DOT: LazyLock<[Finder<'static>; 2]> =
+            LazyLock::new(|| [Finder::new("w."), Finder::new("W.")]);
+        let b = text.as_bytes();
+        let mut www: Vec<usize> = W_DOT
+            .iter()
+            .flat_map(|f| f.find_iter(b).map(|k| k + 1))
+            .filter(|&p| www_before(b, p))
+            .collect();
+        let mut at: Vec<usize> = memchr::memchr_iter(b':', b).collect();
+        if !www.is_empty() {
+            at.append(&mut www);
+            at.sort_unstable();
+        }
+        Triggers { at, cursor: 0 }
+    }
+
+    /// Whether some trigger lies in `range` (a superset of the slice's own: a `www` just before
+    /// the slice's start counts here, not in the slice).
+    pub fn any_in(&mut self, range: Range<usize>) -> bool {
+        let at = &self.at;
+        if self.cursor > 0 && at[self.cursor - 1] >= range.start {
+            self.cursor = at.partition_point(|&p| p < range.start);
+        }
+        while self.cursor < at.len() && at[self.cursor] < range.start {
+            self.cursor += 1;
+        }
+        self.cursor < at.len() && at[self.cursor] < range.end
+    }
 }
 
 /// Byte ranges of the IRIs in `text`, in order.
@@ -481,6 +530,42 @@ mod tests {
             let text = parts.concat();
             prop_assert_eq!(detect(&text), detect_byte_by_byte(&text), "{:?}", text);
         }
+
+        /// Where the triggers say no, `detect` on that slice finds nothing; asked about ranges
+        /// in order and out of order (the cursor goes back), they answer as a fresh index does.
+        #[test]
+        fn no_trigger_in_a_range_means_no_iri_in_its_slice(
+            parts in proptest::collection::vec(select(PIECES), 0..30),
+            cuts in proptest::collection::vec((0usize..400, 0usize..40), 1..12),
+        ) {
+            let text = parts.concat();
+            let mut triggers = Triggers::new(&text);
+            for (start, len) in cuts {
+                let start = start.min(text.len());
+                let end = (start + len).min(text.len());
+                if !text.is_char_boundary(start) || !text.is_char_boundary(end) {
+                    continue;
+                }
+                let any = triggers.any_in(start..end);
+                prop_assert_eq!(any, Triggers::new(&text).any_in(start..end));
+                if !any {
+                    prop_assert!(detect(&text[start..end]).is_empty(), "{:?} in {:?}", start..end, text);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn triggers_are_colons_and_the_dots_of_www() {
+        let text = "See WwW.a, w.x and a:b; www. wwww.";
+        let t = Triggers::new(text);
+        let expect: Vec<usize> = [7, 20, 27, 33].to_vec();
+        assert_eq!(
+            t.at,
+            expect,
+            "{:?}",
+            expect.iter().map(|&p| &text[p..p + 1]).collect::<Vec<_>>()
+        );
     }
 
     #[test]

@@ -18,6 +18,8 @@
 use std::fmt;
 use std::ops::Range;
 
+use smallvec::SmallVec;
+
 use super::chars::{self, describe};
 use super::ip::{ipv6, ipvfuture, is_ipv4};
 
@@ -95,6 +97,14 @@ impl HostKind {
     }
 }
 
+/// A host's labels, held inline up to a size most hosts fit in: an IRI is parsed without
+/// allocating for its pieces.
+pub type Labels = SmallVec<[Range<usize>; 4]>;
+/// A path's segments (see [`Labels`]).
+pub type Segments = SmallVec<[Range<usize>; 8]>;
+/// A query's parts (see [`Labels`]).
+pub type QueryParts = SmallVec<[QueryPart; 2]>;
+
 /// The `ihost` of an authority.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Host {
@@ -103,7 +113,7 @@ pub struct Host {
     /// Which production matched; `None` when an IP literal is malformed.
     pub kind: Option<HostKind>,
     /// For a reg-name, its dot-separated labels (one empty label for an empty host).
-    pub labels: Vec<Range<usize>>,
+    pub labels: Labels,
 }
 
 /// `iauthority = [ iuserinfo "@" ] ihost [ ":" port ]`.
@@ -195,11 +205,11 @@ pub struct Iri {
     /// The path (always present, possibly empty).
     pub path: Range<usize>,
     /// The path's segments: the text after each `/`, and before the first one for a rootless path.
-    pub segments: Vec<Range<usize>>,
+    pub segments: Segments,
     /// The query, without its `?`.
     pub query: Option<Range<usize>>,
     /// The query split at `&` and `;`.
-    pub query_parts: Vec<QueryPart>,
+    pub query_parts: QueryParts,
     /// The fragment, without its `#`.
     pub fragment: Option<Range<usize>>,
     /// Every departure from the grammar, in input order; empty for a valid IRI-reference.
@@ -375,7 +385,7 @@ impl<'a> Parser<'a> {
         pos = path_end;
 
         let mut query = None;
-        let mut query_parts = Vec::new();
+        let mut query_parts = QueryParts::new();
         if pos < len && b[pos] == b'?' {
             let end = find_any(b, pos + 1, b"#").unwrap_or(len);
             let q = pos + 1..end;
@@ -541,7 +551,7 @@ impl<'a> Parser<'a> {
                     host = Host {
                         range: host_start..host_end,
                         kind,
-                        labels: Vec::new(),
+                        labels: Labels::new(),
                     };
                     if host_end < r.end {
                         port = Some(host_end + 1..r.end);
@@ -558,7 +568,7 @@ impl<'a> Parser<'a> {
                     host = Host {
                         range: host_start..r.end,
                         kind: None,
-                        labels: Vec::new(),
+                        labels: Labels::new(),
                     };
                 }
             }
@@ -574,7 +584,7 @@ impl<'a> Parser<'a> {
             let labels = if kind == HostKind::RegName {
                 split(b, hr.clone(), b".")
             } else {
-                Vec::new()
+                Labels::new()
             };
             host = Host {
                 range: hr,
@@ -649,7 +659,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Validates the path and returns its segments.
-    fn path(&mut self, r: Range<usize>, noscheme: bool) -> Vec<Range<usize>> {
+    fn path(&mut self, r: Range<usize>, noscheme: bool) -> Segments {
         let segments = split(self.b, r.clone(), b"/");
         let first_is_nz_nc = noscheme && !self.b[r.clone()].starts_with(b"/");
         for (k, seg) in segments.iter().enumerate() {
@@ -813,12 +823,18 @@ impl<'a> Parser<'a> {
 }
 
 /// Splits `r` at any byte of `seps` into the pieces between them (at least one piece).
-fn split(b: &[u8], r: Range<usize>, seps: &[u8]) -> Vec<Range<usize>> {
+fn split<const N: usize>(b: &[u8], r: Range<usize>, seps: &[u8]) -> SmallVec<[Range<usize>; N]>
+where
+    [Range<usize>; N]: smallvec::Array<Item = Range<usize>>,
+{
+    let mut out = SmallVec::new();
     if r.is_empty() {
         // An empty path has no segments; an empty host still has one (empty) label.
-        return if seps == b"/" { Vec::new() } else { vec![r] };
+        if seps != b"/" {
+            out.push(r);
+        }
+        return out;
     }
-    let mut out = Vec::new();
     let mut start = r.start;
     // A leading '/' opens the first segment rather than ending an empty one.
     if seps == b"/" && b[start] == b'/' {
@@ -836,8 +852,8 @@ fn split(b: &[u8], r: Range<usize>, seps: &[u8]) -> Vec<Range<usize>> {
     out
 }
 
-fn split_query(b: &[u8], r: Range<usize>) -> Vec<QueryPart> {
-    split(b, r, b"&;")
+fn split_query(b: &[u8], r: Range<usize>) -> QueryParts {
+    split::<8>(b, r, b"&;")
         .into_iter()
         .map(|part| match find_any(&b[..part.end], part.start, b"=") {
             Some(eq) => QueryPart {

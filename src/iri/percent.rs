@@ -46,8 +46,7 @@ pub fn triplet_at(s: &str, at: usize) -> Option<u8> {
 /// Whether some `%HH` of `s` encodes an octet for which `wanted` holds: a scan without
 /// allocation, so that the common `%20` and `%2F` cost the callers that decode almost nothing.
 pub fn encodes_octet(s: &str, wanted: impl Fn(u8) -> bool) -> bool {
-    s.match_indices('%')
-        .any(|(at, _)| triplet_at(s, at).is_some_and(&wanted))
+    memchr::memchr_iter(b'%', s.as_bytes()).any(|at| triplet_at(s, at).is_some_and(&wanted))
 }
 
 /// Lowercases the ASCII letters of `s` that are not the hex digits of a `%HH` triplet (a host's

@@ -9,8 +9,11 @@
 //! read as `|` in tables. The caller checks that the result equals `dest_url`.
 
 use std::ops::Range;
+use std::sync::LazyLock;
 
 use html5ever::data::NAMED_ENTITIES;
+use memchr::memmem::Finder;
+use smallvec::SmallVec;
 
 use crate::extract::SpanMap;
 
@@ -180,7 +183,7 @@ pub fn locate_destination(
     while i < limit && matches!(b[i], b' ' | b'\t') {
         i += 1;
     }
-    let mut candidates = vec![];
+    let mut candidates: SmallVec<[usize; 4]> = SmallVec::new();
     let line_break = match b.get(i) {
         Some(b'\r') if b.get(i + 1) == Some(&b'\n') => 2,
         Some(b'\n' | b'\r') => 1,
@@ -210,6 +213,13 @@ pub fn locate_destination(
         let Some(raw) = scan_destination(b, at, limit) else {
             continue;
         };
+        // Most destinations are read as they are written: with no byte that starts an escape
+        // or a reference, what `decode` would return is the text itself, mapped one to one.
+        let written = &b[raw.clone()];
+        if written == expected.as_bytes() && memchr::memchr3(b'\\', b'&', b'\r', written).is_none()
+        {
+            return Located::Exact(SpanMap::identity(raw));
+        }
         let (decoded, map) = decode(text, raw.clone(), in_table);
         if decoded == expected {
             return Located::Exact(map);
@@ -230,7 +240,9 @@ pub fn locate_inline(
 ) -> Located {
     let b = text.as_bytes();
     let from = text_end.clamp(link.start, link.end);
-    match memchr::memmem::find(&b[from..link.end], b"](") {
+    // Built once: `memmem::find` would build a searcher for every link.
+    static CLOSER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("]("));
+    match CLOSER.find(&b[from..link.end]) {
         Some(p) => locate_destination(text, from + p + 2, link.end, expected, in_table),
         None => Located::Inexact(link),
     }
@@ -279,6 +291,37 @@ mod tests {
         assert_eq!(dec("&NotEqualTilde;"), "\u{2242}\u{338}");
         assert_eq!(decode(r"a\\|b", 0..5, true).0, "a|b");
         assert_eq!(decode(r"a\\|b", 0..5, false).0, r"a\|b");
+    }
+
+    /// `locate_destination` takes text with no `\\`, `&` or `\r` as decoded already; `decode`
+    /// must agree, text and map, in and out of tables.
+    #[test]
+    fn text_without_escape_bytes_decodes_to_itself() {
+        for t in [
+            "",
+            "a",
+            "http://a/b?c=d#e",
+            "caf\u{e9}|x",
+            "<a>",
+            "a\nb",
+            "(x)",
+            "\u{202E}",
+        ] {
+            let text = format!("[x]({t})");
+            let raw = 4..4 + t.len();
+            for in_table in [false, true] {
+                assert_eq!(
+                    decode(&text, raw.clone(), in_table),
+                    (t.to_string(), SpanMap::identity(raw.clone()))
+                );
+            }
+            if !t.is_empty() && !t.contains(['<', '\n', '(']) {
+                match locate_destination(&text, 4, text.len() - 1, t, false) {
+                    Located::Exact(map) => assert_eq!(map, SpanMap::identity(raw)),
+                    Located::Inexact(r) => panic!("{t:?}: inexact {r:?}"),
+                }
+            }
+        }
     }
 
     #[test]

@@ -9,7 +9,9 @@
 //! back to the source.
 
 use std::ops::Range;
+use std::sync::LazyLock;
 
+use memchr::memmem::Finder;
 use pulldown_cmark::CowStr;
 
 use crate::extract::{Comment, DIRECTIVE_PREFIX, Occurrence, SpanMap, html};
@@ -65,10 +67,10 @@ fn align(text: &str, range: Range<usize>, event: &str, map: &mut SpanMap) -> Opt
 /// directive comment holds [`DIRECTIVE_PREFIX`]. Most inline HTML (`<br>`, `</kbd>`,
 /// `<details>`) has neither.
 fn fragment(text: &str, range: Range<usize>) -> (Vec<Occurrence>, Vec<Comment>) {
+    // Built once: `memmem::find` would build a searcher for every fragment.
+    static DIRECTIVE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(DIRECTIVE_PREFIX));
     let html = text[range.clone()].as_bytes();
-    if memchr::memchr(b'=', html).is_none()
-        && memchr::memmem::find(html, DIRECTIVE_PREFIX.as_bytes()).is_none()
-    {
+    if memchr::memchr(b'=', html).is_none() && DIRECTIVE.find(html).is_none() {
         return (Vec::new(), Vec::new());
     }
     html::extract_fragment(text, range)
