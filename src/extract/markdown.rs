@@ -48,12 +48,15 @@ use decode::Located;
 /// is then `text` over their whole range, with no copy or map to make.
 fn is_source_itself(text: &str, events: &[(Range<usize>, CowStr<'_>)]) -> bool {
     events.windows(2).all(|w| w[0].0.end == w[1].0.start)
-        && events.iter().all(|(r, t)| {
-            // pulldown-cmark borrows text that is written as is: as many bytes at the same
-            // address are the source itself without comparing them.
-            (t.len() == r.len() && std::ptr::eq(t.as_ptr(), text.as_ptr().wrapping_add(r.start)))
-                || text.get(r.clone()) == Some(&**t)
-        })
+        && events.iter().all(|(r, t)| is_source(text, r, t))
+}
+
+/// True when the event text `t` is `text[r]`.
+fn is_source(text: &str, r: &Range<usize>, t: &str) -> bool {
+    // pulldown-cmark borrows text that is written as is: as many bytes at the same address are
+    // the source itself without comparing them.
+    (t.len() == r.len() && std::ptr::eq(t.as_ptr(), text.as_ptr().wrapping_add(r.start)))
+        || text.get(r.clone()) == Some(t)
 }
 
 /// The pulldown-cmark options irilint parses Markdown with.
@@ -98,6 +101,7 @@ fn extract_unmasked(text: &str) -> (Extraction, Vec<Range<usize>>) {
         comments: Vec::new(),
         fallbacks: Vec::new(),
         run: Vec::new(),
+        plain: None,
         html: Vec::new(),
         triggers: text::Triggers::new(text),
     };
@@ -106,10 +110,11 @@ fn extract_unmasked(text: &str) -> (Extraction, Vec<Range<usize>>) {
     let (mut verbatim, mut autolinks, mut tables) = (0usize, 0usize, 0usize);
     let mut links: Vec<OpenLink<'_>> = Vec::new();
     for (event, range) in parser.by_ref() {
-        if !matches!(event, Event::Text(_)) {
+        // (Most events end no pending run or group: the test is made here, not in a call.)
+        if !matches!(event, Event::Text(_)) && w.text_pending() {
             w.flush_text(tables > 0);
         }
-        if !matches!(event, Event::Html(_) | Event::InlineHtml(_)) {
+        if !matches!(event, Event::Html(_) | Event::InlineHtml(_)) && !w.html.is_empty() {
             w.flush_html();
         }
         let ends_link = matches!(event, Event::End(TagEnd::Link | TagEnd::Image));
@@ -151,7 +156,7 @@ fn extract_unmasked(text: &str) -> (Extraction, Vec<Range<usize>>) {
             }
             // Text with an empty range (indentation before an HTML block) is not in the source.
             Event::Text(t) if verbatim == 0 && autolinks == 0 && !range.is_empty() => {
-                w.run.push((range, t));
+                w.push_text(range, t);
             }
             Event::Html(t) | Event::InlineHtml(t) => w.html.push((range, t)),
             _ => {}
@@ -220,15 +225,19 @@ struct Walker<'t> {
     /// Comments in its HTML that may hold suppression directives.
     comments: Vec<Comment>,
     fallbacks: Vec<Range<usize>>,
-    /// Consecutive text events not yet searched for bare IRIs.
+    /// Consecutive text events not yet searched for bare IRIs, when some is not the source
+    /// itself or does not follow the one before it.
     run: Vec<(Range<usize>, CowStr<'t>)>,
+    /// Consecutive text events not yet searched, while each is the source itself and follows
+    /// the one before it (nearly always): their source range alone, no list of events.
+    plain: Option<Range<usize>>,
     /// Consecutive HTML events not yet handed to the HTML extractor.
     html: Vec<(Range<usize>, CowStr<'t>)>,
     /// Where in the text a bare IRI could be: most runs of text events have none.
     triggers: text::Triggers,
 }
 
-impl Walker<'_> {
+impl<'t> Walker<'t> {
     fn link(&mut self, link: OpenLink<'_>) {
         match link.link_type {
             // A rustdoc intra-doc link (`[x](crate::X)`) is a Rust path, not an IRI.
@@ -288,7 +297,37 @@ impl Walker<'_> {
 
     /// Bare IRIs in the pending text events. Text is split into several events at some
     /// characters (brackets, escapes, references); contiguous ones are searched as one text.
+    fn text_pending(&self) -> bool {
+        self.plain.is_some() || !self.run.is_empty()
+    }
+
+    /// Adds a text event to the pending run.
+    fn push_text(&mut self, range: Range<usize>, t: CowStr<'t>) {
+        let text = self.text;
+        if self.run.is_empty()
+            && self.plain.as_ref().is_none_or(|p| p.end == range.start)
+            && is_source(text, &range, &t)
+        {
+            let start = self.plain.as_ref().map_or(range.start, |p| p.start);
+            self.plain = Some(start..range.end);
+            return;
+        }
+        // The run so far, as one event: it is searched as the events it stands for would be.
+        if let Some(p) = self.plain.take() {
+            self.run.push((p.clone(), CowStr::Borrowed(&text[p])));
+        }
+        self.run.push((range, t));
+    }
+
     fn flush_text(&mut self, in_table: bool) {
+        if let Some(whole) = self.plain.take() {
+            // Text that is the source itself: searched where it is, when it holds a trigger.
+            if self.triggers.any_in(whole.clone()) {
+                let text = self.text;
+                self.detect(&text[whole.clone()], || SpanMap::identity(whole));
+            }
+            return;
+        }
         if self.run.is_empty() {
             return;
         }

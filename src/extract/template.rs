@@ -26,6 +26,9 @@
 //! most [`MAX_EXPRESSION`] bytes long, which keeps the search linear on hostile input.
 
 use std::ops::Range;
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
 
 /// The openers of template expressions and their closers, longest opener first so that
 /// `{{{` wins over `{{` and `<%=` needs no entry of its own (`<%` covers `<%=`, `<%-`, `<%#`).
@@ -257,6 +260,10 @@ pub fn line_placeholders(text: &str) -> Vec<Range<usize>> {
     super::masked::disjoint(out)
 }
 
+/// The `](` that opens a Markdown link destination, searched for with a searcher built once
+/// (`memmem::find` builds one per call).
+pub(super) static LINK_DESTINATION: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("]("));
+
 /// Template expressions that start a Markdown link destination and end on a later line of the
 /// same paragraph (no blank line inside).
 fn multi_line_destinations(text: &str) -> Vec<Range<usize>> {
@@ -264,7 +271,7 @@ fn multi_line_destinations(text: &str) -> Vec<Range<usize>> {
     let mut closers = Closers::default();
     let mut out = Vec::new();
     let mut from = 0;
-    while let Some(k) = memchr::memmem::find(&bytes[from..], b"](") {
+    while let Some(k) = LINK_DESTINATION.find(&bytes[from..]) {
         let mut at = from + k + 2;
         if bytes.get(at) == Some(&b'<') && bytes.get(at + 1) != Some(&b'%') {
             at += 1;

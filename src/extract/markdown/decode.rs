@@ -9,13 +9,12 @@
 //! read as `|` in tables. The caller checks that the result equals `dest_url`.
 
 use std::ops::Range;
-use std::sync::LazyLock;
 
 use html5ever::data::NAMED_ENTITIES;
-use memchr::memmem::Finder;
 use smallvec::SmallVec;
 
 use crate::extract::SpanMap;
+use crate::extract::template::LINK_DESTINATION;
 
 /// Longest entity name of the HTML5 table is 31 characters; longer runs are never entities.
 const MAX_ENTITY_NAME: usize = 40;
@@ -240,9 +239,7 @@ pub fn locate_inline(
 ) -> Located {
     let b = text.as_bytes();
     let from = text_end.clamp(link.start, link.end);
-    // Built once: `memmem::find` would build a searcher for every link.
-    static CLOSER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("]("));
-    match CLOSER.find(&b[from..link.end]) {
+    match LINK_DESTINATION.find(&b[from..link.end]) {
         Some(p) => locate_destination(text, from + p + 2, link.end, expected, in_table),
         None => Located::Inexact(link),
     }
