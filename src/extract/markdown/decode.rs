@@ -143,6 +143,11 @@ pub fn scan_destination(b: &[u8], at: usize, limit: usize) -> Option<Range<usize
     }
     let mut nest = 0usize;
     while i < limit {
+        // Most bytes of a destination are none of those below: skipped by table.
+        if !DESTINATION_SPECIAL[usize::from(b[i])] {
+            i += 1;
+            continue;
+        }
         match b[i] {
             0..=0x20 => break,
             b'(' => nest += 1,
@@ -155,6 +160,21 @@ pub fn scan_destination(b: &[u8], at: usize, limit: usize) -> Option<Range<usize
     }
     (i > at).then_some(at..i)
 }
+
+/// The bytes [`scan_destination`] acts on outside `<...>`: spaces and controls, parentheses and
+/// the backslash.
+static DESTINATION_SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c <= 0x20 {
+        t[c] = true;
+        c += 1;
+    }
+    t[b'(' as usize] = true;
+    t[b')' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
 
 /// A destination located in the source and decoded.
 #[derive(Debug)]
