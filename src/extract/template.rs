@@ -237,9 +237,15 @@ pub fn line_placeholders(text: &str) -> Vec<Range<usize>> {
     // from an opener only looks forward, and never past the end of the opener's line.
     let mut closers = Closers::default();
     let mut line_end = 0;
-    let mut i = 0;
-    while let Some(k) = memchr::memchr3(b'{', b'<', b'$', &bytes[i..]) {
-        i += k;
+    // Openers inside an expression already found are passed over. (One iterator over the
+    // text: restarting a search at every opener costs more than the search.)
+    let mut next = 0;
+    for i in memchr::memchr3_iter(b'{', b'<', b'$', bytes) {
+        // Every opener is two bytes, the second `{`, `%` or `#` (`<a`, a lone `{` or `$` in
+        // code open nothing, and their line need not be delimited).
+        if i < next || !matches!(bytes.get(i + 1), Some(b'{' | b'%' | b'#')) {
+            continue;
+        }
         if i >= line_end {
             line_end = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |n| i + n + 1);
             // The closers found so far lie on an earlier line.
@@ -247,9 +253,7 @@ pub fn line_placeholders(text: &str) -> Vec<Range<usize>> {
         }
         if let Some(end) = expression_end(&text[..line_end], i, &mut closers) {
             out.push(i..end);
-            i = end;
-        } else {
-            i += 1;
+            next = end;
         }
     }
     let multi_line = multi_line_destinations(text);
@@ -271,8 +275,11 @@ fn multi_line_destinations(text: &str) -> Vec<Range<usize>> {
     let mut closers = Closers::default();
     let mut out = Vec::new();
     let mut from = 0;
-    while let Some(k) = LINK_DESTINATION.find(&bytes[from..]) {
-        let mut at = from + k + 2;
+    for k in LINK_DESTINATION.find_iter(bytes) {
+        if k < from {
+            continue;
+        }
+        let mut at = k + 2;
         if bytes.get(at) == Some(&b'<') && bytes.get(at + 1) != Some(&b'%') {
             at += 1;
         }
@@ -372,6 +379,14 @@ pub fn touches(placeholders: &[Range<usize>], range: &Range<usize>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `line_placeholders` passes over a `{`, `<` or `$` whose next byte is not one of these.
+    #[test]
+    fn every_opener_has_a_second_byte_the_scan_looks_for() {
+        for open in DELIMITERS.iter().map(|(o, _)| *o).chain(["${"]) {
+            assert!(matches!(open.as_bytes()[1], b'{' | b'%' | b'#'), "{open}");
+        }
+    }
 
     fn found<'a>(iri: &'a str, ranges: &[Range<usize>]) -> Vec<&'a str> {
         ranges.iter().map(|r| &iri[r.clone()]).collect()
