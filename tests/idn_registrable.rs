@@ -164,6 +164,39 @@ fn root_dots() {
     }
 }
 
+/// A host is split into labels at every dot UTS #46 maps to `.`, as a mail domain is: an empty
+/// label between wide dots is pointed at, not the whole host.
+#[test]
+fn wide_dots_split_a_host_into_labels() {
+    for dot in [".", "\u{3002}", "\u{FF0E}", "\u{FF61}"] {
+        for (iri, what) in [
+            (format!("http://a{dot}{dot}b/x"), "host"),
+            (format!("mailto:p@a{dot}{dot}b"), "mail domain"),
+        ] {
+            let found: Vec<(String, String)> = all(&iri)
+                .into_iter()
+                .filter(|f| f.rule.id == "idn-invalid")
+                .map(|f| (iri[f.range].to_string(), f.message))
+                .collect();
+            assert_eq!(
+                found,
+                [(
+                    dot.to_string(),
+                    format!(
+                        "the {what} has two dots in a row: an empty label is not a valid DNS name"
+                    )
+                )],
+                "{iri}"
+            );
+        }
+        // A name with wide dots and nothing wrong stays quiet.
+        assert!(
+            idn_rules(&format!("http://\u{4F8B}{dot}\u{6D4B}\u{8BD5}/")).is_empty(),
+            "{dot}"
+        );
+    }
+}
+
 #[test]
 fn the_gap_is_reported_by_this_rule_not_idn_invalid() {
     for host in [

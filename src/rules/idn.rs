@@ -168,9 +168,19 @@ pub(super) fn for_each_dns_name(input: &IriCheck<'_>, mut f: impl FnMut(DnsName<
                 && !host.range.is_empty()
                 && !reported_by_syntax_rules(iri, &host.range)
             {
+                // RFC 3986 splits a host at `.` only; UTS #46, as browsers do, also at the wide
+                // dots, which only a non-ASCII host can hold (then the labels are split again).
+                let name = &text[host.range.clone()];
+                let wide;
+                let labels: &[Range<usize>] = if name.is_ascii() {
+                    &host.labels
+                } else {
+                    wide = dot_separated(name, host.range.start);
+                    &wide
+                };
                 f(DnsName {
                     range: host.range.clone(),
-                    labels: &host.labels,
+                    labels,
                     what: "host",
                     root_dot: true,
                 });
