@@ -207,6 +207,13 @@ fn code_actions_suppress_on_the_line_or_in_the_file_in_the_documents_syntax() {
             format!("Intro\n\nhttp://a.example/{RLO}x\n"),
             ".. irilint-disable-next-line bidi-formatting-character\n",
         ),
+        (
+            // A reStructuredText comment ends at a blank line, which docutils wants after it.
+            "file:///tmp/irilint-lsp/e.rst",
+            "restructuredtext",
+            format!("Intro.\n\n  See `x <http://a.example/{RLO}x>`_ here.\n"),
+            "\n\n  .. irilint-disable-next-line bidi-formatting-character\n\n  See",
+        ),
     ] {
         for which in ["line", "file"] {
             let (mut c, _) = Client::start(encodings(&["utf-16"]), dir.path());

@@ -434,3 +434,28 @@ fn suppressions_apply_before_the_baseline() {
     assert_eq!(suppressed(&r), 1);
     assert_eq!(r["summary"]["baselined"], 1);
 }
+
+/// A reStructuredText comment ends at a blank line (docutils warns of an unexpected unindent
+/// without one): `disable-next-line` there silences the first line after it that is not blank,
+/// with or without the blank line; in other formats the next line only.
+#[test]
+fn restructuredtext_next_line_is_the_next_line_that_is_not_blank() {
+    let link = format!("See `x <http://a.example/{ZWSP}x>`_ here.\n");
+    for gap in ["", "\n", "\n  \n"] {
+        let text =
+            format!("Intro.\n\n.. irilint-disable-next-line invisible-character\n{gap}{link}");
+        let r = report("a.rst", &text, &[]);
+        assert_eq!(rules(&r), Vec::<String>::new(), "{text:?}");
+        assert_eq!(suppressed(&r), 1, "{text:?}");
+    }
+    // Not in Markdown: the blank line is the next line, and the directive silences nothing.
+    let text = format!(
+        "<!-- irilint-disable-next-line invisible-character -->\n\n<http://a.example/{ZWSP}x>\n"
+    );
+    let r = report("a.md", &text, &[]);
+    assert_eq!(
+        rules(&r),
+        ["unused-suppression", "invisible-character"],
+        "{text:?}"
+    );
+}

@@ -93,6 +93,10 @@ struct Directive {
     used: RuleMask,
     /// For a range: where it ends (the `enable`'s line, or `None` at the end of the document).
     until_line: Option<usize>,
+    /// For `disable-next-line`: the line it silences (1-based). The line after the directive;
+    /// in reStructuredText the first line after it that is not blank, since a comment there
+    /// ends at a blank line (without one, docutils warns of an unexpected unindent).
+    next_line: usize,
 }
 
 /// A stretch of the document where a `disable` silences one rule.
@@ -228,7 +232,7 @@ impl Suppressions {
         for dir in &mut self.directives {
             let covers = dir.mask & bit != 0
                 && match dir.kind {
-                    Some(Kind::NextLine) => d.start.line == dir.end.line + 1,
+                    Some(Kind::NextLine) => d.start.line == dir.next_line,
                     Some(Kind::File) => true,
                     _ => false,
                 };
@@ -346,7 +350,7 @@ impl Suppressions {
             (None, _) => "no finding".to_string(),
         };
         match d.kind {
-            Some(Kind::NextLine) => format!("{what} on the next line (line {})", d.end.line + 1),
+            Some(Kind::NextLine) => format!("{what} on the next line (line {})", d.next_line),
             Some(Kind::File) => format!("{what} in this file"),
             _ => match d.until_line {
                 Some(line) => format!("{what} between here and its `irilint-enable` (line {line})"),
@@ -453,6 +457,10 @@ fn directive(source: &Source, whole: Range<usize>, body: Range<usize>) -> Option
         ),
         None => at(&word_range),
     };
+    let next_line = match source.format {
+        Format::Rst => next_line_not_blank(source, end.line),
+        _ => end.line + 1,
+    };
     Some(Directive {
         kind,
         word: word.to_string(),
@@ -462,7 +470,24 @@ fn directive(source: &Source, whole: Range<usize>, body: Range<usize>) -> Option
         mask,
         used: 0,
         until_line: None,
+        next_line,
     })
+}
+
+/// The first line after line `line` (1-based) of `source` that is not blank, or the line after
+/// the last one.
+fn next_line_not_blank(source: &Source, line: usize) -> usize {
+    let lines = source.lines();
+    let mut next = line + 1;
+    // `line_range` counts from 0: line `next` (1-based) is its `next - 1`.
+    while next <= lines.len()
+        && source.text[lines.line_range(&source.text, next - 1)]
+            .trim()
+            .is_empty()
+    {
+        next += 1;
+    }
+    next
 }
 
 /// The words of `s` (separated by white space and commas) with their ranges.

@@ -48,7 +48,8 @@ fn line_ending(text: &str) -> &'static str {
 }
 
 /// The edit that silences `rule` on line `line` (0-based) of `text`, or `None` where a
-/// directive cannot go before it (the line of an XML declaration).
+/// directive cannot go before it (the line of an XML declaration, a line inside a
+/// reStructuredText paragraph).
 pub fn suppress_line(
     text: &str,
     lines: &crate::line_index::LineIndex,
@@ -79,6 +80,16 @@ pub fn suppress_line(
             });
         }
     }
+    // In reStructuredText a comment is a block of its own: inside a paragraph it would be read
+    // as the paragraph's text, and before one it ends at a blank line (the directive silences
+    // the first line after it that is not blank).
+    let mut after = "";
+    if format == Format::Rst {
+        if line > 0 && !text[lines.line_range(text, line - 1)].trim().is_empty() {
+            return None;
+        }
+        after = eol;
+    }
     // The line's indentation (and a block quote's `>` markers in Markdown).
     let indent_len = content
         .find(|c: char| !(c == ' ' || c == '\t' || (format == Format::Markdown && c == '>')))
@@ -86,7 +97,7 @@ pub fn suppress_line(
     let indent = &content[..indent_len];
     Some(Insertion {
         range: this.start..this.start,
-        text: format!("{indent}{comment}{eol}"),
+        text: format!("{indent}{comment}{eol}{after}"),
     })
 }
 
@@ -175,7 +186,16 @@ mod tests {
     fn restructuredtext_and_asciidoc_directives_are_comments() {
         assert_eq!(
             line("Intro.\n\n  `x <http://x/>`_\n", Format::Rst, "a.rst", 2).unwrap(),
-            "Intro.\n\n  .. irilint-disable-next-line invisible-character\n  `x <http://x/>`_\n"
+            "Intro.\n\n  .. irilint-disable-next-line invisible-character\n\n  `x <http://x/>`_\n"
+        );
+        assert_eq!(
+            line("`x <http://x/>`_\r\n", Format::Rst, "a.rst", 0).unwrap(),
+            ".. irilint-disable-next-line invisible-character\r\n\r\n`x <http://x/>`_\r\n"
+        );
+        // Inside a paragraph a comment would be its text: no line action there.
+        assert_eq!(
+            line("Intro\nsee `x <http://x/>`_\n", Format::Rst, "a.rst", 1),
+            None
         );
         assert_eq!(
             line("= T\n\nlink:http://x/[x]\n", Format::Asciidoc, "a.adoc", 2).unwrap(),
