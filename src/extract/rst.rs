@@ -26,6 +26,10 @@
 //! A construct that is not closed (a backquote without its partner in the paragraph, a target
 //! without a name's colon) is read as plain text, whose IRIs are found as such.
 //!
+//! Explicit markup (`..`) starts a block: a `..` line that goes on with a paragraph or a list
+//! item's text (no blank line before it, the same indentation) is that text, as docutils reads
+//! it, so a target there is running text and a comment there is no directive.
+//!
 //! Suppression directives are comments: `.. irilint-disable-next-line RULE`.
 //!
 //! No reStructuredText parser on crates.io gives the source offsets of link targets, so this is
@@ -117,6 +121,46 @@ fn block_end(text: &str, lines: &[Range<usize>], from: usize, parent: usize) -> 
 }
 
 /// The first blank line from `from` on, or `end`.
+/// Whether a line that no rule above took is a paragraph's text (in a list item or not), which
+/// a `..` line right below continues (as it does a doctest block). Section adornments, tables,
+/// line blocks, field lists and option lists are not: docutils ends them at a `..` line, a
+/// comment.
+fn is_paragraph_text(body: &str) -> bool {
+    let body = body.trim_end();
+    let b = body.as_bytes();
+    let adornment =
+        b.len() >= 2 && b[0].is_ascii_punctuation() && b.iter().all(|&c| c == b[0] || c == b' ');
+    let option = b.first() == Some(&b'-') && b.get(1).is_some_and(|&c| c != b' ');
+    !(adornment
+        || option
+        || body.starts_with(['|', ':'])
+        || body.starts_with("+-")
+        || body.starts_with("+="))
+}
+
+/// The width of the list item marker that starts `body` with the space after it (`- `, `* `,
+/// `+ `, `1. `, `#. `, `(a) `, `ii) `), or 0: the item's text starts that much further right.
+fn list_marker_len(body: &str) -> usize {
+    let b = body.as_bytes();
+    let spaced = |k: usize| (b.get(k) == Some(&b' ')).then_some(k + 1);
+    if matches!(b.first(), Some(b'-' | b'*' | b'+')) {
+        return spaced(1).unwrap_or(0);
+    }
+    let open = usize::from(b.first() == Some(&b'('));
+    let enumerator = b[open..]
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'#')
+        .count();
+    if enumerator == 0 {
+        return 0;
+    }
+    match b.get(open + enumerator) {
+        Some(b'.') if open == 0 => spaced(open + enumerator + 1).unwrap_or(0),
+        Some(b')') => spaced(open + enumerator + 1).unwrap_or(0),
+        _ => 0,
+    }
+}
+
 fn paragraph_end(text: &str, lines: &[Range<usize>], from: usize, end: usize) -> usize {
     (from..end)
         .find(|&j| is_blank(&text[lines[j].clone()]))
@@ -138,13 +182,20 @@ impl Scan<'_> {
         let mut i = 0;
         // The indentation of a paragraph that ended with `::`: a literal block may follow.
         let mut literal_after: Option<usize> = None;
+        // The line before was running text, with the columns where its text and (for a list
+        // item) its marker start: a line there goes on with the paragraph.
+        let mut in_paragraph: Option<(usize, usize)> = None;
         while i < lines.len() {
             let line = &text[lines[i].clone()];
             if is_blank(line) {
+                in_paragraph = None;
                 i += 1;
                 continue;
             }
             let ind = indent(line);
+            let continues = in_paragraph
+                .take()
+                .is_some_and(|(a, b)| ind == a || ind == b);
             if let Some(parent) = literal_after.take()
                 && ind > parent
             {
@@ -155,12 +206,14 @@ impl Scan<'_> {
             }
             let body = line.trim_start();
             let at = lines[i].end - body.len();
-            if body == ".." || body.starts_with(".. ") || body.starts_with("..\t") {
+            // Explicit markup starts a block; inside a paragraph `..` is the paragraph's text,
+            // as docutils reads it.
+            if !continues && (body == ".." || body.starts_with(".. ") || body.starts_with("..\t")) {
                 let end = block_end(text, &lines, i + 1, ind);
                 i = self.explicit(&lines, i, end, at);
                 continue;
             }
-            if let Some(rest) = body.strip_prefix("__ ") {
+            if let Some(rest) = body.strip_prefix("__ ").filter(|_| !continues) {
                 let end = block_end(text, &lines, i + 1, ind);
                 let end = paragraph_end(text, &lines, i + 1, end);
                 let mut pieces: Vec<Range<usize>> =
@@ -174,6 +227,9 @@ impl Scan<'_> {
             let paragraph_ends = lines.get(i + 1).is_none_or(|r| is_blank(&text[r.clone()]));
             if body.trim_end().ends_with("::") && paragraph_ends {
                 literal_after = Some(ind);
+            }
+            if is_paragraph_text(body) {
+                in_paragraph = Some((ind, ind + list_marker_len(body)));
             }
             i += 1;
         }
@@ -598,6 +654,62 @@ mod tests {
 
     fn found(text: &str) -> Vec<(String, String)> {
         masked::found(extract(text))
+    }
+
+    /// Where a `..` line is explicit markup and where it is a paragraph's text, as docutils 0.19
+    /// reads each of these (checked by hand with `publish_string(..., 'pseudoxml')`).
+    #[test]
+    fn explicit_markup_inside_a_paragraph_is_its_text() {
+        let comments = |t: &str| {
+            extract(t)
+                .comments
+                .iter()
+                .map(|c| t[c.body.clone()].to_string())
+                .collect::<Vec<_>>()
+        };
+        let directive = "irilint-disable-next-line x";
+        for (text, is_comment) in [
+            (
+                "Intro\nmore text\n.. irilint-disable-next-line x\nSee it.\n",
+                false,
+            ),
+            ("- item\n  .. irilint-disable-next-line x\n", false),
+            ("1. one\n   .. irilint-disable-next-line x\n", false),
+            ("Para::\n.. irilint-disable-next-line x\n", false),
+            ("Intro\n\n.. irilint-disable-next-line x\nSee it.\n", true),
+            (
+                "Title\n=====\n.. irilint-disable-next-line x\n\nPara\n",
+                true,
+            ),
+            ("Term\n  .. irilint-disable-next-line x\n", true),
+            ("| line\n.. irilint-disable-next-line x\n", true),
+            (":field: value\n.. irilint-disable-next-line x\n", true),
+            ("-a  option\n.. irilint-disable-next-line x\n", true),
+            (
+                "+---+\n| a |\n+---+\n.. irilint-disable-next-line x\n",
+                true,
+            ),
+            (">>> x\n.. irilint-disable-next-line x\n", false),
+        ] {
+            let expected: Vec<String> = if is_comment {
+                vec![directive.into()]
+            } else {
+                vec![]
+            };
+            assert_eq!(comments(text), expected, "{text:?}");
+        }
+        // A target inside a paragraph is text: its IRI is found there.
+        assert_eq!(
+            found("Para\n.. _t: http://x.example/\n"),
+            pairs(&[("rst:text", "http://x.example/")])
+        );
+        assert_eq!(
+            found(".. _a: http://a.example/\n.. _b: http://b.example/\n"),
+            pairs(&[
+                ("rst:target", "http://a.example/"),
+                ("rst:target", "http://b.example/")
+            ])
+        );
     }
 
     #[test]
