@@ -588,6 +588,32 @@ fn ideographic_full_stops() {
     );
 }
 
+/// A mail domain is a name, as a host is: its UTS #46 full stops are label separators for mail
+/// software that applies UTS #46 (a warning, as in a host), not look-alikes in a path segment;
+/// the local part is not a name.
+#[test]
+fn full_stops_in_a_mail_domain_are_label_separators() {
+    for c in ['\u{3002}', '\u{FF0E}', '\u{FF61}'] {
+        let iri = format!("mailto:info@例え{c}jp");
+        assert_eq!(of(&iri, DELIMITER), [w(&c.to_string())], "{iri}");
+        assert!(of(&iri, NFKC).is_empty(), "{iri}");
+        let found = findings(&iri);
+        assert!(found[0].message.contains("in the mail domain"), "{found:?}");
+        assert!(
+            found[0].message.contains(&format!("`例え{c}jp`")),
+            "{found:?}"
+        );
+    }
+    // In the local part, U+FF0E is a look-alike of '.' and U+3002 punctuation, as in a path.
+    assert_eq!(
+        of("mailto:a\u{FF0E}b@example.com", DELIMITER),
+        [e("\u{FF0E}")]
+    );
+    assert!(of("mailto:a\u{3002}b@example.com", DELIMITER).is_empty());
+    // Not a mail address: a path.
+    assert_eq!(of("news:a@b\u{FF0E}c", DELIMITER), [e("\u{FF0E}")]);
+}
+
 #[test]
 fn letters_and_script_punctuation_are_not_delimiters() {
     assert_quiet(&[

@@ -107,6 +107,17 @@ fn verdict(before: &str, c: char, after: &str, host: bool) -> Option<Verdict> {
     Some(Verdict::LooksLike { delimiter, cjk })
 }
 
+/// The domains of a `mailto:` IRI's addresses: names, as a host is, to mail software, where a
+/// UTS #46 full stop separates labels as it does in a host.
+pub(crate) fn mail_domains(input: &IriCheck<'_>) -> Vec<Range<usize>> {
+    let mut domains = Vec::new();
+    let scheme = input.iri.scheme.as_ref().map(|r| &input.text[r.clone()]);
+    if scheme.is_some_and(|s| s.eq_ignore_ascii_case("mailto")) {
+        super::idn::for_each_mail_domain(input, |_, domain| domains.push(domain));
+    }
+    domains
+}
+
 /// True when this rule reports `c` between `before` and `after` (`host` for a host label):
 /// `not-nfkc` leaves those characters to it.
 pub(crate) fn reports(before: &str, c: char, after: &str, host: bool) -> bool {
@@ -120,9 +131,32 @@ fn check_delimiters(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         return;
     };
     let parts = parts(input.iri);
+    let mail_domains = mail_domains(input);
     for (i, c) in text[first..].char_indices() {
         let i = first + i;
         if !is_candidate(c) {
+            continue;
+        }
+        let range = i..i + c.len_utf8();
+        if is_uts46_dot(c)
+            && let Some(domain) = mail_domains.iter().find(|d| d.contains(&i))
+        {
+            sink.report_as(
+                Severity::Warning,
+                range.clone(),
+                format!(
+                    "{} in the mail domain: mail software that applies UTS #46 reads it as the label separator '.', other software as part of the domain `{}`, so they disagree on the address",
+                    describe(c),
+                    shorten(&escape_unsafe(&text[domain.clone()]))
+                ),
+                Some("write '.' instead".to_string()),
+            );
+            sink.attach_fix(IriFix::replace(
+                Applicability::Unsafe,
+                "replace with '.'",
+                range,
+                ".",
+            ));
             continue;
         }
         // The scheme, the port and IP literals are in no part; any non-ASCII character there
@@ -130,7 +164,6 @@ fn check_delimiters(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         let Some(part) = parts.iter().find(|p| p.range.contains(&i)) else {
             continue;
         };
-        let range = i..i + c.len_utf8();
         let host = part.component == Component::Host;
         let before = &text[part.range.start..i];
         let after = &text[range.end..part.range.end];

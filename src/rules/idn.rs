@@ -225,7 +225,10 @@ fn mail_domains(input: &IriCheck<'_>, mut f: impl FnMut(DnsName<'_>)) {
 /// Each address of a `mailto:` path that has an `@` (RFC 6068: `addr-spec *("," addr-spec)`),
 /// with the range after its last `@` (empty when nothing follows); nothing when a syntax rule
 /// reports the path.
-fn for_each_mail_domain(input: &IriCheck<'_>, mut f: impl FnMut(Range<usize>, Range<usize>)) {
+pub(super) fn for_each_mail_domain(
+    input: &IriCheck<'_>,
+    mut f: impl FnMut(Range<usize>, Range<usize>),
+) {
     let path = input.iri.path.clone();
     if reported_by_syntax_rules(input.iri, &path) {
         return;

@@ -108,12 +108,16 @@ fn check_nfkc(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     if !text.chars().any(is_compatibility_char) {
         return;
     }
+    // A mail domain is a name as a host is (`confusable-delimiter` reports its wide dots).
+    let mail_domains = super::delimiter::mail_domains(input);
     for part in super::parts(input.iri) {
         let s = &text[part.range.clone()];
-        let host = part.component == Component::Host;
         let mut runs: Vec<Range<usize>> = Vec::new();
         for (i, c) in s.char_indices() {
             let after = &s[i + c.len_utf8()..];
+            let at = part.range.start + i;
+            let host =
+                part.component == Component::Host || mail_domains.iter().any(|d| d.contains(&at));
             if !is_compatibility_char(c)
                 || is_emoji(c, after.chars().next())
                 || is_reported_elsewhere(&s[..i], c, after, host)
