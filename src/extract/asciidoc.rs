@@ -27,9 +27,11 @@
 //! `----`, within two characters of its length) is not a listing delimiter.
 //!
 //! §5.2 preparation: AsciiDoc has no escapes inside a macro target except the passthrough
-//! `link:++https://example.org/a b++[]`, whose content is the IRI; other targets are taken
-//! verbatim, one to one. A macro without its closing `]`, an unclosed passthrough or backquote
-//! is read as plain text, whose IRIs are found as such.
+//! `link:++https://example.org/a b++[]`, whose content is the IRI as written. In other targets
+//! and URLs, the character references Asciidoctor keeps in the link it writes (`&#8203;`,
+//! `&amp;`, `&copy;`) are resolved, as the browser resolves them in the `href`; each maps to its
+//! whole source. A macro without its closing `]`, an unclosed passthrough or backquote is read
+//! as plain text, whose IRIs are found as such.
 //!
 //! Suppression directives are comment lines: `// irilint-disable-next-line RULE`.
 //!
@@ -57,18 +59,90 @@ pub fn extract(text: &str) -> Extraction {
     s.inline();
     let masked = s.masked.text();
     let mut occurrences = s.occurrences;
-    occurrences.extend(masked::bare_iris(
-        text,
-        &masked,
-        "asciidoc:url",
-        attribute_references,
-    ));
+    occurrences.extend(
+        masked::bare_iris(text, &masked, "asciidoc:url", attribute_references)
+            .into_iter()
+            .map(|occ| {
+                let (iri, map) = resolve_references(text, occ.map.source_range());
+                if iri == occ.iri {
+                    return occ;
+                }
+                let mut placeholders = text_placeholders::placeholders(&iri);
+                placeholders.extend(attribute_references(&iri));
+                Occurrence {
+                    placeholders: masked::disjoint(placeholders),
+                    iri,
+                    map,
+                    ..occ
+                }
+            }),
+    );
     occurrences.sort_by_key(|o| o.map.source_range().start);
     Extraction {
         occurrences,
         comments: s.comments,
         ..Extraction::default()
     }
+}
+
+/// `text[range]` as a browser reads the link Asciidoctor writes for it: Asciidoctor escapes an
+/// `&` into `&amp;` except where it starts a character reference it keeps — `&name;` (two
+/// letters or more, then up to two digits), `&#` and 2 to 6 digits `;`, `&#x` and 2 to 5 hex
+/// digits `;` — and the browser resolves those in the `href`. So `&#8203;` in a target is a
+/// zero-width space in the link, and `&amp;` an `&`. The map covers each reference whole.
+fn resolve_references(text: &str, range: Range<usize>) -> (String, SpanMap) {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(range.len());
+    let mut map = SpanMap::default();
+    let mut copy_from = range.start;
+    let mut i = range.start;
+    while let Some(k) = memchr::memchr(b'&', &b[i..range.end]) {
+        i += k;
+        let kept = kept_reference_len(&b[i..range.end]);
+        let decoded = kept.and_then(|n| {
+            super::html::charref::reference(text, i, i + n).filter(|(_, len)| *len == n)
+        });
+        match decoded {
+            Some((s, n)) => {
+                if i > copy_from {
+                    out.push_str(&text[copy_from..i]);
+                    map.push_copied(copy_from..i);
+                }
+                out.push_str(&s);
+                map.push_replaced(s.len(), i..i + n);
+                i += n;
+                copy_from = i;
+            }
+            None => i += 1,
+        }
+    }
+    if range.end > copy_from {
+        out.push_str(&text[copy_from..range.end]);
+        map.push_copied(copy_from..range.end);
+    }
+    (out, map)
+}
+
+/// The length of the character reference Asciidoctor keeps at the start of `b` (an `&`), if it
+/// keeps one there (its `&amp;((?:[a-zA-Z][a-zA-Z]+\d{0,2}|#\d\d\d{0,4}|#x[\da-fA-F][\da-fA-F][\da-fA-F]{0,3});)`).
+fn kept_reference_len(b: &[u8]) -> Option<usize> {
+    let run = |from: usize, ok: fn(&u8) -> bool| {
+        b[from.min(b.len())..].iter().take_while(|c| ok(c)).count()
+    };
+    let end = if b.get(1) == Some(&b'#') {
+        if b.get(2) == Some(&b'x') {
+            let n = run(3, u8::is_ascii_hexdigit);
+            (2..=5).contains(&n).then_some(3 + n)?
+        } else {
+            let n = run(2, u8::is_ascii_digit);
+            (2..=6).contains(&n).then_some(2 + n)?
+        }
+    } else {
+        let letters = run(1, u8::is_ascii_alphabetic);
+        let digits = run(1 + letters, u8::is_ascii_digit);
+        (letters >= 2 && digits <= 2).then_some(1 + letters + digits)?
+    };
+    (b.get(end) == Some(&b';')).then_some(end + 1)
 }
 
 /// The byte ranges of the attribute references `{name}` in `iri`.
@@ -353,7 +427,12 @@ impl Scan<'_> {
             }
         };
         if !origin.is_empty() && !target.is_empty() {
-            self.push(target, origin);
+            // A passthrough's content is written out as it is (`&` escaped): no references.
+            if b[target_at..].starts_with(b"++") {
+                self.push_verbatim(target, origin);
+            } else {
+                self.push(target, origin);
+            }
         }
         hides.push(i..close + 1);
         Some(close + 1)
@@ -386,14 +465,25 @@ impl Scan<'_> {
         Some(end)
     }
 
+    /// A target or URL at `range`, its character references resolved.
     fn push(&mut self, range: Range<usize>, origin: &'static str) {
+        let (iri, map) = resolve_references(self.text, range);
+        self.push_prepared(iri, map, origin);
+    }
+
+    /// A target at `range` taken as written.
+    fn push_verbatim(&mut self, range: Range<usize>, origin: &'static str) {
         let iri = self.text[range.clone()].to_string();
+        self.push_prepared(iri, SpanMap::identity(range), origin);
+    }
+
+    fn push_prepared(&mut self, iri: String, map: SpanMap, origin: &'static str) {
         let mut placeholders = attribute_references(&iri);
         placeholders.extend(template::placeholders(&iri));
         self.occurrences.push(Occurrence {
             placeholders: masked::disjoint(placeholders),
             iri,
-            map: SpanMap::identity(range),
+            map,
             origin: origin.into(),
         });
     }
@@ -457,6 +547,43 @@ mod tests {
 
     fn found(text: &str) -> Vec<(String, String)> {
         masked::found(extract(text))
+    }
+
+    /// What a browser reads in the `href` Asciidoctor 2.0.18 writes for each target (checked by
+    /// hand with `asciidoctor -s`): the references it keeps are resolved, the others are text;
+    /// a passthrough's content is taken as written.
+    #[test]
+    fn character_references_are_read_as_the_browser_reads_the_link() {
+        let text = "link:https://a.example/x&#8203;y[text]\n\n\
+                    https://b.example/x&copy;y[t]\n\n\
+                    image:a&#x202E;b.png[]\n\n\
+                    link:https://c.example/x&copy/y&#x41z&amp;w&#65;v&lt;u&bogus;t&[t]\n\n\
+                    link:https://g.example/a&#x1F600;b&NotEqualTilde;c&#X41;d&#5;e[t]\n\n\
+                    link:++https://d.example/a&#8203;b++[t]\n\n\
+                    See https://e.example/p&#8203;q here.\n";
+        assert_eq!(
+            found(text),
+            pairs(&[
+                ("asciidoc:link", "https://a.example/x\u{200B}y"),
+                ("asciidoc:url", "https://b.example/x\u{A9}y"),
+                ("asciidoc:image", "a\u{202E}b.png"),
+                (
+                    "asciidoc:link",
+                    "https://c.example/x&copy/y&#x41z&wAv<u&bogus;t&"
+                ),
+                (
+                    "asciidoc:link",
+                    "https://g.example/a\u{1F600}b\u{2242}\u{338}c&#X41;d&#5;e"
+                ),
+                ("asciidoc:link", "https://d.example/a&#8203;b"),
+                ("asciidoc:url", "https://e.example/p\u{200B}q"),
+            ])
+        );
+        // Each reference maps to its whole source.
+        let e = extract(text);
+        let o = &e.occurrences[0];
+        let zwsp = o.iri.find('\u{200B}').unwrap();
+        assert_eq!(&text[o.map.to_source(zwsp..zwsp + 3)], "&#8203;");
     }
 
     #[test]

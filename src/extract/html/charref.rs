@@ -57,7 +57,7 @@ pub fn decode_attribute(text: &str, raw: Range<usize>) -> (String, SpanMap) {
 
 /// The reference starting with the `&` at `at`: its text and its length in bytes, or `None`
 /// when the `&` is just text.
-fn reference(text: &str, at: usize, end: usize) -> Option<(String, usize)> {
+pub(crate) fn reference(text: &str, at: usize, end: usize) -> Option<(String, usize)> {
     let b = &text.as_bytes()[..end];
     match b.get(at + 1)? {
         b'#' => numeric(b, at),

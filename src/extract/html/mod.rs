@@ -29,7 +29,7 @@
 //! relative (rules check them as written). Comments, `<script>`, `<style>` and `<template>`
 //! text, and text nodes are not IRIs. The origin of an occurrence is `element@attribute`.
 
-mod charref;
+pub(crate) mod charref;
 mod position;
 pub mod tags;
 
