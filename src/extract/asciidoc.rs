@@ -91,36 +91,16 @@ pub fn extract(text: &str) -> Extraction {
 /// digits `;` — and the browser resolves those in the `href`. So `&#8203;` in a target is a
 /// zero-width space in the link, and `&amp;` an `&`. The map covers each reference whole.
 fn resolve_references(text: &str, range: Range<usize>) -> (String, SpanMap) {
-    let b = text.as_bytes();
-    let mut out = String::with_capacity(range.len());
-    let mut map = SpanMap::default();
-    let mut copy_from = range.start;
-    let mut i = range.start;
-    while let Some(k) = memchr::memchr(b'&', &b[i..range.end]) {
-        i += k;
-        let kept = kept_reference_len(&b[i..range.end]);
-        let decoded = kept.and_then(|n| {
+    let end = range.end;
+    super::span_map::decode_escapes(
+        text,
+        range,
+        |rest| memchr::memchr(b'&', rest),
+        |i| {
+            let n = kept_reference_len(&text.as_bytes()[i..end])?;
             super::html::charref::reference(text, i, i + n).filter(|(_, len)| *len == n)
-        });
-        match decoded {
-            Some((s, n)) => {
-                if i > copy_from {
-                    out.push_str(&text[copy_from..i]);
-                    map.push_copied(copy_from..i);
-                }
-                out.push_str(&s);
-                map.push_replaced(s.len(), i..i + n);
-                i += n;
-                copy_from = i;
-            }
-            None => i += 1,
-        }
-    }
-    if range.end > copy_from {
-        out.push_str(&text[copy_from..range.end]);
-        map.push_copied(copy_from..range.end);
-    }
-    (out, map)
+        },
+    )
 }
 
 /// The length of the character reference Asciidoctor keeps at the start of `b` (an `&`), if it

@@ -39,6 +39,45 @@ pub struct SpanMap {
     related: Vec<Related>,
 }
 
+/// `text[range]` with its escapes replaced, and the map back to the source: `next` finds the
+/// next byte in a slice that may start an escape (many bytes at a time), `escape_at` says what
+/// the escape at a position of `text` stands for and how many bytes it takes, or `None` when
+/// that byte starts none. Escapes start with ASCII bytes, so stepping over one byte that starts
+/// none never splits a character: the runs between escapes are copied whole.
+pub fn decode_escapes(
+    text: &str,
+    range: Range<usize>,
+    next: impl Fn(&[u8]) -> Option<usize>,
+    mut escape_at: impl FnMut(usize) -> Option<(String, usize)>,
+) -> (String, SpanMap) {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(range.len());
+    let mut map = SpanMap::default();
+    let mut copy_from = range.start;
+    let mut i = range.start;
+    while let Some(k) = b.get(i..range.end).and_then(&next) {
+        i += k;
+        match escape_at(i) {
+            Some((s, n)) => {
+                if i > copy_from {
+                    out.push_str(&text[copy_from..i]);
+                    map.push_copied(copy_from..i);
+                }
+                out.push_str(&s);
+                map.push_replaced(s.len(), i..i + n);
+                i += n;
+                copy_from = i;
+            }
+            None => i += 1,
+        }
+    }
+    if range.end > copy_from {
+        out.push_str(&text[copy_from..range.end]);
+        map.push_copied(copy_from..range.end);
+    }
+    (out, map)
+}
+
 impl SpanMap {
     /// The map of text copied verbatim from `source` (plain text, escape-free attributes).
     pub fn identity(source: Range<usize>) -> SpanMap {

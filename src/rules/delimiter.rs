@@ -107,6 +107,23 @@ fn verdict(before: &str, c: char, after: &str, host: bool) -> Option<Verdict> {
     Some(Verdict::LooksLike { delimiter, cjk })
 }
 
+/// A UTS #46 full stop in a name: a warning, fixed (unsafely: the name changes for the clients
+/// that do not map it) by writing `.`.
+fn report_label_separator(sink: &mut Sink<'_>, range: Range<usize>, message: String) {
+    sink.report_as(
+        Severity::Warning,
+        range.clone(),
+        message,
+        Some("write '.' instead".to_string()),
+    );
+    sink.attach_fix(IriFix::replace(
+        Applicability::Unsafe,
+        "replace with '.'",
+        range,
+        ".",
+    ));
+}
+
 /// The domains of a `mailto:` IRI's addresses: names, as a host is, to mail software, where a
 /// UTS #46 full stop separates labels as it does in a host.
 pub(crate) fn mail_domains(input: &IriCheck<'_>) -> Vec<Range<usize>> {
@@ -141,22 +158,12 @@ fn check_delimiters(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         if is_uts46_dot(c)
             && let Some(domain) = mail_domains.iter().find(|d| d.contains(&i))
         {
-            sink.report_as(
-                Severity::Warning,
-                range.clone(),
-                format!(
-                    "{} in the mail domain: mail software that applies UTS #46 reads it as the label separator '.', other software as part of the domain `{}`, so they disagree on the address",
-                    describe(c),
-                    shorten(&escape_unsafe(&text[domain.clone()]))
-                ),
-                Some("write '.' instead".to_string()),
+            let message = format!(
+                "{} in the mail domain: mail software that applies UTS #46 reads it as the label separator '.', other software as part of the domain `{}`, so they disagree on the address",
+                describe(c),
+                shorten(&escape_unsafe(&text[domain.clone()]))
             );
-            sink.attach_fix(IriFix::replace(
-                Applicability::Unsafe,
-                "replace with '.'",
-                range,
-                ".",
-            ));
+            report_label_separator(sink, range, message);
             continue;
         }
         // The scheme, the port and IP literals are in no part; any non-ASCII character there
@@ -170,23 +177,12 @@ fn check_delimiters(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         let (d, cjk_punctuation) = match verdict(before, c, after, host) {
             None => continue,
             Some(Verdict::LabelSeparator) => {
-                let label = &text[part.range.clone()];
-                sink.report_as(
-                    Severity::Warning,
-                    range.clone(),
-                    format!(
-                        "{} in the host: browsers (UTS #46) read it as the label separator '.', RFC 3986 parsers as part of the label `{}`, so clients disagree on the host",
-                        describe(c),
-                        shorten(&escape_unsafe(label))
-                    ),
-                    Some("write '.' instead".to_string()),
+                let message = format!(
+                    "{} in the host: browsers (UTS #46) read it as the label separator '.', RFC 3986 parsers as part of the label `{}`, so clients disagree on the host",
+                    describe(c),
+                    shorten(&escape_unsafe(&text[part.range.clone()]))
                 );
-                sink.attach_fix(IriFix::replace(
-                    Applicability::Unsafe,
-                    "replace with '.'",
-                    range,
-                    ".",
-                ));
+                report_label_separator(sink, range, message);
                 continue;
             }
             Some(Verdict::LooksLike { delimiter, cjk }) => (delimiter, cjk),

@@ -11,48 +11,26 @@ use std::ops::Range;
 
 use html5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
 
-use crate::extract::SpanMap;
+use crate::extract::{SpanMap, span_map};
 
 /// Decodes the raw attribute value `text[raw]`: the value the browser sees, and where each of
 /// its bytes came from.
 pub fn decode_attribute(text: &str, raw: Range<usize>) -> (String, SpanMap) {
+    let end = raw.end;
     let b = text.as_bytes();
-    let mut out = String::with_capacity(raw.len());
-    let mut map = SpanMap::default();
-    let mut copy_from = raw.start;
-    let mut i = raw.start;
-    let flush = |out: &mut String, map: &mut SpanMap, from: usize, to: usize| {
-        if to > from {
-            out.push_str(&text[from..to]);
-            map.push_copied(from..to);
-        }
-    };
     // Only `&`, CR and NUL can change anything; the runs between them are copied as they are.
-    while let Some(k) = memchr::memchr3(b'&', b'\r', 0, &b[i..raw.end]) {
-        i += k;
-        let (replacement, consumed): (Option<String>, usize) = match b[i] {
-            b'&' => match reference(text, i, raw.end) {
-                Some((s, n)) => (Some(s), n),
-                None => (None, 1),
-            },
-            b'\r' if i + 1 < raw.end && b[i + 1] == b'\n' => (Some("\n".into()), 2),
-            b'\r' => (Some("\n".into()), 1),
-            _ => (Some("\u{FFFD}".into()), 1),
-        };
-        match replacement {
-            Some(s) => {
-                flush(&mut out, &mut map, copy_from, i);
-                out.push_str(&s);
-                map.push_replaced(s.len(), i..i + consumed);
-                i += consumed;
-                copy_from = i;
-            }
+    span_map::decode_escapes(
+        text,
+        raw,
+        |rest| memchr::memchr3(b'&', b'\r', 0, rest),
+        |i| match b[i] {
             // An `&` that starts no reference is text.
-            None => i += 1,
-        }
-    }
-    flush(&mut out, &mut map, copy_from, raw.end);
-    (out, map)
+            b'&' => reference(text, i, end),
+            b'\r' if i + 1 < end && b[i + 1] == b'\n' => Some(("\n".into(), 2)),
+            b'\r' => Some(("\n".into(), 1)),
+            _ => Some(("\u{FFFD}".into(), 1)),
+        },
+    )
 }
 
 /// The reference starting with the `&` at `at`: its text and its length in bytes, or `None`

@@ -14,6 +14,7 @@ use html5ever::data::NAMED_ENTITIES;
 use smallvec::SmallVec;
 
 use crate::extract::SpanMap;
+use crate::extract::span_map;
 use crate::extract::template::LINK_DESTINATION;
 
 /// Longest entity name of the HTML5 table is 31 characters; longer runs are never entities.
@@ -87,38 +88,14 @@ fn reference(b: &[u8]) -> Option<(String, usize)> {
 
 /// Decodes `text[range]` with CommonMark's escapes: the text, and where each byte came from.
 pub fn decode(text: &str, range: Range<usize>, in_table: bool) -> (String, SpanMap) {
-    let b = text.as_bytes();
-    let mut out = String::with_capacity(range.len());
-    let mut map = SpanMap::default();
-    let mut copy_from = range.start;
-    let mut i = range.start;
+    let end = range.end;
     // Every escape starts with one of these bytes; the text between is not read byte by byte.
-    while let Some(k) = b
-        .get(i..range.end)
-        .and_then(|rest| memchr::memchr3(b'\\', b'&', b'\r', rest))
-    {
-        i += k;
-        match escape_at(b, i, range.end, in_table) {
-            Some((s, n)) => {
-                if i > copy_from {
-                    out.push_str(&text[copy_from..i]);
-                    map.push_copied(copy_from..i);
-                }
-                out.push_str(&s);
-                map.push_replaced(s.len(), i..i + n);
-                i += n;
-                copy_from = i;
-            }
-            // Escapes start with ASCII bytes, so stepping one byte never lands inside a
-            // character that is then split: copies are flushed only at escape starts.
-            None => i += 1,
-        }
-    }
-    if range.end > copy_from {
-        out.push_str(&text[copy_from..range.end]);
-        map.push_copied(copy_from..range.end);
-    }
-    (out, map)
+    span_map::decode_escapes(
+        text,
+        range,
+        |rest| memchr::memchr3(b'\\', b'&', b'\r', rest),
+        |i| escape_at(text.as_bytes(), i, end, in_table),
+    )
 }
 
 /// The raw destination starting at `at` (before `limit`), as pulldown-cmark scans it: inside
