@@ -401,7 +401,8 @@ pub(crate) fn iri_end(text: &str, start: usize) -> usize {
 /// `scheme://`, or after `www.`); `start` for an IRI without one.
 fn after_authority(text: &str, start: usize) -> usize {
     let rest = &text[start..];
-    let host = if rest.len() >= 4 && rest[..4].eq_ignore_ascii_case("www.") {
+    // (Bytes: the fifth byte may be inside a character, as in `ws:é`.)
+    let host = if rest.len() >= 4 && rest.as_bytes()[..4].eq_ignore_ascii_case(b"www.") {
         0
     } else {
         match rest.find("://") {
@@ -465,6 +466,7 @@ mod tests {
     }
 
     const PIECES: &[&str] = &[
+        "ws",
         "http",
         "https",
         "HTTP",
@@ -566,6 +568,14 @@ mod tests {
             "{:?}",
             expect.iter().map(|&p| &text[p..p + 1]).collect::<Vec<_>>()
         );
+    }
+
+    /// A two-letter scheme and a character of two bytes after it: the test for `www.` must not
+    /// cut that character (it did, and the run panicked).
+    #[test]
+    fn a_short_iri_ending_inside_a_character_is_found() {
+        assert_eq!(detect("see ws:\u{e9} here"), [4..9]);
+        assert_eq!(detect("ws:\u{e9}"), [0..5]);
     }
 
     #[test]
