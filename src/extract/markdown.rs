@@ -234,7 +234,7 @@ struct Walker<'t> {
     /// Consecutive HTML events not yet handed to the HTML extractor.
     html: Vec<(Range<usize>, CowStr<'t>)>,
     /// Where in the text a bare IRI could be: most runs of text events have none.
-    triggers: text::Triggers,
+    triggers: text::Triggers<'t>,
 }
 
 impl<'t> Walker<'t> {
@@ -319,18 +319,29 @@ impl<'t> Walker<'t> {
         self.run.push((range, t));
     }
 
+    /// (Inlined: it runs once for most runs of text events, nearly always to find no trigger.)
+    #[inline(always)]
     fn flush_text(&mut self, in_table: bool) {
         if let Some(whole) = self.plain.take() {
             // Text that is the source itself: searched where it is, when it holds a trigger.
             if self.triggers.any_in(whole.clone()) {
-                let text = self.text;
-                self.detect(&text[whole.clone()], || SpanMap::identity(whole));
+                self.detect_in_source(whole);
             }
             return;
         }
-        if self.run.is_empty() {
-            return;
+        if !self.run.is_empty() {
+            self.flush_run(in_table);
         }
+    }
+
+    #[inline(never)]
+    fn detect_in_source(&mut self, whole: Range<usize>) {
+        let text = self.text;
+        self.detect(&text[whole.clone()], || SpanMap::identity(whole));
+    }
+
+    #[inline(never)]
+    fn flush_run(&mut self, in_table: bool) {
         // Taken for the search and given back empty, so that its buffer serves the next run.
         let mut run = std::mem::take(&mut self.run);
         self.search_run(&run, in_table);

@@ -170,6 +170,47 @@ fn is_known_scheme(s: &str) -> bool {
         .is_ok()
 }
 
+/// Whether a known scheme may end right before the `:` at `p` of a text, in some slice of it:
+/// the word [`detect`] weighs there starts at an ASCII letter at or after the slice's start and
+/// is a scheme only if it is all letters (every one of [`SCHEMES`] is), so it is one of the
+/// letters-only suffixes of the text before `p`, of at most [`LONGEST_SCHEME`] bytes. (Prose
+/// has many `:` after words that are no scheme: `Note:`, `e.g.:`, `10:30`.)
+fn scheme_may_end_at(b: &[u8], p: usize) -> bool {
+    // Each suffix is packed into a `u64`, its last letter lowest, lowercased (no two strings of
+    // letters pack alike), and looked up among the schemes packed the same way; most `:`s are
+    // ruled out first by their last two letters, which end no scheme.
+    fn pack(key: u64, len: usize, c: u8) -> u64 {
+        key | u64::from(c | 0x20) << (8 * len)
+    }
+    static KEYS: LazyLock<(Vec<u64>, [u32; 26])> = LazyLock::new(|| {
+        let mut keys = Vec::new();
+        let mut endings = [0u32; 26];
+        for k in SCHEMES.iter().map(|k| k.as_bytes()) {
+            keys.push((0..k.len()).fold(0, |key, i| pack(key, i, k[k.len() - 1 - i])));
+            endings[usize::from(k[k.len() - 2] - b'a')] |= 1 << (k[k.len() - 1] - b'a');
+        }
+        keys.sort_unstable();
+        (keys, endings)
+    });
+    if p < 2 || !b[p - 2].is_ascii_alphabetic() || !b[p - 1].is_ascii_alphabetic() {
+        return false;
+    }
+    let (keys, endings) = &*KEYS;
+    if endings[usize::from((b[p - 2] | 0x20) - b'a')] & (1 << ((b[p - 1] | 0x20) - b'a')) == 0 {
+        return false;
+    }
+    let mut key = 0;
+    let mut len = 0;
+    while len < LONGEST_SCHEME && len < p && b[p - 1 - len].is_ascii_alphabetic() {
+        key = pack(key, len, b[p - 1 - len]);
+        len += 1;
+        if len >= 2 && keys.binary_search(&key).is_ok() {
+            return true;
+        }
+    }
+    false
+}
+
 /// Whether the three bytes before `p` are `www`, in any case.
 fn www_before(b: &[u8], p: usize) -> bool {
     // `| 0x20` lowercases `W` and leaves `w`; no other byte becomes `w`.
@@ -192,20 +233,22 @@ fn closing_quote(text: &str, start: usize) -> Option<char> {
         .map(|&(_, close)| close)
 }
 
-/// Where [`detect`] could find an IRI in slices of one text: the positions of every `:`, and of
-/// every `.` after `www` — the only bytes it weighs. [`Triggers::any_in`] false for a range
-/// means `detect` on that slice of the text finds nothing, so a caller with many short slices
-/// of one text (Markdown's text events) scans the text once instead of calling `detect` on
-/// each.
-pub struct Triggers {
+/// Where [`detect`] could find an IRI in slices of one text: the positions of every `:` and of
+/// every `.` after `www` — the only bytes it weighs — a `:` counting only where a known scheme
+/// may end at it ([`scheme_may_end_at`], asked only of the `:`s in the ranges asked about).
+/// [`Triggers::any_in`] false for a range means `detect` on that slice of the text finds
+/// nothing, so a caller with many short slices of one text (Markdown's text events) scans the
+/// text once instead of calling `detect` on each.
+pub struct Triggers<'t> {
+    text: &'t [u8],
     at: Vec<usize>,
     /// The first position not below the last range asked about: ranges come in order.
     cursor: usize,
 }
 
-impl Triggers {
+impl<'t> Triggers<'t> {
     /// The trigger positions of `text`.
-    pub fn new(text: &str) -> Triggers {
+    pub fn new(text: &'t str) -> Triggers<'t> {
         // Prose has many `.` and few `www.`: the `.`s are found as the rare `w.` and `W.` (each
         // many bytes at a time), not one by one.
         static W_DOT: LazyLock<[Finder<'static>; 2]> =
@@ -221,11 +264,16 @@ impl Triggers {
             at.append(&mut www);
             at.sort_unstable();
         }
-        Triggers { at, cursor: 0 }
+        Triggers {
+            text: b,
+            at,
+            cursor: 0,
+        }
     }
 
     /// Whether some trigger lies in `range` (a superset of the slice's own: a `www` just before
     /// the slice's start counts here, not in the slice).
+    #[inline(always)]
     pub fn any_in(&mut self, range: Range<usize>) -> bool {
         let at = &self.at;
         if self.cursor > 0 && at[self.cursor - 1] >= range.start {
@@ -234,7 +282,11 @@ impl Triggers {
         while self.cursor < at.len() && at[self.cursor] < range.start {
             self.cursor += 1;
         }
-        self.cursor < at.len() && at[self.cursor] < range.end
+        let b = self.text;
+        at[self.cursor..]
+            .iter()
+            .take_while(|&&p| p < range.end)
+            .any(|&p| b[p] == b'.' || scheme_may_end_at(b, p))
     }
 }
 
@@ -466,6 +518,11 @@ mod tests {
     }
 
     const PIECES: &[&str] = &[
+        "ttp:",
+        "tps",
+        "s:",
+        "Note:",
+        "x",
         "ws",
         "http",
         "https",
@@ -559,15 +616,24 @@ mod tests {
 
     #[test]
     fn triggers_are_colons_and_the_dots_of_www() {
-        let text = "See WwW.a, w.x and a:b; www. wwww.";
-        let t = Triggers::new(text);
-        let expect: Vec<usize> = [7, 20, 27, 33].to_vec();
+        let text = "See WwW.a, w.x and a:b; www. wwww. Note: xhttp://a ws:";
+        let mut t = Triggers::new(text);
+        let expect: Vec<usize> = [7, 20, 27, 33, 39, 46, 53].to_vec();
         assert_eq!(
             t.at,
             expect,
             "{:?}",
             expect.iter().map(|&p| &text[p..p + 1]).collect::<Vec<_>>()
         );
+        // The `:` of `a:` and `Note:` end no scheme; that of `xhttp:` does in a slice from its
+        // `h`, where `detect` reads `http:`.
+        let said: Vec<bool> = [0..10, 15..23, 35..41, 41..50, 51..54, 42..50]
+            .into_iter()
+            .map(|r| t.any_in(r))
+            .collect();
+        assert_eq!(said, [true, false, false, true, true, true]);
+        assert!(detect(&text[41..50]).is_empty());
+        assert_eq!(detect(&text[42..50]), [0..8]);
     }
 
     /// A two-letter scheme and a character of two bytes after it: the test for `www.` must not
@@ -579,9 +645,31 @@ mod tests {
     }
 
     #[test]
+    fn a_colon_is_a_trigger_when_a_scheme_may_end_there() {
+        for k in SCHEMES {
+            for prefix in ["", " ", "x", "Note", "\u{e9}", "1"] {
+                for word in [k.to_string(), k.to_ascii_uppercase()] {
+                    let text = format!("{prefix}{word}:");
+                    let b = text.as_bytes();
+                    assert!(scheme_may_end_at(b, b.len() - 1), "{text}");
+                }
+            }
+        }
+        for text in [
+            "Note:", "a:", "10:30", "e.g.:", ":", "http-:", "svn+:", "\u{e9}:", "ttpx:",
+        ] {
+            let b = text.as_bytes();
+            let p = b.iter().rposition(|&c| c == b':').unwrap();
+            assert!(!scheme_may_end_at(b, p), "{text}");
+        }
+    }
+
+    #[test]
     fn schemes_are_sorted_lowercase_and_found_in_any_case() {
         assert!(SCHEMES.windows(2).all(|w| w[0] < w[1]));
         for k in SCHEMES {
+            // Letters only, at least two (what `scheme_may_end_at` relies on).
+            assert!(k.len() >= 2 && k.bytes().all(|c| c.is_ascii_lowercase()));
             assert!(k.len() <= LONGEST_SCHEME && *k == k.to_ascii_lowercase());
             assert!(is_known_scheme(k) && is_known_scheme(&k.to_ascii_uppercase()));
         }
