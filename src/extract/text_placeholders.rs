@@ -49,11 +49,9 @@ fn brackets(iri: &str) -> (Option<usize>, Vec<Range<usize>>) {
     let b = iri.as_bytes();
     let mut parts = Vec::new();
     let mut i = iri.find(':').map_or(0, |c| c + 1);
-    while i < b.len() {
-        if b[i] != b'[' {
-            i += 1;
-            continue;
-        }
+    // The bytes between are passed over many at a time (an IRI may be megabytes long).
+    while let Some(k) = memchr::memchr(b'[', &b[i.min(b.len())..]) {
+        i += k;
         let Some(first) = iri[i..].find(']').map(|k| i + k) else {
             return (Some(i), parts);
         };
@@ -144,11 +142,9 @@ fn printf(iri: &str) -> Vec<Range<usize>> {
     let b = iri.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
-    while i < b.len() {
-        if b[i] != b'%' {
-            i += 1;
-            continue;
-        }
+    // The bytes between are passed over many at a time (an IRI may be megabytes long).
+    while let Some(k) = memchr::memchr(b'%', &b[i.min(b.len())..]) {
+        i += k;
         let encodes_printable = b.len() > i + 2
             && b[i + 1].is_ascii_hexdigit()
             && b[i + 2].is_ascii_hexdigit()
@@ -210,11 +206,9 @@ fn uri_template(iri: &str) -> Vec<Range<usize>> {
     let b = iri.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
-    while i < b.len() {
-        if b[i] != b'{' {
-            i += 1;
-            continue;
-        }
+    // The bytes between are passed over many at a time (an IRI may be megabytes long).
+    while let Some(k) = memchr::memchr(b'{', &b[i.min(b.len())..]) {
+        i += k;
         let Some(close) = iri[i..].find('}').map(|k| i + k) else {
             break;
         };
