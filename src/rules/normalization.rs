@@ -71,6 +71,9 @@ fn is_compatibility_char(c: char) -> bool {
 /// by [`COMPATIBILITY_BLOCKS`] first (Cyrillic, CJK ideographs, Hangul syllables, ...).
 fn has_compatibility_mapping(c: char) -> bool {
     let u = c as u32;
+    if u < 0x800 {
+        return COMPATIBILITY_LOW[(u >> 6) as usize] >> (u & 63) & 1 == 1;
+    }
     if u < 0xA0
         || (u < 0x10000 && COMPATIBILITY_BLOCKS[(u >> 14) as usize] >> ((u >> 8) & 63) & 1 == 0)
     {
@@ -78,6 +81,23 @@ fn has_compatibility_mapping(c: char) -> bool {
     }
     super::range_index(COMPATIBILITY, u, |&r| r).is_some()
 }
+
+/// One bit per code point below U+0800 (Latin to Arabic, where most non-ASCII text of IRIs is):
+/// set for the characters of [`COMPATIBILITY`], found without a search.
+static COMPATIBILITY_LOW: [u64; 32] = {
+    let mut bits = [0u64; 32];
+    let mut k = 0;
+    while k < COMPATIBILITY.len() {
+        let (lo, hi) = COMPATIBILITY[k];
+        let mut u = lo;
+        while u <= hi && u < 0x800 {
+            bits[(u >> 6) as usize] |= 1 << (u & 63);
+            u += 1;
+        }
+        k += 1;
+    }
+    bits
+};
 
 /// One bit per 256-code-point block of the BMP: set when the block holds a character of
 /// [`COMPATIBILITY`].
