@@ -404,9 +404,6 @@ pub(crate) fn iri_end(text: &str, start: usize) -> usize {
     let after_authority = after_authority(text, start);
     let mut chars = text[start..].char_indices().peekable();
     while let Some((k, c)) = chars.next() {
-        let next_is_ascii_alnum = chars
-            .peek()
-            .is_some_and(|&(_, n)| n.is_ascii_alphanumeric());
         // A link written in ASCII ends where running CJK text starts right after a letter or
         // digit (`https://example.org/damo找到了`); CJK after a delimiter (`/wiki/東京`), or in an
         // IRI that already has non-ASCII characters, is part of it.
@@ -414,16 +411,31 @@ pub(crate) fn iri_end(text: &str, start: usize) -> usize {
             && ascii_so_far
             && prev.is_ascii_alphanumeric()
             && is_cjk(c);
-        if ends_iri(c)
+        // ASCII letters and digits, and the characters below U+1680 but the Latin-1 spaces, end
+        // nothing and open or close no pair (those are ASCII or far above): most of an IRI is
+        // decided at once, however long it is.
+        let plain = if c.is_ascii() {
+            c.is_ascii_alphanumeric()
+        } else {
+            (c as u32) < 0x1680 && !matches!(c, '\u{85}' | '\u{A0}')
+        };
+        if cjk_run_on
             || Some(c) == quote
-            || cjk_run_on
-            || (is_fullwidth_sentence_mark(c) && !next_is_ascii_alnum)
+            || (!plain
+                && (ends_iri(c)
+                    || (is_fullwidth_sentence_mark(c)
+                        && !chars
+                            .peek()
+                            .is_some_and(|&(_, n)| n.is_ascii_alphanumeric()))))
         {
             end = start + k;
             break;
         }
         ascii_so_far &= c.is_ascii();
         prev = c;
+        if plain {
+            continue;
+        }
         if let Some(p) = pair_of_opener(c) {
             balance[p] += 1;
         } else if let Some(p) = pair_of_closer(c) {
@@ -517,6 +529,78 @@ mod tests {
         found
     }
 
+    /// [`iri_end`] before its shortcut for the characters that end nothing: the oracle it must
+    /// agree with.
+    fn iri_end_char_by_char(text: &str, start: usize) -> usize {
+        // opens minus closes, per pair
+        let mut balance = [0isize; PAIRS.len()];
+        let mut end = text.len();
+        let quote = closing_quote(text, start);
+        let mut prev = '\0';
+        let mut ascii_so_far = true;
+        // In the host a CJK character right after ASCII may be a look-alike (`一` for `-`) that
+        // the rules must see: the run-on rule starts after the authority.
+        let after_authority = after_authority(text, start);
+        let mut chars = text[start..].char_indices().peekable();
+        while let Some((k, c)) = chars.next() {
+            let next_is_ascii_alnum = chars
+                .peek()
+                .is_some_and(|&(_, n)| n.is_ascii_alphanumeric());
+            // A link written in ASCII ends where running CJK text starts right after a letter or
+            // digit (`https://example.org/damo找到了`); CJK after a delimiter (`/wiki/東京`), or in an
+            // IRI that already has non-ASCII characters, is part of it.
+            let cjk_run_on = start + k > after_authority
+                && ascii_so_far
+                && prev.is_ascii_alphanumeric()
+                && is_cjk(c);
+            if ends_iri(c)
+                || Some(c) == quote
+                || cjk_run_on
+                || (is_fullwidth_sentence_mark(c) && !next_is_ascii_alnum)
+            {
+                end = start + k;
+                break;
+            }
+            ascii_so_far &= c.is_ascii();
+            prev = c;
+            if let Some(p) = pair_of_opener(c) {
+                balance[p] += 1;
+            } else if let Some(p) = pair_of_closer(c) {
+                if p >= FIRST_ENDING_PAIR && balance[p] <= 0 {
+                    end = start + k;
+                    break;
+                }
+                balance[p] -= 1;
+            }
+        }
+        while let Some(c) = text[start..end].chars().next_back() {
+            if !is_trailing_punctuation(c) {
+                break;
+            }
+            if let Some(p) = pair_of_closer(c) {
+                if balance[p] >= 0 {
+                    break; // balanced: part of the IRI
+                }
+                balance[p] += 1;
+            }
+            end -= c.len_utf8();
+        }
+        end
+    }
+
+    /// Characters around every shortcut of [`iri_end`]: the spaces below U+1680 and above, the
+    /// quotes and their closers, pairs, CJK marks and letters (Hangul Jamo below U+1680), and
+    /// letters that end nothing.
+    const END_PIECES: &[&str] = &[
+        "https://", "www.", "a", "Z", "9", "\u{e9}", "\u{85}", "\u{a0}", "\u{1680}", "\u{2003}",
+        "\u{3000}", " ", "\n", "'", "`", "\u{2018}", "\u{2019}", "\u{201c}", "\u{201d}", "\u{ab}",
+        "\u{bb}", "\u{2039}", "\u{203a}", "(", ")", "[", "]", "{", "}", "\u{ff08}", "\u{ff09}",
+        "\u{300c}", "\u{300d}", "\u{3010}", "\u{3011}", "\u{3008}", "\u{3009}", "\u{300a}",
+        "\u{300b}", "\u{3002}", "\u{3001}", "\u{ff0c}", "\u{ff1a}", "\u{ff0e}", "\u{4e00}",
+        "\u{1100}", "\u{3042}", "\u{5d0}", "\u{416}", ".", ",", ":", "/", "?", "#", "<", ">", "\"",
+        "*", "!", ";", "\u{202e}", "\u{200b}",
+    ];
+
     const PIECES: &[&str] = &[
         "ttp:",
         "tps",
@@ -588,6 +672,17 @@ mod tests {
         fn detect_agrees_with_the_byte_by_byte_scan(parts in proptest::collection::vec(select(PIECES), 0..40)) {
             let text = parts.concat();
             prop_assert_eq!(detect(&text), detect_byte_by_byte(&text), "{:?}", text);
+        }
+
+        /// Wherever an IRI starts, it ends where the character-by-character walk says.
+        #[test]
+        fn iri_end_agrees_with_the_char_by_char_walk(
+            parts in proptest::collection::vec(select(END_PIECES), 0..40),
+        ) {
+            let text = parts.concat();
+            for (start, _) in text.char_indices() {
+                prop_assert_eq!(iri_end(&text, start), iri_end_char_by_char(&text, start), "{:?} from {}", text, start);
+            }
         }
 
         /// Where the triggers say no, `detect` on that slice finds nothing; asked about ranges
