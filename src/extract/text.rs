@@ -676,15 +676,15 @@ mod tests {
             .collect();
         assert_eq!(said, [true, false, false, true, true, true]);
         assert!(detect(&text[41..50]).is_empty());
-        assert_eq!(detect(&text[42..50]), [0..8]);
+        assert_eq!(detect(&text[42..50]), [Range { start: 0, end: 8 }]);
     }
 
     /// A two-letter scheme and a character of two bytes after it: the test for `www.` must not
     /// cut that character (it did, and the run panicked).
     #[test]
     fn a_short_iri_ending_inside_a_character_is_found() {
-        assert_eq!(detect("see ws:\u{e9} here"), [4..9]);
-        assert_eq!(detect("ws:\u{e9}"), [0..5]);
+        assert_eq!(detect("see ws:\u{e9} here"), [Range { start: 4, end: 9 }]);
+        assert_eq!(detect("ws:\u{e9}"), [Range { start: 0, end: 5 }]);
     }
 
     #[test]
