@@ -175,40 +175,33 @@ fn is_known_scheme(s: &str) -> bool {
 /// is a scheme only if it is all letters (every one of [`SCHEMES`] is), so it is one of the
 /// letters-only suffixes of the text before `p`, of at most [`LONGEST_SCHEME`] bytes. (Prose
 /// has many `:` after words that are no scheme: `Note:`, `e.g.:`, `10:30`.)
-fn scheme_may_end_at(b: &[u8], p: usize) -> bool {
-    // Each suffix is packed into a `u64`, its last letter lowest, lowercased (no two strings of
-    // letters pack alike), and looked up among the schemes packed the same way; most `:`s are
-    // ruled out first by their last two letters, which end no scheme.
-    fn pack(key: u64, len: usize, c: u8) -> u64 {
-        key | u64::from(c | 0x20) << (8 * len)
-    }
-    static KEYS: LazyLock<(Vec<u64>, [u32; 26])> = LazyLock::new(|| {
-        let mut keys = Vec::new();
+fn scheme_may_end_at(text: &str, p: usize) -> bool {
+    // The pairs of letters a scheme ends with, one bit per second letter: most `:`s are ruled
+    // out by their last two letters.
+    static ENDINGS: [u32; 26] = {
         let mut endings = [0u32; 26];
-        for k in SCHEMES.iter().map(|k| k.as_bytes()) {
-            keys.push((0..k.len()).fold(0, |key, i| pack(key, i, k[k.len() - 1 - i])));
-            endings[usize::from(k[k.len() - 2] - b'a')] |= 1 << (k[k.len() - 1] - b'a');
+        let mut k = 0;
+        while k < SCHEMES.len() {
+            let s = SCHEMES[k].as_bytes();
+            endings[(s[s.len() - 2] - b'a') as usize] |= 1 << (s[s.len() - 1] - b'a');
+            k += 1;
         }
-        keys.sort_unstable();
-        (keys, endings)
-    });
+        endings
+    };
+    let b = text.as_bytes();
     if p < 2 || !b[p - 2].is_ascii_alphabetic() || !b[p - 1].is_ascii_alphabetic() {
         return false;
     }
-    let (keys, endings) = &*KEYS;
-    if endings[usize::from((b[p - 2] | 0x20) - b'a')] & (1 << ((b[p - 1] | 0x20) - b'a')) == 0 {
+    let (x, y) = (b[p - 2] | 0x20, b[p - 1] | 0x20);
+    if ENDINGS[usize::from(x - b'a')] >> (y - b'a') & 1 == 0 {
         return false;
     }
-    let mut key = 0;
-    let mut len = 0;
-    while len < LONGEST_SCHEME && len < p && b[p - 1 - len].is_ascii_alphabetic() {
-        key = pack(key, len, b[p - 1 - len]);
-        len += 1;
-        if len >= 2 && keys.binary_search(&key).is_ok() {
-            return true;
-        }
-    }
-    false
+    let letters = (1..=LONGEST_SCHEME.min(p))
+        .take_while(|&n| b[p - n].is_ascii_alphabetic())
+        .last()
+        .unwrap_or(0);
+    // (Letters are ASCII: every suffix starts on a character boundary.)
+    (2..=letters).any(|n| is_known_scheme(&text[p - n..p]))
 }
 
 /// Whether the three bytes before `p` are `www`, in any case.
@@ -240,7 +233,7 @@ fn closing_quote(text: &str, start: usize) -> Option<char> {
 /// nothing, so a caller with many short slices of one text (Markdown's text events) scans the
 /// text once instead of calling `detect` on each.
 pub struct Triggers<'t> {
-    text: &'t [u8],
+    text: &'t str,
     at: Vec<usize>,
     /// The first position not below the last range asked about: ranges come in order.
     cursor: usize,
@@ -265,7 +258,7 @@ impl<'t> Triggers<'t> {
             at.sort_unstable();
         }
         Triggers {
-            text: b,
+            text,
             at,
             cursor: 0,
         }
@@ -282,11 +275,11 @@ impl<'t> Triggers<'t> {
         while self.cursor < at.len() && at[self.cursor] < range.start {
             self.cursor += 1;
         }
-        let b = self.text;
+        let text = self.text;
         at[self.cursor..]
             .iter()
             .take_while(|&&p| p < range.end)
-            .any(|&p| b[p] == b'.' || scheme_may_end_at(b, p))
+            .any(|&p| text.as_bytes()[p] == b'.' || scheme_may_end_at(text, p))
     }
 }
 
@@ -693,17 +686,15 @@ mod tests {
             for prefix in ["", " ", "x", "Note", "\u{e9}", "1"] {
                 for word in [k.to_string(), k.to_ascii_uppercase()] {
                     let text = format!("{prefix}{word}:");
-                    let b = text.as_bytes();
-                    assert!(scheme_may_end_at(b, b.len() - 1), "{text}");
+                    assert!(scheme_may_end_at(&text, text.len() - 1), "{text}");
                 }
             }
         }
         for text in [
             "Note:", "a:", "10:30", "e.g.:", ":", "http-:", "svn+:", "\u{e9}:", "ttpx:",
         ] {
-            let b = text.as_bytes();
-            let p = b.iter().rposition(|&c| c == b':').unwrap();
-            assert!(!scheme_may_end_at(b, p), "{text}");
+            let p = text.rfind(':').unwrap();
+            assert!(!scheme_may_end_at(text, p), "{text}");
         }
     }
 
@@ -711,9 +702,9 @@ mod tests {
     fn schemes_are_sorted_lowercase_and_found_in_any_case() {
         assert!(SCHEMES.windows(2).all(|w| w[0] < w[1]));
         for k in SCHEMES {
-            // Letters only, at least two (what `scheme_may_end_at` relies on).
-            assert!(k.len() >= 2 && k.bytes().all(|c| c.is_ascii_lowercase()));
-            assert!(k.len() <= LONGEST_SCHEME && *k == k.to_ascii_lowercase());
+            // Lowercase letters only, two to six (what `scheme_may_end_at` relies on).
+            assert!((2..=LONGEST_SCHEME).contains(&k.len()));
+            assert!(k.bytes().all(|c| c.is_ascii_lowercase()));
             assert!(is_known_scheme(k) && is_known_scheme(&k.to_ascii_uppercase()));
         }
         for word in ["", "h", "htt", "httpss", "mailtox", "Note", "ex\u{e9}"] {
