@@ -50,7 +50,7 @@ fn brackets(iri: &str) -> (Option<usize>, Vec<Range<usize>>) {
     let mut parts = Vec::new();
     let mut i = iri.find(':').map_or(0, |c| c + 1);
     // The bytes between are passed over many at a time (an IRI may be megabytes long).
-    while let Some(k) = memchr::memchr(b'[', &b[i.min(b.len())..]) {
+    while let Some(k) = memchr::memchr(b'[', &b[i..]) {
         i += k;
         let Some(first) = iri[i..].find(']').map(|k| i + k) else {
             return (Some(i), parts);
@@ -143,7 +143,7 @@ fn printf(iri: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut i = 0;
     // The bytes between are passed over many at a time (an IRI may be megabytes long).
-    while let Some(k) = memchr::memchr(b'%', &b[i.min(b.len())..]) {
+    while let Some(k) = memchr::memchr(b'%', &b[i..]) {
         i += k;
         let encodes_printable = b.len() > i + 2
             && b[i + 1].is_ascii_hexdigit()
@@ -207,7 +207,7 @@ fn uri_template(iri: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut i = 0;
     // The bytes between are passed over many at a time (an IRI may be megabytes long).
-    while let Some(k) = memchr::memchr(b'{', &b[i.min(b.len())..]) {
+    while let Some(k) = memchr::memchr(b'{', &b[i..]) {
         i += k;
         let Some(close) = iri[i..].find('}').map(|k| i + k) else {
             break;

@@ -67,16 +67,15 @@ fn is_compatibility_char(c: char) -> bool {
     has_compatibility_mapping(c) && !is_ordinary_compatibility_char(c)
 }
 
-/// True when NFKC(`c`) ≠ NFC(`c`): a lookup in [`COMPATIBILITY`], with most of the BMP rejected
-/// by [`COMPATIBILITY_BLOCKS`] first (Cyrillic, CJK ideographs, Hangul syllables, ...).
+/// True when NFKC(`c`) ≠ NFC(`c`): a bit of [`COMPATIBILITY_LOW`] below U+0800, above it a
+/// lookup in [`COMPATIBILITY`], with most of the BMP rejected by [`COMPATIBILITY_BLOCKS`] first
+/// (CJK ideographs, Hangul syllables, ...).
 fn has_compatibility_mapping(c: char) -> bool {
     let u = c as u32;
     if u < 0x800 {
         return COMPATIBILITY_LOW[(u >> 6) as usize] >> (u & 63) & 1 == 1;
     }
-    if u < 0xA0
-        || (u < 0x10000 && COMPATIBILITY_BLOCKS[(u >> 14) as usize] >> ((u >> 8) & 63) & 1 == 0)
-    {
+    if u < 0x10000 && COMPATIBILITY_BLOCKS[(u >> 14) as usize] >> ((u >> 8) & 63) & 1 == 0 {
         return false;
     }
     super::range_index(COMPATIBILITY, u, |&r| r).is_some()
