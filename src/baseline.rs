@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::lexical_absolute;
 use crate::diagnostic::Diagnostic;
-use crate::walk::describe_io_error;
+use crate::fsio::{Expect, MAX_BASELINE_BYTES, read_capped, write_atomically};
 
 /// The version of the baseline file's shape.
 pub const BASELINE_VERSION: u32 = 1;
@@ -98,10 +98,9 @@ impl Baseline {
     /// error that says what to do.
     pub fn read(file: &Path) -> Result<Baseline, String> {
         let shown = file.display();
-        let text = std::fs::read_to_string(file).map_err(|e| {
+        let text = read_capped(file, MAX_BASELINE_BYTES).map_err(|e| {
             format!(
-                "cannot read baseline {shown}: {}; create it with `irilint check --write-baseline {shown}`",
-                describe_io_error(&e)
+                "cannot read baseline {shown}: {e}; create it with `irilint check --write-baseline {shown}`"
             )
         })?;
         let version = serde_json::from_str::<serde_json::Value>(&text)
@@ -184,13 +183,8 @@ impl Baseline {
             tool: "irilint".to_string(),
             findings,
         });
-        std::fs::write(file, json).map_err(|e| {
-            format!(
-                "cannot write baseline {}: {}",
-                file.display(),
-                describe_io_error(&e)
-            )
-        })?;
+        write_atomically(file, Expect::Anything, |out| out.write_all(json.as_bytes()))
+            .map_err(|e| format!("cannot write baseline {}: {e}", file.display()))?;
         Ok(count)
     }
 }

@@ -11,11 +11,12 @@ use crate::config::FileSettings;
 use crate::config::suppressions::Suppressions;
 use crate::diagnostic::{Diagnostic, Location};
 use crate::extract;
+use crate::fsio::describe_io_error;
 use crate::iri;
 use crate::rules::equivalence::{self, EQUIVALENT_VARIANTS, Variant};
 use crate::rules::{self, Selection, Severity};
 use crate::source::{BINARY_SNIFF_LEN, Format, NotText, Source, binary_at};
-use crate::walk::{Entry, FileError, Input, describe_io_error};
+use crate::walk::{Entry, FileError, Input};
 
 /// Renders one file's diagnostics while its source is still in memory.
 pub type Render<'a> = &'a (dyn Fn(&Source, &[Diagnostic]) -> String + Sync);

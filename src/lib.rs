@@ -15,6 +15,7 @@ pub mod convert;
 pub mod diagnostic;
 pub mod extract;
 pub mod fix;
+pub mod fsio;
 pub mod inspect;
 pub mod iri;
 pub mod line_index;

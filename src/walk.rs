@@ -64,14 +64,7 @@ pub struct Walk {
     pub errors: Vec<FileError>,
 }
 
-/// How an I/O error reads in a message.
-pub fn describe_io_error(e: &io::Error) -> String {
-    match e.kind() {
-        io::ErrorKind::NotFound => "no such file or directory".to_string(),
-        io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-        _ => e.to_string(),
-    }
-}
+pub use crate::fsio::describe_io_error;
 
 /// How paths are chosen.
 #[derive(Debug, Clone, Copy, Default)]

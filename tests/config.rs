@@ -153,6 +153,8 @@ fn file_names_in_one_directory_and_pyproject() {
 fn extend_inherits_and_globs_stay_relative_to_their_file() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
+    // A repository: `extend` may reach anywhere inside it.
+    fs::create_dir(root.join(".git")).unwrap();
     write(
         root,
         "shared/base.toml",

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::io::IsTerminal;
 
 use super::args::{CheckArgs, ColorChoice, ConfigArgs};
-use super::output::write_report;
+use super::output::{refuse_input, write_report};
 use super::progress::{self, Progress};
 use super::{emit, fail, fail_fatal, use_color};
 use crate::baseline::Baseline;
@@ -72,6 +72,16 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         Ok(w) => w,
         Err(e) => return fail_fatal(e),
     };
+    for (option, file) in [
+        ("--output-file", &args.output_file),
+        ("--write-baseline", &args.write_baseline),
+    ] {
+        if let Some(file) = file
+            && let Err(message) = refuse_input(option, file, &walk.inputs)
+        {
+            return fail(&message);
+        }
+    }
     let writing = args.write_baseline.is_some();
     let to_file = args.output_file.is_some();
     // A report written to a file gets colour only when asked for.

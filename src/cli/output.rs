@@ -1,49 +1,66 @@
-//! Where a report goes: standard output, or a file written atomically (`--output-file`), so
-//! that a CI step reading it never sees half a report.
+//! Where a report goes: standard output (also `--output-file -`), or a file written
+//! atomically (`--output-file`), so that a CI step reading it never sees half a report; a
+//! device or a FIFO is written as it is, never replaced by a file.
 
-use std::io::Write;
 use std::path::Path;
 
+use crate::fsio::{Expect, write_atomically};
 use crate::iri::chars::escape_unsafe;
-use crate::walk::describe_io_error;
+use crate::walk::{Entry, Input};
 
-/// Writes `text` to `file`, or to standard output without one; the error says what failed.
+/// Writes `text` to `file`, or to standard output without one (or for `-`); the error says
+/// what failed. A regular file is replaced atomically, a device or FIFO written as it is.
 pub(super) fn write_report(file: Option<&Path>, text: &str) -> Result<(), String> {
     match file {
-        None => {
+        Some(file) if file != Path::new("-") => {
+            write_atomically(file, Expect::Anything, |out| out.write_all(text.as_bytes())).map_err(
+                |e| {
+                    format!(
+                        "cannot write the report to {}: {e}",
+                        escape_unsafe(&file.display().to_string()),
+                    )
+                },
+            )
+        }
+        _ => {
             super::emit(text);
             Ok(())
         }
-        Some(file) => write_atomically(file, text.as_bytes()).map_err(|e| {
-            format!(
-                "cannot write the report to {}: {}",
-                escape_unsafe(&file.display().to_string()),
-                describe_io_error(&e)
-            )
-        }),
     }
 }
 
-/// A temporary file in `file`'s directory (so that the rename cannot cross file systems),
-/// written, synced and renamed over `file`.
-fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match file.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".irilint-report-").suffix(".tmp");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        // What `File::create` gives (before the umask), not the temporary file's 0600.
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
+/// An error when writing `file` (given as `--option`) would replace a document this run reads
+/// (the same file, under any name or through any link).
+pub(super) fn refuse_input(option: &str, file: &Path, inputs: &[Entry]) -> Result<(), String> {
+    if file == Path::new("-") {
+        return Ok(());
     }
-    let mut tmp = builder.tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(file).map_err(|e| e.error)?;
+    let shown = escape_unsafe(&file.display().to_string());
+    let advice = "write it elsewhere, or exclude it (`extend-exclude` in irilint.toml)";
+    if let Ok(out) = std::fs::metadata(file) {
+        for e in inputs {
+            if let Input::File { path, .. } = &e.input
+                && std::fs::metadata(path).is_ok_and(|m| same_file(&m, &out))
+            {
+                return Err(format!(
+                    "{option} {shown} is one of the files being checked ({}): it would be replaced; {advice}",
+                    escape_unsafe(&path.display().to_string())
+                ));
+            }
+        }
+    }
     Ok(())
+}
+
+#[cfg(unix)]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    (a.dev(), a.ino()) == (b.dev(), b.ino())
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
+    false
 }
 
 #[cfg(test)]
@@ -70,5 +87,53 @@ mod tests {
         let file = dir.path().join("missing/report.json");
         let e = write_report(Some(&file), "x").unwrap_err();
         assert!(e.contains("missing/report.json"), "{e}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_is_written_not_replaced() {
+        write_report(Some(Path::new("/dev/null")), "report").unwrap();
+        let m = std::fs::metadata("/dev/null").unwrap();
+        use std::os::unix::fs::FileTypeExt;
+        assert!(
+            m.file_type().is_char_device(),
+            "/dev/null is still a device"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symbolic_link_stays_a_link_to_the_new_report() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("real.json");
+        let link = dir.path().join("link.json");
+        std::fs::write(&target, "old").unwrap();
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        write_report(Some(&link), "new").unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("pipe");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid C string.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+        };
+        write_report(Some(&fifo), "through the pipe").unwrap();
+        assert_eq!(reader.join().unwrap(), "through the pipe");
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
     }
 }

@@ -23,6 +23,9 @@ pub struct ConfigError {
     pub message: String,
     /// What to do about it.
     pub help: Option<String>,
+    /// Whether the file's lines may be shown around the span: not for a file that is not TOML
+    /// at all (an `extend` may name any file of the repository, and its lines may be secrets).
+    pub quote: bool,
 }
 
 impl ConfigError {
@@ -34,6 +37,7 @@ impl ConfigError {
             span: None,
             message: message.into(),
             help: None,
+            quote: true,
         }
     }
 
@@ -50,7 +54,14 @@ impl ConfigError {
             span: Some(span),
             message: message.into(),
             help: None,
+            quote: true,
         }
+    }
+
+    /// The same error, located but without the file's lines.
+    pub fn unquoted(mut self) -> ConfigError {
+        self.quote = false;
+        self
     }
 
     /// Adds advice.
@@ -86,7 +97,7 @@ impl ConfigError {
     /// The error as printed on stderr: a headline with the location, then the file's lines with
     /// the span underlined. Nothing from the file is ever printed raw if it is unsafe to show.
     pub fn render(&self, color: bool) -> String {
-        let (Some(text), Some(span)) = (&self.text, &self.span) else {
+        let (Some(text), Some(span), true) = (&self.text, &self.span, self.quote) else {
             let mut out = format!(
                 "irilint: error: {}: {}",
                 escape_unsafe(&self.location()),

@@ -103,15 +103,8 @@ pub struct ConfigFile {
 /// Reads `path`: an `irilint.toml`, or a `pyproject.toml` (then only its `[tool.irilint]`,
 /// and `None` when it has none).
 pub fn read(path: &Path) -> Result<Option<ConfigFile>, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        ConfigError::file(
-            path,
-            format!(
-                "cannot read configuration file: {}",
-                crate::walk::describe_io_error(&e)
-            ),
-        )
-    })?;
+    let text = crate::fsio::read_capped(path, crate::fsio::MAX_CONFIG_BYTES)
+        .map_err(|e| ConfigError::file(path, format!("cannot read configuration file: {e}")))?;
     let pyproject = path.file_name().is_some_and(|n| n == "pyproject.toml");
     parse(path, Arc::from(text), pyproject)
 }
@@ -131,6 +124,8 @@ pub fn parse(
             span,
             format!("invalid TOML: {}", e.message().trim()),
         )
+        // A file that is not TOML may be anything an `extend` named: its lines are not shown.
+        .unquoted()
     })?;
     let table = if pyproject {
         let Some(tool) = root.get_ref().get("tool") else {
@@ -158,7 +153,30 @@ pub fn parse(
         match key.get_ref().as_ref() {
             "extend" => {
                 let (s, span) = p.string(value, "extend")?;
-                file.extend = Some((super::lexical_absolute(dir, Path::new(&s)), span));
+                let named = Path::new(&s);
+                if named.has_root()
+                    || named
+                        .components()
+                        .any(|c| matches!(c, std::path::Component::Prefix(_)))
+                {
+                    return Err(ConfigError::at(
+                        path,
+                        &text,
+                        span,
+                        "`extend` must be a path relative to this file, inside the project",
+                    )
+                    .with_help("write the path from this file's directory, e.g. `extend = \"../irilint.toml\"`"));
+                }
+                if named.extension().is_none_or(|e| e != "toml") {
+                    return Err(ConfigError::at(
+                        path,
+                        &text,
+                        span,
+                        "`extend` must name a `.toml` file",
+                    )
+                    .with_help("point it at another irilint.toml, or at a pyproject.toml with a [tool.irilint] table"));
+                }
+                file.extend = Some((super::lexical_absolute(dir, named), span));
             }
             "overrides" => {
                 let DeValue::Array(tables) = value.get_ref() else {

@@ -88,6 +88,37 @@ pub struct Config {
     pub chain: Vec<ConfigFile>,
 }
 
+/// The directory an `extend` chain must stay in: the repository that holds the configuration
+/// found or named (the nearest directory above it with a `.git`), else that configuration's
+/// own directory. Symbolic links resolved.
+fn project_scope(config: &Path) -> PathBuf {
+    let dir = config.parent().unwrap_or(Path::new("/"));
+    let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    dir.ancestors()
+        .find(|d| d.join(".git").exists())
+        .unwrap_or(&dir)
+        .to_path_buf()
+}
+
+/// An error unless `file`, its symbolic links resolved, is inside `scope`.
+fn inside(scope: &Path, file: &Path) -> Result<(), String> {
+    let resolved = std::fs::canonicalize(file).map_err(|e| {
+        format!(
+            "cannot read {}: {}",
+            file.display(),
+            crate::fsio::describe_io_error(&e)
+        )
+    })?;
+    if resolved.starts_with(scope) {
+        Ok(())
+    } else {
+        Err(format!(
+            "`extend` leads outside the project, to {}",
+            resolved.display()
+        ))
+    }
+}
+
 impl Config {
     /// Reads `path` and follows its `extend` chain. `None` for a `pyproject.toml` without
     /// `[tool.irilint]`.
@@ -96,8 +127,18 @@ impl Config {
             return Ok(None);
         };
         let mut chain = vec![first];
+        let mut scope = None;
         while let Some((next, span)) = chain.last().and_then(|f| f.extend.clone()) {
             let from = chain.last().expect("a file");
+            let scope = scope.get_or_insert_with(|| project_scope(path));
+            if let Err(why) = inside(scope, &next) {
+                return Err(
+                    ConfigError::at(&from.path, &from.text, span, why).with_help(format!(
+                        "`extend` may only name a configuration inside {}",
+                        scope.display()
+                    )),
+                );
+            }
             if chain.iter().any(|f| f.path == next) {
                 return Err(ConfigError::at(
                     &from.path,
@@ -348,7 +389,8 @@ impl Resolver {
         let mut found = None;
         for name in FILE_NAMES {
             let candidate = dir.join(name);
-            if candidate.is_file()
+            // Anything by that name counts: a FIFO or a device is an error, not ignored.
+            if candidate.exists()
                 && let Some(config) = Config::load(&candidate)?
             {
                 found = Some(Arc::new(config));

@@ -1,0 +1,284 @@
+//! A pull request controls every file irilint reads besides its arguments: configuration,
+//! `extend`, baselines. Nothing it names may make irilint print a file from outside the
+//! project (or the environment), hang, fill memory, or replace an input or a device with a
+//! report. The real binary, in temporary directories.
+
+use std::fs;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}
+
+/// Runs irilint in `dir` with a secret in its environment; (code, stdout, stderr).
+fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::cargo_bin("irilint")
+        .unwrap()
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("IRILINT_TEST_SECRET", "s3cr3t-t0k3n")
+        .args(args)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A project with a git directory (the scope `extend` must stay in) and a document.
+fn project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join(".git")).unwrap();
+    write(dir.path(), "a.txt", "http://a.example/x\n");
+    dir
+}
+
+fn assert_no_leak(out: &str) {
+    assert!(!out.contains("s3cr3t"), "leaked the environment: {out}");
+    assert!(!out.contains("PRIVATE"), "leaked a file's lines: {out}");
+}
+
+#[test]
+fn extend_cannot_name_an_absolute_path_such_as_the_environment() {
+    let dir = project();
+    for target in [
+        "/proc/self/environ",
+        "/etc/passwd",
+        "/proc/self/environ.toml",
+    ] {
+        write(
+            dir.path(),
+            "irilint.toml",
+            &format!("extend = \"{target}\"\n"),
+        );
+        let (code, stdout, stderr) = run(dir.path(), &["check", "a.txt"]);
+        assert_eq!(code, 2, "{target}: {stderr}");
+        assert_eq!(stdout, "");
+        assert_no_leak(&stderr);
+        assert!(
+            stderr.contains("`extend` must be a path relative to this file")
+                || stderr.contains("`extend` must name a `.toml` file"),
+            "{target}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn extend_must_name_a_toml_file() {
+    let dir = project();
+    write(dir.path(), "secrets.env", "TOKEN=PRIVATE\n");
+    write(dir.path(), "irilint.toml", "extend = \"secrets.env\"\n");
+    let (code, _, stderr) = run(dir.path(), &["check", "a.txt"]);
+    assert_eq!(code, 2);
+    assert_no_leak(&stderr);
+    assert!(stderr.contains("must name a `.toml` file"), "{stderr}");
+}
+
+#[test]
+fn extend_cannot_leave_the_repository_by_dots_or_links() {
+    let outer = tempfile::tempdir().unwrap();
+    write(outer.path(), "outside.toml", "PRIVATE = \"x\" y\n");
+    fs::create_dir(outer.path().join("repo")).unwrap();
+    fs::create_dir(outer.path().join("repo/.git")).unwrap();
+    let repo = outer.path().join("repo");
+    write(&repo, "a.txt", "http://a.example/x\n");
+    write(&repo, "irilint.toml", "extend = \"../outside.toml\"\n");
+    let (code, _, stderr) = run(&repo, &["check", "a.txt"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert_no_leak(&stderr);
+    assert!(stderr.contains("leads outside the project"), "{stderr}");
+    // A link inside the repository that points out of it is resolved first.
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(outer.path().join("outside.toml"), repo.join("in.toml"))
+            .unwrap();
+        write(&repo, "irilint.toml", "extend = \"in.toml\"\n");
+        let (code, _, stderr) = run(&repo, &["check", "a.txt"]);
+        assert_eq!(code, 2, "{stderr}");
+        assert_no_leak(&stderr);
+        assert!(stderr.contains("leads outside the project"), "{stderr}");
+    }
+    // Without a repository, the configuration's own directory is the limit.
+    let bare = tempfile::tempdir().unwrap();
+    write(bare.path(), "shared.toml", "ignore = [\"not-nfc\"]\n");
+    write(
+        bare.path(),
+        "site/irilint.toml",
+        "extend = \"../shared.toml\"\n",
+    );
+    write(bare.path(), "site/a.txt", "http://a.example/x\n");
+    let (code, _, stderr) = run(&bare.path().join("site"), &["check", "a.txt"]);
+    assert_eq!(code, 2, "{stderr}");
+    // Inside the repository, `..` is fine.
+    fs::create_dir(bare.path().join(".git")).unwrap();
+    let (code, _, stderr) = run(&bare.path().join("site"), &["check", "a.txt"]);
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
+fn a_file_that_is_not_toml_is_located_but_its_lines_are_not_shown() {
+    let dir = project();
+    write(
+        dir.path(),
+        "creds.toml",
+        "[remote \"origin\"]\n\textraheader = AUTHORIZATION: basic PRIVATE\n",
+    );
+    write(dir.path(), "irilint.toml", "extend = \"creds.toml\"\n");
+    let (code, _, stderr) = run(dir.path(), &["check", "a.txt"]);
+    assert_eq!(code, 2);
+    assert_no_leak(&stderr);
+    assert!(stderr.contains("creds.toml:1:"), "{stderr}");
+    assert!(stderr.contains("invalid TOML"), "{stderr}");
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: a valid C string.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+}
+
+#[cfg(unix)]
+#[test]
+fn fifos_and_devices_are_refused_at_once_not_read() {
+    let dir = project();
+    mkfifo(&dir.path().join("pipe.toml"));
+    mkfifo(&dir.path().join("pipe.json"));
+    fs::create_dir(dir.path().join("sub")).unwrap();
+    let cases: &[(&str, &[&str])] = &[
+        ("extend = \"pipe.toml\"\n", &["check", "a.txt"]),
+        ("", &["check", "--config", "pipe.toml", "a.txt"]),
+        ("", &["check", "--config", "/dev/zero", "a.txt"]),
+        ("", &["check", "--baseline", "pipe.json", "a.txt"]),
+        ("", &["check", "--baseline", "/dev/stdin", "a.txt"]),
+        ("", &["check", "--baseline", "/dev/zero", "a.txt"]),
+    ];
+    for (config, args) in cases {
+        if config.is_empty() {
+            let _ = fs::remove_file(dir.path().join("irilint.toml"));
+        } else {
+            write(dir.path(), "irilint.toml", config);
+        }
+        let start = Instant::now();
+        let (code, _, stderr) = run(dir.path(), args);
+        assert!(start.elapsed() < Duration::from_secs(30), "{args:?} hung");
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("a FIFO") || stderr.contains("a device"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_configuration_or_baseline_too_large_is_refused() {
+    let dir = project();
+    let big = format!("# {}\n", "x".repeat(2 << 20));
+    write(dir.path(), "big.toml", &big);
+    write(dir.path(), "irilint.toml", "extend = \"big.toml\"\n");
+    let (code, _, stderr) = run(dir.path(), &["check", "a.txt"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("larger than"), "{stderr}");
+}
+
+#[test]
+fn the_report_never_replaces_an_input() {
+    let dir = project();
+    let doc = "see http://a.example/x\u{202E}y and http://b.example/ z\n";
+    write(dir.path(), "in.txt", doc);
+    fs::create_dir(dir.path().join("docs")).unwrap();
+    write(dir.path(), "docs/page.md", doc);
+    let cases: &[&[&str]] = &[
+        &["check", "--output-file", "in.txt", "in.txt"],
+        &["check", "--fix", "--output-file", "in.txt", "in.txt"],
+        &["check", "--output-file", "./in.txt", "."],
+        &["check", "--output-file", "docs/page.md", "docs"],
+        &["check", "--write-baseline", "in.txt", "in.txt"],
+    ];
+    for args in cases {
+        let (code, _, stderr) = run(dir.path(), args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("is one of the files being checked"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(fs::read_to_string(dir.path().join("in.txt")).unwrap(), doc);
+        assert_eq!(
+            fs::read_to_string(dir.path().join("docs/page.md")).unwrap(),
+            doc
+        );
+    }
+    #[cfg(unix)]
+    {
+        // Through a link too.
+        std::os::unix::fs::symlink(dir.path().join("in.txt"), dir.path().join("out.txt")).unwrap();
+        let (code, _, stderr) = run(dir.path(), &["check", "--output-file", "out.txt", "in.txt"]);
+        assert_eq!(code, 2, "{stderr}");
+        assert_eq!(fs::read_to_string(dir.path().join("in.txt")).unwrap(), doc);
+    }
+}
+
+#[test]
+fn output_file_dash_is_standard_output() {
+    let dir = project();
+    let (code, stdout, _) = run(
+        dir.path(),
+        &["check", "--format", "json", "--output-file", "-", "a.txt"],
+    );
+    assert_eq!(code, 0);
+    assert!(stdout.contains("\"diagnostics\""), "{stdout}");
+    assert!(!dir.path().join("-").exists());
+}
+
+#[test]
+fn the_baseline_is_written_atomically_through_a_link() {
+    let dir = project();
+    write(dir.path(), "b.txt", "http://a.example/x\u{202E}y\n");
+    fs::create_dir(dir.path().join("keep")).unwrap();
+    write(dir.path(), "keep/base.json", "old");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("keep/base.json", dir.path().join("base.json")).unwrap();
+    #[cfg(not(unix))]
+    write(dir.path(), "base.json", "old");
+    let (code, _, stderr) = run(
+        dir.path(),
+        &["check", "--write-baseline", "base.json", "b.txt"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let written = fs::read_to_string(dir.path().join("base.json")).unwrap();
+    assert!(written.contains("bidi-formatting-character"), "{written}");
+    #[cfg(unix)]
+    {
+        assert!(
+            fs::symlink_metadata(dir.path().join("base.json"))
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(
+            fs::read_dir(dir.path().join("keep")).unwrap().count(),
+            1,
+            "no temporary file left"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_like_a_configuration_is_an_error_not_ignored() {
+    let dir = project();
+    mkfifo(&dir.path().join("irilint.toml"));
+    let start = Instant::now();
+    let (code, _, stderr) = run(dir.path(), &["check", "a.txt"]);
+    assert!(start.elapsed() < Duration::from_secs(30));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("a FIFO, not a regular file"), "{stderr}");
+}
