@@ -87,7 +87,7 @@ impl Baseline {
                 Key {
                     path: path.clone(),
                     rule: d.rule.to_string(),
-                    iri: d.iri.clone(),
+                    iri: d.iri.as_deref().map(str::to_string),
                     occurrence: *n,
                 }
             })
@@ -118,6 +118,12 @@ impl Baseline {
                 "baseline {shown} is not an irilint baseline: {e}; write it again with `--write-baseline`"
             )
         })?;
+        if parsed.tool != "irilint" {
+            return Err(format!(
+                "baseline {shown} was written by `{}`, not irilint; write it again with `irilint check --write-baseline {shown}`",
+                crate::iri::chars::escape_unsafe(&parsed.tool)
+            ));
+        }
         let mut baseline = Baseline::empty(file);
         for k in parsed.findings {
             let n = baseline.counts.entry((k.path, k.rule, k.iri)).or_default();

@@ -327,6 +327,19 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Loaded, NotLoaded>
         Input::File { path, .. } => Some(path.clone()),
         Input::Stdin => None,
     };
+    if let Some(which) = utf32_bom(&bytes) {
+        // Its BOM begins like UTF-16's: read as UTF-16 it would be NULs between characters,
+        // and no finding. Said, and counted as an input that cannot be read.
+        return Err(NotLoaded::Failed {
+            error: FileError {
+                path: display,
+                message: format!(
+                    "cannot read file: it is {which} (by its byte order mark), which irilint does not read; convert it to UTF-8"
+                ),
+            },
+            named: explicit,
+        });
+    }
     let not_text = |NotText::Binary { nul_at }| binary(display.clone(), nul_at, explicit);
     if options.keep_bytes {
         let source = Source::decode(display.clone(), format, &bytes).map_err(not_text)?;
@@ -343,6 +356,15 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Loaded, NotLoaded>
         bytes: Vec::new(),
         path,
     })
+}
+
+/// `UTF-32LE` or `UTF-32BE` when `bytes` begin with that encoding's byte order mark.
+fn utf32_bom(bytes: &[u8]) -> Option<&'static str> {
+    match bytes.get(..4)? {
+        [0xFF, 0xFE, 0, 0] => Some("UTF-32LE"),
+        [0, 0, 0xFE, 0xFF] => Some("UTF-32BE"),
+        _ => None,
+    }
 }
 
 /// What reading an input gave.
@@ -371,6 +393,10 @@ fn read_limited(
     (&mut input)
         .take(BINARY_SNIFF_LEN as u64)
         .read_to_end(&mut bytes)?;
+    // UTF-32 is refused by its BOM (`load_input`), not skipped as binary for its NULs.
+    if utf32_bom(&bytes).is_some() {
+        return Ok(Read::Bytes(bytes));
+    }
     if let Some(nul_at) = binary_at(&bytes) {
         return Ok(Read::Binary { nul_at });
     }
@@ -428,6 +454,7 @@ pub fn check_with(
     let variants_severity = selection.severity_of(EQUIVALENT_VARIANTS.id);
     let mut variants = Vec::new();
     let (mut iris, mut allowed) = (0, 0);
+    let mut strings = crate::diagnostic::Strings::default();
     // Each IRI is checked as it is found and then dropped: only findings are kept.
     let extraction = extract::extract_each(source, &mut |occ| {
         iris += 1;
@@ -436,8 +463,18 @@ pub fn check_with(
             return;
         }
         let parsed = iri::analyze(&occ.checked_text());
-        for finding in rules::check_occurrence(source, &occ, &parsed, selection) {
-            diagnostics.push(Diagnostic::new(source, &occ, finding));
+        let findings = rules::check_occurrence(source, &occ, &parsed, selection);
+        if !findings.is_empty() {
+            let shared: std::sync::Arc<str> = std::sync::Arc::from(occ.iri.as_str());
+            for finding in findings {
+                diagnostics.push(Diagnostic::new(
+                    source,
+                    &occ,
+                    &shared,
+                    finding,
+                    &mut strings,
+                ));
+            }
         }
         // An IRI with a template placeholder is not known enough to compare.
         if variants_severity.is_some()

@@ -1,6 +1,7 @@
 //! Findings mapped back to the source: what reports print.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use crate::extract::{Occurrence, Problem, Related};
 use crate::iri::Component;
@@ -60,6 +61,36 @@ impl RelatedLocation {
     }
 }
 
+/// How many of a diagnostic's other places ([`Diagnostic::also`]) the reports meant for people
+/// (terminal, SARIF viewers, editors) list; the JSON report lists every one.
+pub const ALSO_SHOWN: usize = 100;
+
+/// The messages and helps of one file's diagnostics, each kept once: 100,000 findings of the
+/// same hidden character share one message instead of holding 100,000 copies.
+#[derive(Debug, Default)]
+pub struct Strings(std::collections::HashSet<Arc<str>>);
+
+impl Strings {
+    /// `s`, shared with every earlier string equal to it.
+    pub fn share(&mut self, s: String) -> Arc<str> {
+        if let Some(known) = self.0.get(s.as_str()) {
+            return known.clone();
+        }
+        let shared: Arc<str> = Arc::from(s);
+        self.0.insert(shared.clone());
+        shared
+    }
+
+    /// [`Strings::share`] for a string already shared elsewhere.
+    pub fn share_arc(&mut self, s: &Arc<str>) -> Arc<str> {
+        if let Some(known) = self.0.get(&**s) {
+            return known.clone();
+        }
+        self.0.insert(s.clone());
+        s.clone()
+    }
+}
+
 /// One reported problem, located in its document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
@@ -67,16 +98,20 @@ pub struct Diagnostic {
     pub rule: &'static str,
     /// Severity after configuration.
     pub severity: Severity,
-    /// What is wrong.
-    pub message: String,
-    /// What to write instead.
-    pub help: Option<String>,
+    /// What is wrong (shared with the file's other diagnostics that say the same, [`Strings`]).
+    pub message: Arc<str>,
+    /// What to write instead (shared likewise).
+    pub help: Option<Arc<str>>,
     /// Start of the characters at fault in the source.
     pub start: Location,
     /// End (exclusive).
     pub end: Location,
-    /// The prepared IRI (`None` for a problem with the document itself).
-    pub iri: Option<String>,
+    /// The other places of the same problem in the same IRI component ([`Finding::also`]),
+    /// start and end, in order.
+    pub also: Vec<(Location, Location)>,
+    /// The prepared IRI (`None` for a problem with the document itself), shared by every
+    /// diagnostic on the same occurrence: never one copy per finding.
+    pub iri: Option<Arc<str>>,
     /// The characters at fault as a byte range of `iri`.
     pub iri_range: Option<Range<usize>>,
     /// The IRI component they are in.
@@ -85,13 +120,21 @@ pub struct Diagnostic {
     pub rfc: Option<&'static str>,
     /// Other places that explain the diagnostic.
     pub related: Vec<RelatedLocation>,
-    /// The fix, written in the document's syntax, when the rule offers one.
-    pub fix: Option<crate::fix::Fix>,
+    /// The fix, written in the document's syntax, when the rule offers one (boxed: most
+    /// diagnostics have none).
+    pub fix: Option<Box<crate::fix::Fix>>,
 }
 
 impl Diagnostic {
-    /// Maps `finding`, made on `occurrence`, to a located diagnostic.
-    pub fn new(source: &Source, occurrence: &Occurrence, finding: Finding) -> Diagnostic {
+    /// Maps `finding`, made on `occurrence` (whose prepared IRI is `iri`, shared), to a
+    /// located diagnostic.
+    pub fn new(
+        source: &Source,
+        occurrence: &Occurrence,
+        iri: &Arc<str>,
+        finding: Finding,
+        strings: &mut Strings,
+    ) -> Diagnostic {
         let span = occurrence.map.to_source(finding.range.clone());
         let related = occurrence
             .map
@@ -99,18 +142,41 @@ impl Diagnostic {
             .iter()
             .map(|r| RelatedLocation::new(source, r))
             .collect();
+        // A joined fix edits every place: its edits may lie anywhere from the first to the last.
+        let last = finding.also.iter().map(|r| r.end).max();
+        let fix_span = match last {
+            Some(end) if end > finding.range.end => {
+                occurrence.map.to_source(finding.range.start..end)
+            }
+            _ => span.clone(),
+        };
         let fix = finding
             .fix
-            .as_ref()
-            .and_then(|f| crate::fix::render::to_source(source, occurrence, span.clone(), f));
+            .map(|mut f| {
+                f.message = strings.share_arc(&f.message);
+                f
+            })
+            .and_then(|f| crate::fix::render::to_source(source, occurrence, fix_span, &f))
+            .map(Box::new);
         Diagnostic {
             rule: finding.rule.id,
             severity: finding.severity,
-            message: finding.message,
-            help: finding.help,
+            message: strings.share(finding.message),
+            help: finding.help.map(|h| strings.share(h)),
             start: Location::of(source, span.start),
             end: Location::of(source, span.end),
-            iri: Some(occurrence.iri.clone()),
+            also: finding
+                .also
+                .into_iter()
+                .map(|r| {
+                    let span = occurrence.map.to_source(r);
+                    (
+                        Location::of(source, span.start),
+                        Location::of(source, span.end),
+                    )
+                })
+                .collect(),
+            iri: Some(iri.clone()),
             iri_range: Some(finding.range),
             component: finding.component,
             rfc: finding.rule.rfc.first().copied(),
@@ -124,10 +190,11 @@ impl Diagnostic {
         Diagnostic {
             rule: problem.rule,
             severity,
-            message: problem.message.clone(),
-            help: problem.help.clone(),
+            message: problem.message.as_str().into(),
+            help: problem.help.as_deref().map(Arc::from),
             start: Location::of(source, problem.range.start),
             end: Location::of(source, problem.range.end),
+            also: Vec::new(),
             iri: None,
             iri_range: None,
             component: None,

@@ -82,9 +82,10 @@ impl Inspection {
             origin: "inspect".into(),
             placeholders: Vec::new(),
         };
+        let shared: std::sync::Arc<str> = std::sync::Arc::from(input);
         let diagnostics = rules::check_parsed(input, &parsed, &Selection::all())
             .into_iter()
-            .map(|f| Diagnostic::new(&source, &occurrence, f))
+            .map(|f| Diagnostic::new(&source, &occurrence, &shared, f, &mut Default::default()))
             .collect();
         Inspection {
             input: input.to_string(),

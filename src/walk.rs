@@ -1,7 +1,6 @@
 //! Which files to read: named paths, directories walked with the `ignore` crate (honouring
 //! `.gitignore`, skipping hidden files), and standard input.
 
-use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -60,8 +59,12 @@ pub struct Entry {
 pub struct Walk {
     /// Inputs in a deterministic order (standard input first, then by path).
     pub inputs: Vec<Entry>,
-    /// Unreadable directories and files met while walking.
+    /// Unreadable directories and files met while walking, and named paths that cannot be
+    /// read.
     pub errors: Vec<FileError>,
+    /// How many of `errors` are paths named on the command line: the run fails (exit code 2)
+    /// once everything else is reported.
+    pub named_errors: usize,
 }
 
 pub use crate::fsio::describe_io_error;
@@ -101,14 +104,22 @@ pub fn collect(
             }
             continue;
         }
-        let cannot_read = |e: &io::Error| {
-            FatalError::Path(format!(
-                "cannot read `{}`: {}",
-                path.display(),
-                describe_io_error(e)
-            ))
+        // A named path that cannot be read is reported with the others' findings, and fails
+        // the run then.
+        let mut cannot_read = |message: String| {
+            walk.errors.push(FileError {
+                path: path.display().to_string(),
+                message,
+            });
+            walk.named_errors += 1;
         };
-        let meta = std::fs::metadata(path).map_err(|e| cannot_read(&e))?;
+        let meta = match std::fs::metadata(path) {
+            Ok(m) => m,
+            Err(e) => {
+                cannot_read(format!("cannot read it: {}", describe_io_error(&e)));
+                continue;
+            }
+        };
         if meta.is_dir() {
             if options.force_exclude && resolver.resolve(path, true)?.excluded {
                 continue;
@@ -116,12 +127,15 @@ pub fn collect(
             walk_dir(path, resolver, &mut walk)?;
         } else if !meta.is_file() {
             // A FIFO would block, a device never end: only regular files and `-` are read.
-            return Err(FatalError::Path(format!(
-                "cannot read `{}`: not a regular file (a FIFO, socket or device); pipe it to `irilint check -` instead",
-                path.display()
-            )));
+            cannot_read(
+                "cannot read it: not a regular file (a FIFO, socket or device); pipe it to `irilint check -` instead"
+                    .to_string(),
+            );
         } else {
-            std::fs::File::open(path).map_err(|e| cannot_read(&e))?;
+            if let Err(e) = std::fs::File::open(path) {
+                cannot_read(format!("cannot read it: {}", describe_io_error(&e)));
+                continue;
+            }
             let resolved = resolver.resolve(path, false)?;
             if options.force_exclude && resolved.excluded {
                 continue;

@@ -50,8 +50,13 @@ proptest! {
             prop_assert!(d.start.line >= 1 && d.start.column >= 1 && d.start.column_utf16 >= d.start.column);
             prop_assert!((d.start.line, d.start.column) <= (d.end.line, d.end.column));
             if let Some(fix) = &d.fix {
+                // Each edit inside one of the diagnostic's places.
+                let places: Vec<_> = std::iter::once((s, e))
+                    .chain(d.also.iter().map(|(a, b)| (a.text_offset, b.text_offset)))
+                    .collect();
                 for edit in &fix.edits {
-                    prop_assert!(edit.range().start >= s && edit.range().end <= e, "{}: fix outside its span", d.rule);
+                    let r = edit.range();
+                    prop_assert!(places.iter().any(|&(s, e)| r.start >= s && r.end <= e), "{}: fix outside its places", d.rule);
                 }
             }
         }

@@ -282,3 +282,76 @@ fn a_fifo_named_like_a_configuration_is_an_error_not_ignored() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("a FIFO, not a regular file"), "{stderr}");
 }
+
+#[test]
+fn a_named_path_that_cannot_be_read_does_not_stop_the_others() {
+    let dir = project();
+    write(dir.path(), "bad.txt", "http://a.example/x\u{202E}y\n");
+    let (code, stdout, stderr) = run(
+        dir.path(),
+        &["check", "--format", "json", "missing.txt", "bad.txt"],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("missing.txt: cannot read it: no such file or directory"),
+        "{stderr}"
+    );
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["diagnostics"][0]["path"], "bad.txt");
+    assert_eq!(report["errors"][0]["path"], "missing.txt");
+}
+
+#[test]
+fn a_bad_option_value_is_quoted_without_hidden_characters() {
+    let dir = project();
+    for args in [
+        ["check", "--input-format", "x\u{202E}y", "a.txt"],
+        ["check", "--max-file-size", "1\u{9B}31m", "a.txt"],
+    ] {
+        let (code, _, stderr) = run(dir.path(), &args);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(
+            !stderr.contains('\u{202E}') && !stderr.contains('\u{9B}'),
+            "{stderr:?}"
+        );
+        assert!(stderr.contains("⟨U+"), "{stderr}");
+    }
+}
+
+#[test]
+fn utf32_is_said_to_be_unsupported_not_read_as_utf16() {
+    let dir = project();
+    for (name, bom, unit) in [
+        (
+            "le.txt",
+            [0xFF, 0xFE, 0, 0],
+            u32::to_le_bytes as fn(u32) -> [u8; 4],
+        ),
+        ("be.txt", [0, 0, 0xFE, 0xFF], u32::to_be_bytes),
+    ] {
+        let mut bytes = bom.to_vec();
+        for c in "http://a.example/x\u{202E}y\n".chars() {
+            bytes.extend(unit(c as u32));
+        }
+        fs::write(dir.path().join(name), bytes).unwrap();
+        let (code, _, stderr) = run(dir.path(), &["check", name]);
+        assert_eq!(code, 2, "{name}: {stderr}");
+        assert!(stderr.contains("UTF-32"), "{name}: {stderr}");
+    }
+}
+
+#[test]
+fn a_baseline_written_by_another_tool_is_refused() {
+    let dir = project();
+    write(
+        dir.path(),
+        "other.json",
+        "{\"version\": 1, \"tool\": \"other\", \"findings\": []}",
+    );
+    let (code, _, stderr) = run(dir.path(), &["check", "--baseline", "other.json", "a.txt"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("was written by `other`, not irilint"),
+        "{stderr}"
+    );
+}

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::io::IsTerminal;
 
 use super::args::{CheckArgs, ColorChoice, ConfigArgs};
-use super::output::{refuse_input, write_report};
+use super::output::{refuse_input, stream_report};
 use super::progress::{self, Progress};
 use super::{emit, fail, fail_fatal, use_color};
 use crate::baseline::Baseline;
@@ -144,6 +144,7 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         p.finish();
     }
     outcome.errors.splice(0..0, walk.errors);
+    outcome.named_errors += walk.named_errors;
     if let Some(fix) = fixing {
         let selections: Vec<&Selection> =
             walk.inputs.iter().map(|e| &e.settings.selection).collect();
@@ -181,8 +182,8 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         u8::from(failed && !args.exit_zero)
     };
     let selections = walk.inputs.iter().map(|e| &e.settings.selection);
-    let text = render_report(&outcome, &args, selections, code);
-    match write_report(args.output_file.as_deref(), &text) {
+    let report = |out: &mut dyn std::io::Write| write_body(&outcome, &args, selections, code, out);
+    match stream_report(args.output_file.as_deref(), report) {
         Ok(()) => ExitCode::from(code),
         Err(message) => fail(&message),
     }
@@ -195,37 +196,54 @@ pub(super) fn render_report<'a>(
     selections: impl IntoIterator<Item = &'a crate::rules::Selection>,
     exit_code: u8,
 ) -> String {
+    let mut out = Vec::new();
+    write_body(outcome, args, selections, exit_code, &mut out)
+        .expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("reports are UTF-8")
+}
+
+/// Writes the report in the format asked for to `out`; the JSON and SARIF reports one
+/// diagnostic at a time, never whole in memory.
+pub(super) fn write_body<'a>(
+    outcome: &RunOutcome,
+    args: &CheckArgs,
+    selections: impl IntoIterator<Item = &'a crate::rules::Selection>,
+    exit_code: u8,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let places = Places::current();
-    match args.format {
-        ReportFormat::Json => json::render(outcome),
+    let text = match args.format {
+        ReportFormat::Json => return json::write(outcome, out),
         ReportFormat::Sarif => {
             let rules = report::rules_that_ran(selections, outcome);
             let facts = RunFacts {
                 rules: &rules,
                 exit_code: i32::from(exit_code),
             };
-            sarif::render(outcome, &facts, &places)
+            return sarif::write(outcome, &facts, &places, out);
         }
         ReportFormat::Github => github::render(outcome, &places),
         ReportFormat::Junit => junit::render(outcome, &places),
         ReportFormat::Gitlab => gitlab::render(outcome, &places),
         ReportFormat::Human | ReportFormat::Concise => {
-            let mut out = String::new();
+            // Each file's part was rendered while its document was in memory.
             for f in &outcome.files {
-                out.push_str(&f.rendered);
+                out.write_all(f.rendered.as_bytes())?;
             }
+            let mut tail = String::new();
             if args.statistics {
                 for (rule, severity, n) in report::statistics(outcome) {
-                    out.push_str(&format!("{n:>6}  {:<8} {rule}\n", severity.name()));
+                    tail.push_str(&format!("{n:>6}  {:<8} {rule}\n", severity.name()));
                 }
             }
             if args.format == ReportFormat::Human && !args.quiet {
-                out.push_str(&report::summary_line(&Summary::of(outcome)));
-                out.push('\n');
+                tail.push_str(&report::summary_line(&Summary::of(outcome)));
+                tail.push('\n');
             }
-            out
+            tail
         }
-    }
+    };
+    out.write_all(text.as_bytes())
 }
 
 pub(super) fn print_file_errors<T>(run: &Run<T>) {

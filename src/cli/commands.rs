@@ -30,6 +30,7 @@ pub(super) fn run_list(args: &ListArgs) -> ExitCode {
         list::list_source(s)
     });
     run.errors.splice(0..0, walk.errors);
+    run.named_errors += walk.named_errors;
     print_file_errors(&run);
     match args.format {
         ListFormat::Json => emit(&list::render_json(&run)),

@@ -37,10 +37,16 @@ pub fn run(mut args: Vec<OsString>) -> ExitCode {
     }
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            // clap quotes the bad value: a hidden character or an escape in it is shown as
+            // `⟨U+202E⟩`, never written raw to the terminal.
+            let text = crate::report::visible_lines(&e.render().to_string());
+            let _ = std::io::stderr().lock().write_all(text.as_bytes());
+            return ExitCode::from(2);
+        }
         Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
             let _ = e.print();
-            return ExitCode::from(code);
+            return ExitCode::SUCCESS;
         }
     };
     match cli.command {

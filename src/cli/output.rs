@@ -2,6 +2,7 @@
 //! atomically (`--output-file`), so that a CI step reading it never sees half a report; a
 //! device or a FIFO is written as it is, never replaced by a file.
 
+use std::io::{self, Write};
 use std::path::Path;
 
 use crate::fsio::{Expect, write_atomically};
@@ -11,20 +12,31 @@ use crate::walk::{Entry, Input};
 /// Writes `text` to `file`, or to standard output without one (or for `-`); the error says
 /// what failed. A regular file is replaced atomically, a device or FIFO written as it is.
 pub(super) fn write_report(file: Option<&Path>, text: &str) -> Result<(), String> {
+    stream_report(file, |out| out.write_all(text.as_bytes()))
+}
+
+/// [`write_report`] for a report written as it is produced (`write`), never held whole.
+pub(super) fn stream_report(
+    file: Option<&Path>,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), String> {
     match file {
-        Some(file) if file != Path::new("-") => {
-            write_atomically(file, Expect::Anything, |out| out.write_all(text.as_bytes())).map_err(
-                |e| {
-                    format!(
-                        "cannot write the report to {}: {e}",
-                        escape_unsafe(&file.display().to_string()),
-                    )
-                },
-            )
-        }
+        Some(file) if file != Path::new("-") => write_atomically(file, Expect::Anything, write)
+            .map_err(|e| {
+                format!(
+                    "cannot write the report to {}: {e}",
+                    escape_unsafe(&file.display().to_string()),
+                )
+            }),
         _ => {
-            super::emit(text);
-            Ok(())
+            let mut out = io::BufWriter::new(io::stdout().lock());
+            match write(&mut out).and_then(|()| out.flush()) {
+                // A closed pipe (`irilint | head`) is not an error.
+                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+                    Err(format!("cannot write the report: {e}"))
+                }
+                _ => Ok(()),
+            }
         }
     }
 }

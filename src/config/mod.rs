@@ -100,15 +100,12 @@ fn project_scope(config: &Path) -> PathBuf {
         .to_path_buf()
 }
 
-/// An error unless `file`, its symbolic links resolved, is inside `scope`.
+/// An error unless `file`, its symbolic links resolved, is inside `scope`. A file that cannot
+/// be resolved (missing) passes: reading it fails next, with its own message.
 fn inside(scope: &Path, file: &Path) -> Result<(), String> {
-    let resolved = std::fs::canonicalize(file).map_err(|e| {
-        format!(
-            "cannot read {}: {}",
-            file.display(),
-            crate::fsio::describe_io_error(&e)
-        )
-    })?;
+    let Ok(resolved) = std::fs::canonicalize(file) else {
+        return Ok(());
+    };
     if resolved.starts_with(scope) {
         Ok(())
     } else {

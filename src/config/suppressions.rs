@@ -268,10 +268,11 @@ impl Suppressions {
         let report = |start: Location, end: Location, message: String, help: String| Diagnostic {
             rule: rule_id(),
             severity,
-            message,
-            help: Some(help),
+            message: message.into(),
+            help: Some(help.into()),
             start,
             end,
+            also: Vec::new(),
             iri: None,
             iri_range: None,
             component: None,

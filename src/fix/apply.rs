@@ -43,7 +43,7 @@ pub fn shift(ranges: &mut [Range<usize>], edits: &[(Range<usize>, usize)]) {
 }
 
 /// What identifies a fix across passes: its rule, its IRI and its edits of the IRI.
-pub type FixKey = (&'static str, Option<String>, Vec<IriEdit>);
+pub type FixKey = (&'static str, Option<std::sync::Arc<str>>, Vec<IriEdit>);
 
 fn key(d: &Diagnostic, fix: &Fix) -> FixKey {
     (d.rule, d.iri.clone(), fix.iri.edits.clone())
@@ -95,7 +95,7 @@ fn choose<'a>(
             continue;
         }
         taken.extend(ranges.into_iter().map(|r| (r.start, r.end)));
-        out.push((d, fix));
+        out.push((d, &**fix));
     }
     out
 }

@@ -55,8 +55,8 @@ pub struct IriEdit {
 pub struct IriFix {
     /// Whether it keeps the IRI's meaning.
     pub applicability: Applicability,
-    /// What it does (`percent-encode the space`), for reports.
-    pub message: String,
+    /// What it does (`percent-encode the space`), for reports; shared, never copied.
+    pub message: std::sync::Arc<str>,
     /// Disjoint edits, sorted.
     pub edits: Vec<IriEdit>,
 }
@@ -65,7 +65,7 @@ impl IriFix {
     /// A fix replacing `range` of the IRI by `replacement`.
     pub fn replace(
         applicability: Applicability,
-        message: impl Into<String>,
+        message: impl Into<std::sync::Arc<str>>,
         range: Range<usize>,
         replacement: impl Into<String>,
     ) -> IriFix {
@@ -121,8 +121,8 @@ impl Edit {
 pub struct Fix {
     /// Whether it keeps the IRI's meaning.
     pub applicability: Applicability,
-    /// What it does.
-    pub message: String,
+    /// What it does (the IRI fix's message, shared).
+    pub message: std::sync::Arc<str>,
     /// Disjoint edits of the text, sorted, each inside the diagnostic's span.
     pub edits: Vec<Edit>,
     /// The IRI fix it was written from (what re-extraction must give back).

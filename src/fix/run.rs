@@ -111,24 +111,12 @@ fn baselined_occurrences(
         .collect();
     let kept: std::collections::HashSet<(&str, usize, usize, &str)> = kept
         .iter()
-        .map(|d| {
-            (
-                d.rule,
-                d.start.text_offset,
-                d.end.text_offset,
-                d.message.as_str(),
-            )
-        })
+        .map(|d| (d.rule, d.start.text_offset, d.end.text_offset, &*d.message))
         .collect();
     all.iter()
         .filter(|d| {
             d.iri.is_some()
-                && !kept.contains(&(
-                    d.rule,
-                    d.start.text_offset,
-                    d.end.text_offset,
-                    d.message.as_str(),
-                ))
+                && !kept.contains(&(d.rule, d.start.text_offset, d.end.text_offset, &*d.message))
         })
         .filter_map(|d| {
             // Occurrences are in document order: the last one starting at or before the finding.

@@ -80,7 +80,7 @@ pub fn to_lsp(d: &Diagnostic, lines: &Lines<'_>, uri: &Uri) -> lsp_types::Diagno
     }
     // Related places in the same document (an entity's declaration, another spelling); a
     // document is checked on its own here, so there are no others.
-    let related: Vec<DiagnosticRelatedInformation> = d
+    let mut related: Vec<DiagnosticRelatedInformation> = d
         .related
         .iter()
         .filter(|r| r.path.is_none())
@@ -92,6 +92,19 @@ pub fn to_lsp(d: &Diagnostic, lines: &Lines<'_>, uri: &Uri) -> lsp_types::Diagno
             message: escape_unsafe(&r.label),
         })
         .collect();
+    // The other places of the same problem in the same component.
+    related.extend(
+        d.also
+            .iter()
+            .take(crate::diagnostic::ALSO_SHOWN)
+            .map(|(start, end)| DiagnosticRelatedInformation {
+                location: Location::new(
+                    uri.clone(),
+                    lines.range(start.text_offset, end.text_offset),
+                ),
+                message: "also here".to_string(),
+            }),
+    );
     lsp_types::Diagnostic {
         range: lines.range(d.start.text_offset, d.end.text_offset),
         severity: Some(match d.severity {

@@ -59,7 +59,7 @@ fn annotation(d: &Diagnostic, path: &str) -> String {
         ",title={}",
         property(&format!("irilint ({})", d.rule))
     ));
-    let mut message = d.message.clone();
+    let mut message = d.message.to_string();
     if let Some(help) = &d.help {
         // A line break of our own, escaped below like any other.
         message.push_str("\nhelp: ");

@@ -15,6 +15,9 @@ use miette::{
 };
 
 use crate::diagnostic::Diagnostic;
+
+/// How many other places of a problem a terminal report lists (the JSON report has them all).
+const ALSO_LISTED: usize = 10;
 use crate::iri::chars::escape_unsafe;
 use crate::iri::chars::push_visible;
 use crate::rules::Severity;
@@ -289,6 +292,7 @@ fn help_text(d: &Diagnostic) -> String {
         (None, None) => String::new(),
     };
     push_related(&mut help, d);
+    push_also(&mut help, d);
     if let Some(fix) = &d.fix {
         // As ruff's `[*]`: say that `--fix` (or `--unsafe-fixes`) can make the change.
         help.push_str(&format!(
@@ -298,6 +302,29 @@ fn help_text(d: &Diagnostic) -> String {
         ));
     }
     help
+}
+
+/// Appends a `note:` line to `help` listing the other places of `d`'s problem (line:column),
+/// the first [`ALSO_LISTED`] of them.
+fn push_also(help: &mut String, d: &Diagnostic) {
+    if d.also.is_empty() {
+        return;
+    }
+    let places: Vec<String> = d
+        .also
+        .iter()
+        .take(ALSO_LISTED)
+        .map(|(start, _)| format!("{}:{}", start.line, start.column))
+        .collect();
+    let more = d.also.len().saturating_sub(ALSO_LISTED);
+    help.push_str(&format!(
+        "
+note: also at {}",
+        places.join(", ")
+    ));
+    if more > 0 {
+        help.push_str(&format!(" and {more} more"));
+    }
 }
 
 /// Appends a `note:` line to `help` for every related place of `d`.

@@ -4,7 +4,9 @@
 //! the text as decoded to UTF-8 for documents in other encodings (UTF-16). `iri_range` is a byte
 //! range of the prepared IRI (`iri`) in UTF-8; both are `null` for problems with the document
 //! itself (`xml-not-well-formed`). `fix` is `null` or the fix's applicability, message and edits
-//! (spans as `span`, replacements as written in the file). `related`, present only when non-empty, lists other places
+//! (spans as `span`, replacements as written in the file). `spans`, present only when the same
+//! problem is in more than one place of the IRI's component, lists every place (`span` first).
+//! `related`, present only when non-empty, lists other places
 //! that explain a diagnostic (the declaration of the entity an IRI came from; for
 //! `equivalent-variants`, the other spellings, with their `path` when in another file).
 
@@ -22,10 +24,10 @@ use crate::iri::chars::is_unsafe_to_display;
 pub const REPORT_VERSION: u32 = 1;
 
 #[derive(Serialize)]
-struct Report<'a> {
+struct Report<'a, D: Serialize> {
     version: u32,
     tool: Tool,
-    diagnostics: Vec<JsonDiagnostic<'a>>,
+    diagnostics: D,
     errors: Vec<JsonError<'a>>,
     summary: Summary,
 }
@@ -53,6 +55,10 @@ pub struct JsonDiagnostic<'a> {
     path: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     span: Option<Span>,
+    /// Every place, `span` first, when the problem is in more than one place of the IRI's
+    /// component (one diagnostic per IRI, rule and component).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    spans: Vec<Span>,
     iri: Option<&'a str>,
     iri_range: Option<[usize; 2]>,
     component: Option<&'static str>,
@@ -152,12 +158,19 @@ impl<'a> JsonDiagnostic<'a> {
             help: d.help.as_deref(),
             path,
             span: path.map(|_| Span::new(d.start, d.end)),
+            spans: match path {
+                Some(_) if !d.also.is_empty() => std::iter::once((d.start, d.end))
+                    .chain(d.also.iter().copied())
+                    .map(|(start, end)| Span::new(start, end))
+                    .collect(),
+                _ => Vec::new(),
+            },
             iri: d.iri.as_deref(),
             iri_range: d.iri_range.as_ref().map(|r| [r.start, r.end]),
             component: d.component.map(|c| c.name()),
             rfc: d.rfc,
             // Edits are located in a document; `inspect` has none.
-            fix: path.and(d.fix.as_ref()).map(JsonFix::new),
+            fix: path.and(d.fix.as_deref()).map(JsonFix::new),
             related: d
                 .related
                 .iter()
@@ -171,23 +184,46 @@ impl<'a> JsonDiagnostic<'a> {
     }
 }
 
-/// The whole report of a run.
+/// A sequence serialized item by item from an iterator as it is written, never collected: a
+/// report of a million findings holds one of them at a time in its JSON form.
+pub struct Stream<I>(std::cell::Cell<Option<I>>);
+
+impl<I> Stream<I> {
+    /// The items of `iter`, to be serialized once.
+    pub fn new(iter: I) -> Stream<I> {
+        Stream(std::cell::Cell::new(Some(iter)))
+    }
+}
+
+impl<I: Iterator<Item = T>, T: Serialize> Serialize for Stream<I> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0.take() {
+            Some(items) => serializer.collect_seq(items),
+            None => Err(serde::ser::Error::custom("a stream is serialized once")),
+        }
+    }
+}
+
+/// The whole report of a run, as text.
 pub fn render(outcome: &RunOutcome) -> String {
+    let mut out = Vec::new();
+    write(outcome, &mut out).expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// Writes the whole report of a run to `out`, one diagnostic at a time.
+pub fn write(outcome: &RunOutcome, out: &mut dyn io::Write) -> io::Result<()> {
     let report = Report {
         version: REPORT_VERSION,
         tool: Tool {
             name: "irilint",
             version: env!("CARGO_PKG_VERSION"),
         },
-        diagnostics: outcome
-            .files
-            .iter()
-            .flat_map(|f| {
-                f.diagnostics
-                    .iter()
-                    .map(|d| JsonDiagnostic::new(d, Some(&f.path)))
-            })
-            .collect(),
+        diagnostics: Stream::new(outcome.files.iter().flat_map(|f| {
+            f.diagnostics
+                .iter()
+                .map(|d| JsonDiagnostic::new(d, Some(&f.path)))
+        })),
         errors: outcome
             .errors
             .iter()
@@ -198,18 +234,21 @@ pub fn render(outcome: &RunOutcome) -> String {
             .collect(),
         summary: Summary::of(outcome),
     };
-    to_string(&report)
+    to_writer(&report, out)
 }
 
 /// Pretty JSON in which every character unsafe to display is written as a `\u` escape.
 pub fn to_string<T: Serialize>(value: &T) -> String {
     let mut out = Vec::new();
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, SafeFormatter::default());
-    value
-        .serialize(&mut ser)
-        .expect("serializing to memory cannot fail");
-    out.push(b'\n');
+    to_writer(value, &mut out).expect("writing to memory cannot fail");
     String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// [`to_string`], written to `out` as it is serialized.
+pub fn to_writer<T: Serialize>(value: &T, out: &mut dyn io::Write) -> io::Result<()> {
+    let mut ser = serde_json::Serializer::with_formatter(&mut *out, SafeFormatter::default());
+    value.serialize(&mut ser).map_err(io::Error::from)?;
+    out.write_all(b"\n")
 }
 
 /// serde_json's pretty formatter, except that string contents escape hidden characters.

@@ -7,9 +7,11 @@
 //! Text from the input is shown with hidden characters as visible `⟨U+202E⟩` escapes; paths are
 //! percent-encoded into URIs.
 
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::fingerprint::fingerprints;
+use super::json::Stream;
 use super::place::Places;
 use crate::baseline::Baseline;
 use crate::check::RunOutcome;
@@ -34,16 +36,48 @@ pub struct RunFacts<'a> {
     pub exit_code: i32,
 }
 
-/// The SARIF log of a run.
+/// The top of a SARIF log; its fields in the alphabetical order `json!` gives the rest.
+#[derive(Serialize)]
+struct Log<R: Serialize> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    runs: [SarifRun<R>; 1],
+    version: &'static str,
+}
+
+/// The one run of a log, its results written one at a time.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifRun<R: Serialize> {
+    column_kind: &'static str,
+    invocations: Value,
+    original_uri_base_ids: Value,
+    results: R,
+    tool: Value,
+}
+
+/// The SARIF log of a run, as text.
 pub fn render(outcome: &RunOutcome, facts: &RunFacts<'_>, places: &Places) -> String {
+    let mut out = Vec::new();
+    write(outcome, facts, places, &mut out).expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// Writes the SARIF log of a run to `out`, one result at a time.
+pub fn write(
+    outcome: &RunOutcome,
+    facts: &RunFacts<'_>,
+    places: &Places,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let keyer = Baseline::in_current_dir();
-    let mut results = Vec::new();
-    for file in &outcome.files {
+    let results = Stream::new(outcome.files.iter().flat_map(|file| {
         let prints = fingerprints(&keyer, &file.path, &file.diagnostics);
-        for (d, print) in file.diagnostics.iter().zip(prints) {
-            results.push(result(d, &file.path, &print, facts.rules, places));
-        }
-    }
+        file.diagnostics
+            .iter()
+            .zip(prints)
+            .map(|(d, print)| result(d, &file.path, &print, facts.rules, places))
+    }));
     let notifications: Vec<Value> = outcome
         .errors
         .iter()
@@ -57,28 +91,28 @@ pub fn render(outcome: &RunOutcome, facts: &RunFacts<'_>, places: &Places) -> St
             })
         })
         .collect();
-    let log = json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": { "driver": {
+    let log = Log {
+        schema: "https://json.schemastore.org/sarif-2.1.0.json",
+        runs: [SarifRun {
+            column_kind: "utf16CodeUnits",
+            invocations: json!([{
+                "executionSuccessful": true,
+                "exitCode": facts.exit_code,
+                "toolExecutionNotifications": notifications,
+            }]),
+            original_uri_base_ids: json!({ SRCROOT: { "uri": directory_uri(places) } }),
+            results,
+            tool: json!({ "driver": {
                 "name": "irilint",
                 "version": env!("CARGO_PKG_VERSION"),
                 "semanticVersion": env!("CARGO_PKG_VERSION"),
                 "informationUri": INFORMATION_URI,
                 "rules": facts.rules.iter().map(|r| descriptor(r)).collect::<Vec<_>>(),
-            }},
-            "originalUriBaseIds": { SRCROOT: { "uri": directory_uri(places) } },
-            "columnKind": "utf16CodeUnits",
-            "invocations": [{
-                "executionSuccessful": true,
-                "exitCode": facts.exit_code,
-                "toolExecutionNotifications": notifications,
-            }],
-            "results": results,
+            }}),
         }],
-    });
-    super::json::to_string(&log)
+        version: "2.1.0",
+    };
+    super::json::to_writer(&log, out)
 }
 
 fn level(severity: Severity) -> &'static str {
@@ -122,18 +156,32 @@ fn result(d: &Diagnostic, path: &str, print: &str, rules: &[&Rule], places: &Pla
     if let Some(i) = rules.iter().position(|r| r.id == d.rule) {
         result["ruleIndex"] = json!(i);
     }
-    if !d.related.is_empty() {
+    if !d.related.is_empty() || !d.also.is_empty() {
+        let also = d
+            .also
+            .iter()
+            .take(crate::diagnostic::ALSO_SHOWN)
+            .map(|&(start, end)| ("Also here.".to_string(), path, start, end));
         let related: Vec<Value> = d
             .related
             .iter()
+            .map(|r| {
+                (
+                    sentence(&escape_unsafe(&r.label)),
+                    r.path.as_deref().unwrap_or(path),
+                    r.start,
+                    r.end,
+                )
+            })
+            .chain(also)
             .enumerate()
-            .map(|(i, r)| {
+            .map(|(i, (text, file, start, end))| {
                 json!({
                     "id": i,
-                    "message": { "text": sentence(&escape_unsafe(&r.label)) },
+                    "message": { "text": text },
                     "physicalLocation": {
-                        "artifactLocation": artifact(r.path.as_deref().unwrap_or(path), places),
-                        "region": region(r.start, r.end),
+                        "artifactLocation": artifact(file, places),
+                        "region": region(start, end),
                     },
                 })
             })

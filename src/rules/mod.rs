@@ -25,6 +25,7 @@ mod syntax;
 mod xml;
 
 use std::cell::OnceCell;
+use std::collections::HashMap;
 use std::ops::Range;
 
 use serde::Serialize;
@@ -152,8 +153,15 @@ pub struct Finding {
     pub rule: &'static Rule,
     /// Severity after configuration.
     pub severity: Severity,
-    /// Byte range of the characters at fault in the prepared IRI.
+    /// Byte range of the characters at fault in the prepared IRI (the first, when there are
+    /// more).
     pub range: Range<usize>,
+    /// The other places in the same component where the rule found the same problem, in
+    /// order: one finding per IRI, rule and component in a document ([`check_occurrence`]).
+    /// At most [`MAX_PLACES`] are kept.
+    pub also: Vec<Range<usize>>,
+    /// How many more places there are beyond those kept (counted, not located).
+    pub more: usize,
     /// The component they are in, if any.
     pub component: Option<Component>,
     /// What is wrong, naming characters by code point (never raw).
@@ -223,7 +231,8 @@ pub struct Sink<'a> {
     rule: &'static Rule,
     severity: Severity,
     iri: &'a Iri,
-    out: &'a mut Vec<Finding>,
+    input: &'a IriCheck<'a>,
+    out: &'a mut Findings,
 }
 
 impl Sink<'_> {
@@ -248,27 +257,175 @@ impl Sink<'_> {
             severity
         };
         let component = self.iri.component_at(range.start);
-        self.out.push(Finding {
-            rule: self.rule,
-            severity,
-            range,
-            component,
-            message,
-            help,
-            fix: None,
-        });
+        self.out.push(
+            self.input,
+            Finding {
+                rule: self.rule,
+                severity,
+                range,
+                also: Vec::new(),
+                more: 0,
+                component,
+                message,
+                help,
+                fix: None,
+            },
+        );
     }
 
     /// Attaches `fix` to the finding reported last (rules call it right after reporting).
     pub fn attach_fix(&mut self, fix: crate::fix::IriFix) {
-        if let Some(f) = self.out.last_mut() {
-            f.fix = Some(fix);
-        }
+        self.out.attach_fix(fix);
     }
 
     /// The severity the rule runs with.
     pub fn severity(&self) -> Severity {
         self.severity
+    }
+}
+
+/// What one finding per IRI stands for: its rule, severity and component.
+type MergeKey = (&'static str, Severity, Option<Component>);
+
+/// The most places a finding keeps (its first and [`Finding::also`]); more are counted in
+/// [`Finding::more`] and named in its message, and its fix edits the first ones (`--fix` makes
+/// as many passes as it needs).
+pub const MAX_PLACES: usize = 1000;
+
+/// The findings of one IRI as the rules report them. In a document ([`check_occurrence`])
+/// there is one finding per rule, severity and component: a report of the same problem in the
+/// same component adds its place to the first finding's [`Finding::also`] and its fix to the
+/// first one's, and its message is dropped at once, so that an IRI with a million hidden
+/// characters holds one finding and a million ranges, not a million messages. Reports that
+/// are not the IRI's own are dropped as they come: inside a template placeholder, or an
+/// appearance finding inside a garbled run.
+struct Findings {
+    list: Vec<Finding>,
+    /// Where each (rule, severity, component) is in `list`, when merging.
+    merged: Option<HashMap<MergeKey, usize>>,
+    /// The finding the last report went to, and whether it was added to an earlier one; `None`
+    /// when it was dropped.
+    last: Option<(usize, bool)>,
+    /// Template placeholders of the occurrence (not the IRI's characters).
+    placeholders: Vec<Range<usize>>,
+    /// The garbled runs, found the first time an appearance rule reports.
+    garbled: OnceCell<Vec<Range<usize>>>,
+}
+
+impl Findings {
+    fn new(merge: bool, placeholders: &[Range<usize>]) -> Self {
+        Findings {
+            list: Vec::new(),
+            merged: merge.then(HashMap::new),
+            last: None,
+            placeholders: placeholders.to_vec(),
+            garbled: OnceCell::new(),
+        }
+    }
+
+    fn push(&mut self, input: &IriCheck<'_>, mut f: Finding) {
+        self.last = None;
+        if !self.placeholders.is_empty() {
+            if template::covered(&self.placeholders, &f.range) {
+                return;
+            }
+            // A finding on a word the placeholder is part of (`0000000mаchine` for
+            // `[user@]mаchine`) underlines the IRI's own characters only.
+            f.range = template::clip(&self.placeholders, f.range.clone());
+        }
+        if APPEARANCE_RULES.contains(&f.rule.id) {
+            let garbled = self.garbled.get_or_init(|| garbled_runs(input));
+            if garbled
+                .iter()
+                .any(|g| g.start <= f.range.start && f.range.end <= g.end)
+            {
+                return;
+            }
+        }
+        let key = (f.rule.id, f.severity, f.component);
+        if let Some(merged) = &mut self.merged {
+            if let Some(&i) = merged.get(&key) {
+                let first = &mut self.list[i];
+                if first.also.len() + 1 < MAX_PLACES {
+                    first.also.push(f.range);
+                    self.last = Some((i, true));
+                } else {
+                    // Counted, not kept: memory stays bounded per finding, whatever the IRI.
+                    first.more += 1;
+                }
+                return;
+            }
+            merged.insert(key, self.list.len());
+        }
+        self.last = Some((self.list.len(), false));
+        self.list.push(f);
+    }
+
+    fn attach_fix(&mut self, fix: crate::fix::IriFix) {
+        let Some((i, joined)) = self.last else {
+            return;
+        };
+        // A fix that would edit a template placeholder is not the IRI's to make.
+        if fix
+            .edits
+            .iter()
+            .any(|e| template::touches(&self.placeholders, &e.range))
+        {
+            return;
+        }
+        let f = &mut self.list[i];
+        match (&mut f.fix, joined) {
+            (Some(first), true) => {
+                first.applicability = first.applicability.max(fix.applicability);
+                first.edits.extend(fix.edits);
+            }
+            (slot, _) => *slot = Some(fix),
+        }
+    }
+
+    /// The findings in order, each merged one's message saying how many places it has.
+    fn finish(self) -> Vec<Finding> {
+        let mut out = self.list;
+        for f in &mut out {
+            if !f.also.is_empty() || f.more > 0 {
+                finish_merged(f);
+            }
+        }
+        out.sort_by(|a, b| {
+            (a.range.start, a.range.end, a.rule.id).cmp(&(b.range.start, b.range.end, b.rule.id))
+        });
+        out
+    }
+}
+
+/// The message of a finding with other places says how many, and its joined fix's edits are
+/// sorted and disjoint (an edit overlapping the one before it is left for the next pass of
+/// `--fix`).
+fn finish_merged(f: &mut Finding) {
+    let more = f.also.len() + f.more;
+    let place = f.component.map_or("IRI", Component::name);
+    f.message = format!("{} (and {more} more like it in the {place})", f.message);
+    if let Some(fix) = &mut f.fix
+        && fix.edits.len() > 1
+    {
+        fix.edits.sort_by_key(|e| (e.range.start, e.range.end));
+        let mut end = 0;
+        fix.edits.retain(|e| {
+            let keep = e.range.start >= end;
+            if keep {
+                end = e.range.end;
+            }
+            keep
+        });
+        let more = fix.edits.len() - 1;
+        if more > 0 {
+            fix.message = format!(
+                "{}, and likewise at {more} more place{}",
+                fix.message,
+                if more == 1 { "" } else { "s" }
+            )
+            .into();
+        }
     }
 }
 
@@ -334,12 +491,13 @@ pub fn check(text: &str, selection: &Selection) -> Vec<Finding> {
 
 /// Runs the selected rules on an IRI already parsed with [`iri::analyze`].
 pub fn check_parsed(text: &str, parsed: &Iri, selection: &Selection) -> Vec<Finding> {
-    run_iri_checks(text, parsed, None, selection)
+    run_iri_checks(text, parsed, None, selection, false, &[])
 }
 
 /// Runs the selected rules on an IRI found in a document, its
-/// [`Occurrence::checked_text`] already parsed with [`iri::analyze`]. Template placeholders are
-/// not the IRI's: findings wholly inside one are dropped, and so are fixes that would edit one.
+/// [`Occurrence::checked_text`] already parsed with [`iri::analyze`]: one finding per rule,
+/// severity and component, with every place ([`Findings`]). Template placeholders are not the
+/// IRI's: findings wholly inside one are dropped, and so are fixes that would edit one.
 pub fn check_occurrence(
     source: &Source,
     occurrence: &Occurrence,
@@ -348,24 +506,17 @@ pub fn check_occurrence(
 ) -> Vec<Finding> {
     let origin = InDocument { source, occurrence };
     if occurrence.placeholders.is_empty() {
-        return run_iri_checks(&occurrence.iri, parsed, Some(origin), selection);
+        return run_iri_checks(&occurrence.iri, parsed, Some(origin), selection, true, &[]);
     }
     let text = occurrence.checked_text();
-    let ph = &occurrence.placeholders;
-    let mut out = run_iri_checks(&text, parsed, Some(origin), selection);
-    out.retain(|f| !template::covered(ph, &f.range));
-    for f in &mut out {
-        // A finding on a word the placeholder is part of (`0000000mаchine` for
-        // `[user@]mаchine`) underlines the IRI's own characters only.
-        f.range = template::clip(ph, f.range.clone());
-        if f.fix
-            .as_ref()
-            .is_some_and(|fix| fix.edits.iter().any(|e| template::touches(ph, &e.range)))
-        {
-            f.fix = None;
-        }
-    }
-    out
+    run_iri_checks(
+        &text,
+        parsed,
+        Some(origin),
+        selection,
+        true,
+        &occurrence.placeholders,
+    )
 }
 
 /// The IRI of `occurrence` as it reads after RFC 3987 §3.1 step 1b, when that differs from the
@@ -392,13 +543,15 @@ pub fn check_document(source: &Source, selection: &Selection) -> Vec<Problem> {
     out
 }
 
+/// Runs the selected rules on an IRI; `merge`: one finding per rule, severity and component.
 fn run_iri_checks(
     text: &str,
     parsed: &Iri,
     origin: Option<InDocument<'_>>,
     selection: &Selection,
+    merge: bool,
+    placeholders: &[Range<usize>],
 ) -> Vec<Finding> {
-    let mut out = Vec::new();
     // The ASCII fast path: most IRIs skip every Unicode rule. An `xn--` label is ASCII but
     // decodes to Unicode, so it takes the slow path.
     let ascii = text.is_ascii() && !has_ace_label(text, parsed);
@@ -408,6 +561,7 @@ fn run_iri_checks(
         origin,
         percent_runs: OnceCell::new(),
     };
+    let mut out = Findings::new(merge, placeholders);
     for (rule, severity) in selection.enabled() {
         if ascii && rule.unicode_only {
             continue;
@@ -419,15 +573,12 @@ fn run_iri_checks(
             rule,
             severity,
             iri: parsed,
+            input: &input,
             out: &mut out,
         };
         check(&input, &mut sink);
     }
-    drop_explained_by_garbling(&input, &mut out);
-    out.sort_by(|a, b| {
-        (a.range.start, a.range.end, a.rule.id).cmp(&(b.range.start, b.range.end, b.rule.id))
-    });
-    out
+    out.finish()
 }
 
 /// Rules that say a run of characters is text garbled by a wrong decoding.
@@ -442,38 +593,28 @@ const APPEARANCE_RULES: [&str; 3] = [
     lookalike::CONFUSABLE.id,
 ];
 
-/// Drops appearance findings that lie inside a garbled run, whether or not the garbling rules
-/// are selected: the explanation is wrong either way. (Appearance findings on non-ASCII text
-/// are rare, so the garbling checks rarely run twice.)
-fn drop_explained_by_garbling(input: &IriCheck<'_>, findings: &mut Vec<Finding>) {
-    if !findings
-        .iter()
-        .any(|f| APPEARANCE_RULES.contains(&f.rule.id))
-    {
-        return;
-    }
-    let mut scratch = Vec::new();
+/// The runs of `input` the garbling rules find, whether or not they are selected: an
+/// appearance finding inside one is dropped, its explanation being wrong either way.
+/// (Appearance findings on non-ASCII text are rare, so the garbling checks rarely run twice.)
+fn garbled_runs(input: &IriCheck<'_>) -> Vec<Range<usize>> {
+    let mut scratch = Findings::new(true, &[]);
     for rule in GARBLING_RULES {
         if let Check::Iri(check) = rule.check {
             let mut sink = Sink {
                 rule,
                 severity: rule.severity,
                 iri: input.iri,
+                input,
                 out: &mut scratch,
             };
             check(input, &mut sink);
         }
     }
-    let garbled: Vec<Range<usize>> = scratch.into_iter().map(|f| f.range).collect();
-    if garbled.is_empty() {
-        return;
-    }
-    findings.retain(|f| {
-        !APPEARANCE_RULES.contains(&f.rule.id)
-            || !garbled
-                .iter()
-                .any(|g| g.start <= f.range.start && f.range.end <= g.end)
-    });
+    scratch
+        .list
+        .into_iter()
+        .flat_map(|f| std::iter::once(f.range).chain(f.also))
+        .collect()
 }
 
 /// At most 60 characters of `s` for a message, cut in the middle: the end of a host is what

@@ -1,0 +1,164 @@
+//! Memory and work in proportion to the input, findings included: documents in every format
+//! whose IRIs are long and full of characters every rule reports (bidi controls, zero-width
+//! characters, raw spaces, look-alikes, decomposed accents), checked and written as JSON and
+//! SARIF reports. A counting allocator measures the peak of live bytes (which must stay within
+//! twice the input plus a constant) and the bytes allocated in all (the work: at four times the
+//! size, about four times as much, never sixteen).
+//!
+//! Before one finding per IRI, rule and component, an 80 KB line with 20,000 U+202E held 20,000
+//! copies of its IRI (1.6 GB) and its JSON report repeated it 20,000 times.
+//!
+//! Alone in its test binary: the allocator counts the whole process, so one test drives every
+//! case, one after another.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use irilint::check::{CheckOptions, RunOutcome, check_source};
+use irilint::report::place::Places;
+use irilint::report::sarif::{self, RunFacts};
+use irilint::report::{json, rules_that_ran};
+use irilint::rules::Selection;
+use irilint::source::{Format, Source};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+static TOTAL: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call goes to `System`; only sizes are counted.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        grow(layout.size());
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        grow(new_size);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+fn grow(n: usize) {
+    let live = LIVE.fetch_add(n, Ordering::Relaxed) + n;
+    PEAK.fetch_max(live, Ordering::Relaxed);
+    TOTAL.fetch_add(n, Ordering::Relaxed);
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// What checking and reporting `doc` cost: (peak live bytes above the start, bytes allocated).
+fn cost(name: &str, format: Format, doc: &[u8]) -> (usize, usize) {
+    let start = LIVE.load(Ordering::Relaxed);
+    PEAK.store(start, Ordering::Relaxed);
+    let total = TOTAL.load(Ordering::Relaxed);
+    {
+        let source = Source::decode(name.to_string(), format, doc).unwrap();
+        let selection = Selection::all();
+        let options = CheckOptions::new(&selection);
+        let outcome = RunOutcome {
+            files: vec![check_source(&source, &options)],
+            ..RunOutcome::default()
+        };
+
+        assert!(
+            !outcome.files[0].diagnostics.is_empty(),
+            "{name}: the hostile document has findings"
+        );
+        json::write(&outcome, &mut std::io::sink()).unwrap();
+        let rules = rules_that_ran([&selection], &outcome);
+        let facts = RunFacts {
+            rules: &rules,
+            exit_code: 1,
+        };
+        sarif::write(&outcome, &facts, &Places::current(), &mut std::io::sink()).unwrap();
+    }
+    (
+        PEAK.load(Ordering::Relaxed) - start,
+        TOTAL.load(Ordering::Relaxed) - total,
+    )
+}
+
+/// A long IRI: `n` repetitions of `piece` in its path, written in `format`'s link syntax.
+fn document(format: Format, piece: &str, n: usize) -> String {
+    let iri = format!("https://example.org/{}/end", piece.repeat(n));
+    match format {
+        Format::Html => format!("<!doctype html><p><a href=\"{iri}\">x</a></p>\n"),
+        Format::Xml => {
+            format!("<feed xmlns=\"http://www.w3.org/2005/Atom\"><link href=\"{iri}\"/></feed>\n")
+        }
+        Format::Markdown => format!("See [the page]({iri}).\n"),
+        Format::Rst => format!("See `the page <{iri}>`_.\n"),
+        Format::Asciidoc => format!("See link:{iri}[the page].\n"),
+        _ => format!("See {iri} now.\n"),
+    }
+}
+
+const FORMATS: [(Format, &str); 6] = [
+    (Format::Text, "t.txt"),
+    (Format::Html, "t.html"),
+    (Format::Xml, "t.xml"),
+    (Format::Markdown, "t.md"),
+    (Format::Rst, "t.rst"),
+    (Format::Asciidoc, "t.adoc"),
+];
+
+/// Pieces each of which some rule reports wherever it stands in a path.
+const PIECES: [&str; 8] = [
+    "a\u{202E}",
+    "b\u{200B}",
+    "e\u{0301}",
+    "\u{0430}p",
+    "x\u{FEFF}",
+    "%e9",
+    "\u{2044}q",
+    "c\u{00AD}",
+];
+
+#[test]
+fn long_iris_full_of_findings_cost_memory_and_work_in_proportion() {
+    let mut runner = TestRunner::new(Config {
+        cases: 8,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let strategy = (
+        0..FORMATS.len(),
+        proptest::collection::vec(proptest::sample::select(&PIECES[..]), 1..4),
+    );
+    runner
+        .run(&strategy, |(f, pieces)| {
+            let (format, name) = FORMATS[f];
+            let piece: String = pieces.concat();
+            // About 40 KB and 160 KB: a term quadratic in the findings would be 16 times
+            // larger at the second size, and a copy of the IRI per finding gigabytes.
+            let n = 40_000 / piece.len();
+            let small = document(format, &piece, n);
+            let large = document(format, &piece, 4 * n);
+            let (_, small_work) = cost(name, format, small.as_bytes());
+            let (peak, large_work) = cost(name, format, large.as_bytes());
+            // About 2 MB in fact: each finding keeps at most 1,000 places (MAX_PLACES).
+            let limit = 2 * large.len() + 4 * 1024 * 1024;
+            prop_assert!(
+                peak <= limit,
+                "{name} {piece:?}: peak {peak} bytes for a {} byte document",
+                large.len()
+            );
+            prop_assert!(
+                large_work <= 6 * small_work,
+                "{name} {piece:?}: {small_work} bytes allocated at {} bytes, {large_work} at {}",
+                small.len(),
+                large.len()
+            );
+            Ok(())
+        })
+        .unwrap();
+}
