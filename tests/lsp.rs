@@ -1,6 +1,7 @@
 //! `irilint lsp`, driven over stdio by a small LSP client, as an editor drives it: the
 //! handshake with each position encoding, open/change/close, pushed and pulled diagnostics,
-//! code actions applied to the text, hover, configuration changes, hostile requests, shutdown.
+//! code actions applied to the text, hover, configuration changes, hostile requests, malformed
+//! and oversized messages, shutdown.
 
 mod lsp_client;
 
@@ -483,4 +484,129 @@ fn exit_without_shutdown_and_a_vanishing_client_end_the_server() {
     assert_eq!(e["code"], -32600);
     c.notify("exit", Value::Null);
     assert_eq!(c.wait(), 0);
+}
+
+/// `body` framed with its true length.
+fn framed(body: &[u8]) -> Vec<u8> {
+    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    out.extend_from_slice(body);
+    out
+}
+
+fn error_code(reply: &Value) -> i64 {
+    reply["error"]["code"].as_i64().unwrap()
+}
+
+#[test]
+fn malformed_messages_are_answered_with_json_rpc_errors_and_the_server_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = Client::spawn(dir.path());
+    // Before the handshake, then after it: the same answers, and the server still serves.
+    for round in 0..2 {
+        // Not JSON: a parse error, id null.
+        c.send_raw(&framed(br#"{"jsonrpc": "2.0", "id": 1, "method": "#));
+        assert_eq!(error_code(&c.error_for(Value::Null)), -32700, "{round}");
+        // Not UTF-8: a parse error.
+        c.send_raw(&framed(b"{\"jsonrpc\": \"2.0\", \"method\": \"a\xFF\"}"));
+        assert_eq!(error_code(&c.error_for(Value::Null)), -32700, "{round}");
+        // A batch (LSP has none): an invalid request, id null.
+        c.send_raw(&framed(
+            br#"[{"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {}}]"#,
+        ));
+        assert_eq!(error_code(&c.error_for(Value::Null)), -32600, "{round}");
+        // JSON that is no message: an invalid request, with its id when it can be read.
+        c.send_raw(&framed(br#"{"jsonrpc": "2.0", "id": 7}"#));
+        assert_eq!(error_code(&c.error_for(json!(7))), -32600, "{round}");
+        c.send_raw(&framed(br#"{"jsonrpc": "2.0", "id": "x", "method": 5}"#));
+        assert_eq!(error_code(&c.error_for(json!("x"))), -32600, "{round}");
+        c.send_raw(&framed(
+            br#"{"jsonrpc": "2.0", "id": 1e300, "method": "x"}"#,
+        ));
+        assert_eq!(error_code(&c.error_for(json!(1e300))), -32600, "{round}");
+        c.send_raw(&framed(b"42"));
+        assert_eq!(error_code(&c.error_for(Value::Null)), -32600, "{round}");
+        // No Content-Length, then one that is no number: the framing is lost, the message it
+        // announced is skipped up to the next Content-Length header (its request never runs).
+        c.send_raw(
+            b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n\
+              {\"jsonrpc\": \"2.0\", \"id\": 99, \"method\": \"shutdown\"}",
+        );
+        assert_eq!(error_code(&c.error_for(Value::Null)), -32700, "{round}");
+        c.send_raw(
+            b"Content-Length: twelve\r\n\r\n{\"jsonrpc\": \"2.0\", \"id\": 98, \"method\": \"shutdown\"}",
+        );
+        assert_eq!(error_code(&c.error_for(Value::Null)), -32700, "{round}");
+        // A Content-Length one byte short: the body is cut (a parse error) and its last byte
+        // runs into the next header line (a parse error: framing lost), where the header is
+        // found again.
+        let body = br#"{"jsonrpc": "2.0", "method": "$/nothing"}"#;
+        let mut short = format!("Content-Length: {}\r\n\r\n", body.len() - 1).into_bytes();
+        short.extend_from_slice(body);
+        c.send_raw(&short);
+        assert_eq!(error_code(&c.error_for(Value::Null)), -32700, "{round}");
+        if round == 0 {
+            let init = c.initialize(json!({})).expect("initialize is answered");
+            assert_eq!(init["serverInfo"]["name"], "irilint");
+        } else {
+            let r = c.request(
+                "textDocument/hover",
+                json!({"textDocument": {"uri": "file:///never/opened.html"}, "position": {"line": 0, "character": 0}}),
+            );
+            assert_eq!(r, Ok(Value::Null));
+        }
+        // The line where the header was found again, answered once that line came.
+        assert_eq!(error_code(&c.error_for(Value::Null)), -32700, "{round}");
+    }
+    // Nothing else was answered: not the requests inside the unframed messages.
+    assert!(
+        c.backlog.iter().all(|m| m.get("id").is_none()),
+        "{:?}",
+        c.backlog
+    );
+    assert_eq!(c.shutdown(), 0);
+}
+
+/// The server's peak memory stays below the largest message it reads (64 MiB), let alone the
+/// size a client announces: it needs about 15 MiB here.
+const PEAK_KB: u64 = 64 << 10;
+
+#[test]
+fn an_oversized_message_is_skipped_without_being_held_and_the_next_one_is_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = Client::spawn(dir.path());
+    // 192 MiB announced: refused at once (before the body is even sent), then read past.
+    const SIZE: usize = 192 << 20;
+    c.send_raw(format!("Content-Length: {SIZE}\r\n\r\n").as_bytes());
+    let reply = c.error_for(Value::Null);
+    assert_eq!(error_code(&reply), -32600);
+    let chunk = vec![b' '; 1 << 20];
+    for _ in 0..SIZE / chunk.len() {
+        c.send_raw(&chunk);
+    }
+    let init = c.initialize(json!({})).expect("initialize is answered");
+    assert_eq!(init["serverInfo"]["name"], "irilint");
+    if let Some(peak) = c.peak_rss_kb() {
+        assert!(peak < PEAK_KB, "peak RSS {peak} KiB");
+    }
+    assert_eq!(c.shutdown(), 0);
+}
+
+#[test]
+fn a_terabyte_content_length_is_refused_at_once_without_allocating_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut c, _) = Client::start(json!({}), dir.path());
+    let started = std::time::Instant::now();
+    c.send_raw(b"Content-Length: 1000000000000\r\n\r\n{\"jsonrpc\": \"2.0\"");
+    let reply = c.error_for(Value::Null);
+    assert_eq!(error_code(&reply), -32600);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    if let Some(peak) = c.peak_rss_kb() {
+        assert!(peak < PEAK_KB, "peak RSS {peak} KiB");
+    }
+    // The rest of the terabyte never comes: the client goes away, as before (exit code 1).
+    assert_eq!(c.wait(), 1);
 }

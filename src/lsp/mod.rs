@@ -1,17 +1,18 @@
 //! `irilint lsp`: a language server over stdio.
 //!
-//! A plain loop over the client's messages (rust-analyzer's `lsp-server`), with the state in one
-//! struct ([`server::Server`]) and every position conversion in [`positions`]. Documents are
-//! checked on a worker thread after a short pause in typing; a result is published only if the
-//! document is still at the version it was checked at (the latest version wins, stale results
-//! are dropped). Checks go through the same configuration, suppressions and rules as `irilint
-//! check`.
+//! A plain loop over the client's messages (rust-analyzer's `lsp-server` types, read and written
+//! by [`transport`], which survives whatever bytes a client sends), with the state in one struct
+//! ([`server::Server`]) and every position conversion in [`positions`]. Documents are checked on
+//! a worker thread after a short pause in typing; a result is published only if the document is
+//! still at the version it was checked at (the latest version wins, stale results are dropped).
+//! Checks go through the same configuration, suppressions and rules as `irilint check`.
 
 pub mod actions;
 pub mod diagnostics;
 pub mod document;
 pub mod positions;
 mod server;
+mod transport;
 
 use std::time::{Duration, Instant};
 
@@ -33,11 +34,10 @@ pub const DEBOUNCE: Duration = Duration::from_millis(150);
 /// Runs the server on stdin/stdout until the client says `exit` or goes away. Returns whether
 /// the exit was orderly (`shutdown` before `exit`).
 pub fn run() -> Result<bool, String> {
-    let (connection, io_threads) = Connection::stdio();
+    let (connection, threads) = transport::stdio();
     let orderly = serve(&connection)?;
     drop(connection);
-    // A client that went away leaves a broken pipe behind: nothing more to say to it.
-    let _ = io_threads.join();
+    threads.join();
     Ok(orderly)
 }
 

@@ -34,6 +34,17 @@ impl Client {
         capabilities: Value,
         cwd: &std::path::Path,
     ) -> (Client, Value) {
+        let mut client = Client::spawn_with(program, cwd);
+        let result = client.initialize(capabilities);
+        (client, result.expect("initialize succeeds"))
+    }
+
+    /// The server started and not yet initialized: a test sends what it likes first.
+    pub fn spawn(cwd: &std::path::Path) -> Client {
+        Client::spawn_with(env!("CARGO_BIN_EXE_irilint"), cwd)
+    }
+
+    fn spawn_with(program: &str, cwd: &std::path::Path) -> Client {
         let mut child = Command::new(program)
             .arg("lsp")
             .current_dir(cwd)
@@ -70,19 +81,56 @@ impl Client {
                 }
             }
         });
-        let mut client = Client {
+        Client {
             stdin: child.stdin.take(),
             child,
             incoming: rx,
             next_id: 0,
             backlog: Vec::new(),
-        };
-        let result = client.request(
+        }
+    }
+
+    /// `initialize` with `capabilities`, then `initialized`; the `initialize` response.
+    pub fn initialize(&mut self, capabilities: Value) -> Result<Value, Value> {
+        let result = self.request(
             "initialize",
             json!({"processId": null, "rootUri": null, "capabilities": capabilities}),
         );
-        client.notify("initialized", json!({}));
-        (client, result.expect("initialize succeeds"))
+        self.notify("initialized", json!({}));
+        result
+    }
+
+    /// Writes `bytes` to the server as they are: headers, bodies, garbage.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next error response whose `id` is `id` (`null` for a message whose id could not be
+    /// read), from the backlog first; the whole response.
+    pub fn error_for(&mut self, id: Value) -> Value {
+        let is_it = |m: &Value| m.get("error").is_some() && m["id"] == id;
+        if let Some(k) = self.backlog.iter().position(is_it) {
+            return self.backlog.remove(k);
+        }
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let m = self
+                .recv(deadline)
+                .unwrap_or_else(|| panic!("no error response with id {id}"));
+            if is_it(&m) {
+                return m;
+            }
+            self.backlog.push(m);
+        }
+    }
+
+    /// The server's peak resident memory so far (Linux `VmHWM`), in KiB.
+    pub fn peak_rss_kb(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
     }
 
     pub fn send(&mut self, message: Value) {
