@@ -16,8 +16,9 @@
 //!   error (-32600) carrying the message's `id` when it is a number or a string. A malformed
 //!   *response* gets no answer (JSON-RPC never answers a response). Each is logged on stderr,
 //!   and the next message is read.
-//! - What is not bounded: the JSON tree of a message within the limit. A body of tiny values
-//!   (`[0,0,0,…]`) takes some 17 times its size as a tree (a 60 MiB one: about 1 GB).
+//! - A body of tiny values (`[0,0,0,…]`) would take some 17 times its size as a tree (a 60 MiB
+//!   one: about 1 GB): a message of more than [`MAX_VALUES`] values is refused (-32600) after
+//!   one counting pass, before it is parsed.
 //! - Framing that is lost cannot be recovered with certainty, since the body's length is
 //!   unknown: no `Content-Length`, one that is not a number, two that differ, a header line that
 //!   is not `Name: value` or is too long. The reader answers with a Parse error (-32700, id
@@ -329,6 +330,41 @@ pub enum Parsed {
     Dropped(&'static str),
 }
 
+/// The most JSON values (scalars, arrays, objects) a message may hold: what an editor sends (a
+/// whole document is one string) is far below, and the parsed tree of this many stays within
+/// some 100 MB.
+pub const MAX_VALUES: usize = 1 << 20;
+
+/// Whether `body` holds at least `limit` JSON values, counted as the commas, colons and
+/// opening brackets outside strings (an upper bound that is exact up to one per container).
+fn json_values_at_least(body: &[u8], limit: usize) -> bool {
+    let mut count = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in body {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b',' | b'[' | b'{' => {
+                count += 1;
+                if count >= limit {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Reads a body as a JSON-RPC message.
 pub fn parse(body: &[u8]) -> Parsed {
     let rejected = |id, code, message: String| Parsed::Rejected(Rejection::new(id, code, message));
@@ -339,6 +375,15 @@ pub fn parse(body: &[u8]) -> Parsed {
             "the message is not UTF-8".into(),
         );
     };
+    // A parsed value takes some 17 times the bytes of a body of tiny values (`[0,0,…]`): their
+    // number is counted first, in one pass, and too many is refused before parsing.
+    if json_values_at_least(body, MAX_VALUES) {
+        return rejected(
+            Value::Null,
+            ErrorCode::InvalidRequest,
+            format!("the message holds more than {MAX_VALUES} JSON values: not parsed"),
+        );
+    }
     // serde_json refuses nesting deeper than 128 (a parse error here), so nothing below recurses
     // without bound.
     let value: Value = match serde_json::from_str(text) {
@@ -936,5 +981,25 @@ mod tests {
         read_loop(&input[..], &messages, &rejections).unwrap();
         assert_eq!(received.try_iter().count(), 2);
         assert_eq!(rejected.try_iter().count(), 0);
+    }
+
+    #[test]
+    fn a_body_of_too_many_tiny_values_is_refused_before_it_is_parsed() {
+        let many = format!("[{}0]", "0,".repeat(MAX_VALUES));
+        match parse(many.as_bytes()) {
+            Parsed::Rejected(r) => assert!(
+                r.to_json().to_string().contains("-32600"),
+                "{:?}",
+                r.to_json()
+            ),
+            _ => panic!("parsed"),
+        }
+        // Strings are one value however many commas they hold.
+        let text = format!(
+            "{{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":{{\"t\":\"{}\\\"\"}}}}",
+            ",".repeat(2 * MAX_VALUES)
+        );
+        assert!(!json_values_at_least(text.as_bytes(), MAX_VALUES));
+        assert!(matches!(parse(text.as_bytes()), Parsed::Message(_)));
     }
 }
