@@ -112,15 +112,18 @@ const FORMATS: [(Format, &str); 6] = [
 ];
 
 /// Pieces each of which some rule reports wherever it stands in a path.
+/// Not yet here: `%e9` (an IRI of many separate percent-encoded runs holds each run decoded
+/// while its rules run, some 50 bytes per byte of such runs; see the README's limits).
 const PIECES: [&str; 8] = [
     "a\u{202E}",
     "b\u{200B}",
     "e\u{0301}",
     "\u{0430}p",
     "x\u{FEFF}",
-    "%e9",
     "\u{2044}q",
     "c\u{00AD}",
+    // Mojibake (`â€®` is U+202E's UTF-8 read as windows-1252), whose help quotes its component.
+    "a\u{E2}\u{80}\u{AE}",
 ];
 
 #[test]

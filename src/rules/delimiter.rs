@@ -15,10 +15,10 @@ use std::ops::Range;
 
 use unicode_script::{Script, ScriptExtension, UnicodeScript};
 
-use super::{Check, IriCheck, Part, Rule, Severity, Sink, parts, shorten};
+use super::{Check, IriCheck, Part, Rule, Severity, Sink, parts, shorten_escaped};
 use crate::fix::{Applicability, IriFix};
 use crate::iri::Component;
-use crate::iri::chars::{describe, escape_unsafe};
+use crate::iri::chars::describe;
 use crate::iri::percent;
 
 /// `confusable-delimiter`.
@@ -161,7 +161,7 @@ fn check_delimiters(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             let message = format!(
                 "{} in the mail domain: mail software that applies UTS #46 reads it as the label separator '.', other software as part of the domain `{}`, so they disagree on the address",
                 describe(c),
-                shorten(&escape_unsafe(&text[domain.clone()]))
+                shorten_escaped(&text[domain.clone()])
             );
             report_label_separator(sink, range, message);
             continue;
@@ -180,7 +180,7 @@ fn check_delimiters(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 let message = format!(
                     "{} in the host: browsers (UTS #46) read it as the label separator '.', RFC 3986 parsers as part of the label `{}`, so clients disagree on the host",
                     describe(c),
-                    shorten(&escape_unsafe(&text[part.range.clone()]))
+                    shorten_escaped(&text[part.range.clone()])
                 );
                 report_label_separator(sink, range, message);
                 continue;
@@ -231,7 +231,7 @@ fn check_delimiters(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
 /// reader may wrongly see.
 fn where_it_is(input: &IriCheck<'_>, part: &Part, range: &Range<usize>, d: char) -> String {
     let text = input.text;
-    let show = |r: Range<usize>| shorten(&escape_unsafe(&text[r]));
+    let show = |r: Range<usize>| shorten_escaped(&text[r]);
     match part.component {
         Component::Host => {
             let host = input
@@ -376,7 +376,7 @@ mod tests {
     #[test]
     fn long_components_keep_their_end() {
         let host = format!("example.com\u{2215}{}.evil.com", "a".repeat(80));
-        let short = shorten(&host);
+        let short = crate::rules::shorten(&host);
         assert_eq!(short.chars().count(), 60);
         assert!(short.starts_with("example.com\u{2215}") && short.ends_with(".evil.com"));
     }

@@ -96,31 +96,65 @@ struct Garbled {
     meant: String,
 }
 
-/// The §4.2 component (segment, label, query part...) around `run`, with every garbled run in
-/// it replaced by `write(meant)`: what the author meant to write there.
-fn component_as_meant(
-    input: &IriCheck<'_>,
-    run: &Range<usize>,
-    all: &[Garbled],
-    write: impl Fn(&str) -> String,
-) -> String {
-    let part = parts(input.iri)
-        .into_iter()
-        .map(|p| p.range)
-        .find(|r| r.start <= run.start && run.end <= r.end)
-        .unwrap_or_else(|| run.clone());
-    let mut out = String::new();
-    let mut at = part.start;
-    for g in all
-        .iter()
-        .filter(|g| part.start <= g.run.start && g.run.end <= part.end)
-    {
-        out.push_str(&escape_unsafe(&input.text[at..g.run.start]));
-        out.push_str(&write(&g.meant));
-        at = g.run.end;
+/// What the author meant to write in each §4.2 component (segment, label, query part...) that
+/// holds garbled runs: the component with every garbled run replaced by `write(meant)`, shown
+/// at most 60 characters long. Each component is written once, however many runs it holds (a
+/// component of 10,000 garbled runs was written 10,000 times).
+struct AsMeant<'a, W: Fn(&str) -> String> {
+    input: &'a IriCheck<'a>,
+    all: &'a [Garbled],
+    parts: Vec<Range<usize>>,
+    write: W,
+    /// The last component asked for, and its text.
+    last: Option<(Range<usize>, String)>,
+}
+
+impl<'a, W: Fn(&str) -> String> AsMeant<'a, W> {
+    fn new(input: &'a IriCheck<'a>, all: &'a [Garbled], write: W) -> Self {
+        let parts = parts(input.iri).into_iter().map(|p| p.range).collect();
+        AsMeant {
+            input,
+            all,
+            parts,
+            write,
+            last: None,
+        }
     }
-    out.push_str(&escape_unsafe(&input.text[at..part.end]));
-    out
+
+    /// The component around `run`, as meant (runs come in order: one component at a time).
+    fn around(&mut self, run: &Range<usize>) -> String {
+        // Parts are in order and disjoint: the last one starting at or before the run.
+        // (Empty parts contain no run and are passed over.)
+        let i = self.parts.partition_point(|p| p.start <= run.start);
+        let part = self.parts[..i]
+            .iter()
+            .rev()
+            .find(|r| !r.is_empty())
+            .filter(|r| r.start <= run.start && run.end <= r.end)
+            .cloned()
+            .unwrap_or_else(|| run.clone());
+        if let Some((r, text)) = &self.last
+            && *r == part
+        {
+            return text.clone();
+        }
+        let text = &self.input.text;
+        let mut out = String::new();
+        let mut at = part.start;
+        let first = self.all.partition_point(|g| g.run.start < part.start);
+        for g in self.all[first..]
+            .iter()
+            .take_while(|g| g.run.end <= part.end)
+        {
+            out.push_str(&escape_unsafe(&text[at..g.run.start]));
+            out.push_str(&(self.write)(&g.meant));
+            at = g.run.end;
+        }
+        out.push_str(&escape_unsafe(&text[at..part.end]));
+        let out = super::shorten(&out);
+        self.last = Some((part, out.clone()));
+        out
+    }
 }
 
 /// `U+00E9 LATIN SMALL LETTER E WITH ACUTE` for one character, `` `日本` `` for more.
@@ -163,9 +197,11 @@ fn check_utf8_in_legacy(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             Some(Garbled { run, meant })
         })
         .collect();
+    let mut as_meant = AsMeant::new(input, &found, escape_unsafe);
+    let mut as_references = AsMeant::new(input, &found, character_references);
     for g in &found {
-        let meant = component_as_meant(input, &g.run, &found, escape_unsafe);
-        let references = component_as_meant(input, &g.run, &found, character_references);
+        let meant = as_meant.around(&g.run);
+        let references = as_references.around(&g.run);
         sink.report(
             g.run.clone(),
             format!(
@@ -206,8 +242,9 @@ fn check_mojibake(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             Some(Garbled { run, meant })
         })
         .collect();
+    let mut as_meant = AsMeant::new(input, &found, escape_unsafe);
     for g in &found {
-        let meant = component_as_meant(input, &g.run, &found, escape_unsafe);
+        let meant = as_meant.around(&g.run);
         sink.report(
             g.run.clone(),
             format!(

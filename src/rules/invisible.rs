@@ -28,10 +28,10 @@ use icu_properties::{CodePointMapData, CodePointSetData};
 use unicode_normalization::char::canonical_combining_class;
 use unicode_script::Script;
 
-use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars, parts, shorten};
+use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars, parts, shorten_escaped};
 use crate::fix::{Applicability, IriFix};
 use crate::iri::Component;
-use crate::iri::chars::{escape_unsafe, is_bidi_formatting, is_default_ignorable, is_ucschar};
+use crate::iri::chars::{is_bidi_formatting, is_default_ignorable, is_ucschar};
 use crate::iri::percent;
 
 /// `invisible-character`.
@@ -268,7 +268,7 @@ fn report(
         } else {
             message.push_str(&format!(
                 ": tag characters, which spell `{}` in hidden text and are not allowed in IRIs (RFC 3987 §2.2)",
-                shorten(&escape_unsafe(&spelled))
+                shorten_escaped(&spelled)
             ));
         }
         help = "remove them: tag characters display as nothing and are used to smuggle hidden text; this changes which resource the IRI names, so check which one was meant".to_string();
