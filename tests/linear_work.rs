@@ -53,3 +53,80 @@ fn decoding_is_one_pass_however_many_malformed_sequences() {
         assert!(at_4n <= large.text.len() as u64, "{format:?}: {at_4n}");
     }
 }
+
+/// `http://a.org/` and a path of `n` ASCII letters with `tail` after them, and the findings of
+/// every rule on it with the per-character work they did.
+fn check_long(n: usize, tail: &str) -> (Vec<&'static str>, u64) {
+    let iri = format!("http://a.org/{}{tail}", "a".repeat(n));
+    let all = Selection::all();
+    let (findings, work) = measure(Work::RuleChars, || rules::check(&iri, &all));
+    let mut ids: Vec<&str> = findings.iter().map(|f| f.rule.id).collect();
+    ids.dedup();
+    (ids, work)
+}
+
+#[test]
+fn a_finding_in_a_long_iri_costs_its_non_ascii_characters_not_its_length() {
+    const N: usize = 250_000;
+    // A bidi control, an invisible character, a Cyrillic letter among Latin ones, and all three.
+    for (tail, expected) in [
+        ("\u{202E}", &["bidi-formatting-character"][..]),
+        ("\u{200B}", &["invisible-character"]),
+        ("\u{430}", &["mixed-script", "confusable"]),
+        (
+            "\u{202E}b\u{200B}c\u{430}",
+            &[
+                "bidi-formatting-character",
+                "invisible-character",
+                "mixed-script",
+                "confusable",
+            ],
+        ),
+    ] {
+        let (at_n, work_n) = check_long(N, tail);
+        let (at_4n, work_4n) = check_long(4 * N, tail);
+        let mut found = at_4n.clone();
+        found.sort_unstable();
+        let mut wanted = expected.to_vec();
+        wanted.sort_unstable();
+        assert_eq!((at_n, &found), (at_4n.clone(), &wanted), "{tail:?}");
+        // The rules still look at the IRI (the few characters past ASCII), and the ASCII before
+        // them costs nothing per character: the same work at N and 4N.
+        assert!(work_n > 0, "{tail:?}");
+        assert_eq!(work_n, work_4n, "{tail:?}: {work_n} at N, {work_4n} at 4N");
+    }
+}
+
+#[test]
+fn mixed_scripts_through_a_long_path_cost_linear_work() {
+    // Latin and Cyrillic letters alternating through one long word, and through many words.
+    const N: usize = 50_000;
+    for (unit, sep) in [
+        ("a\u{431}", ""),
+        ("ab\u{431}", "/"),
+        ("\u{5D0}(\u{5D1})1", ""),
+    ] {
+        let work = |n: usize| {
+            let path: Vec<&str> = std::iter::repeat_n(unit, n).collect();
+            let iri = format!("http://a.org/{}", path.join(sep));
+            measure(Work::RuleChars, || rules::check(&iri, &Selection::all())).1
+        };
+        assert_linear(&format!("{unit:?}{sep:?}"), work(N), work(4 * N));
+    }
+}
+
+#[test]
+fn bracket_pairs_are_resolved_in_one_pass() {
+    // A right-to-left path segment ending in many bracket pairs: `bidi-component-edge` asks of
+    // each pair what is before and inside it, which used to be a scan per pair.
+    let work = |pairs: usize| {
+        let iri = format!("http://a.org/\u{5D0}{}", "()".repeat(pairs));
+        let (findings, work) = measure(Work::BracketScan, || rules::check(&iri, &Selection::all()));
+        assert!(
+            findings.iter().any(|f| f.rule.id == "bidi-component-edge"),
+            "{findings:?}"
+        );
+        work
+    };
+    assert_linear("bracket pairs", work(20_000), work(80_000));
+}

@@ -31,7 +31,9 @@ use unicode_script::Script;
 use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars, parts, shorten};
 use crate::fix::{Applicability, IriFix};
 use crate::iri::Component;
-use crate::iri::chars::{escape_unsafe, is_bidi_formatting, is_default_ignorable, is_ucschar};
+use crate::iri::chars::{
+    Piece, escape_unsafe, is_bidi_formatting, is_default_ignorable, is_ucschar, pieces,
+};
 use crate::iri::percent;
 
 /// `invisible-character`.
@@ -99,23 +101,29 @@ static INVISIBLE_BLOCKS: LazyLock<[u64; 4]> = LazyLock::new(|| {
 
 fn check_invisible(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     let text = input.text;
+    // Every invisible character is past ASCII: runs of ASCII are passed over at once.
+    let mut invisible = pieces(text).filter_map(|p| match p {
+        Piece::Char(i, c) if is_invisible_fast(c) => Some((i, c)),
+        _ => None,
+    });
     // The common path: no invisible character, no allocation.
-    let Some(first) = text.char_indices().find(|&(_, c)| is_invisible_fast(c)) else {
+    let Some(first) = invisible.next() else {
         return;
     };
     let parts = parts(input.iri);
+    // The parts are in order, and so are the characters: a cursor, not a search for each.
+    let mut part = 0;
     let mut runs: Vec<(Range<usize>, Severity, Note)> = Vec::new();
-    for (i, c) in text[first.0..].char_indices() {
-        let i = first.0 + i;
-        if !is_invisible_fast(c) {
-            continue;
-        }
+    for (i, c) in std::iter::once(first).chain(invisible) {
         let end = i + c.len_utf8();
+        while parts.get(part).is_some_and(|p| p.range.end <= i) {
+            part += 1;
+        }
         // The component around it: context for the exceptions never crosses a delimiter. The
         // scheme, the port and IP literals are in no part: no exception applies there.
         let (context, host) = parts
-            .iter()
-            .find(|p| p.range.contains(&i))
+            .get(part)
+            .filter(|p| p.range.contains(&i))
             .map_or((i..end, false), |p| {
                 (p.range.clone(), p.component == Component::Host)
             });
