@@ -130,3 +130,33 @@ fn bracket_pairs_are_resolved_in_one_pass() {
     };
     assert_linear("bracket pairs", work(20_000), work(80_000));
 }
+
+#[test]
+fn a_tag_of_many_attributes_costs_linear_work() {
+    // One tag of n attributes with the IRI last: html5ever compares each attribute with every
+    // one before it in the tag, so such a tag is read by irilint, and the IRI is still found.
+    let page = |n: usize| {
+        let attributes: Vec<String> = (0..n).map(|i| format!("a{i}=x")).collect();
+        format!(
+            "<p><a {} href=\"http://a.example/\u{202E}\">x</a></p>\n",
+            attributes.join(" ")
+        )
+    };
+    const N: usize = 5_000;
+    for format in [Format::Html, Format::Markdown] {
+        let work = |n: usize| {
+            let source = Source::decode("page".into(), format, page(n).as_bytes()).expect("text");
+            let (extraction, work) = measure(Work::AttributeComparisons, || {
+                irilint::extract::extract(&source)
+            });
+            let iris: Vec<&str> = extraction
+                .occurrences
+                .iter()
+                .map(|o| o.iri.as_str())
+                .collect();
+            assert_eq!(iris, ["http://a.example/\u{202E}"], "{format:?} {n}");
+            work
+        };
+        assert_linear(&format!("{format:?} attributes"), work(N), work(4 * N));
+    }
+}
