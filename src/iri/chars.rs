@@ -322,7 +322,7 @@ pub fn describe(c: char) -> String {
 /// bulk instead of a character at a time.
 #[inline]
 pub fn ascii_run_end(b: &[u8], from: usize) -> usize {
-    let mut i = from;
+    let mut i = from.min(b.len());
     while let Some(chunk) = b.get(i..i + 16) {
         if !chunk.is_ascii() {
             break;
@@ -352,7 +352,12 @@ pub fn pieces(s: &str) -> impl Iterator<Item = Piece<'_>> {
     std::iter::from_fn(move || {
         let start = i;
         if b.get(start)?.is_ascii() {
-            i = ascii_run_end(b, start);
+            // Short runs (a letter between two others) without the bulk test.
+            i = if b.get(start + 1).is_some_and(u8::is_ascii) {
+                ascii_run_end(b, start + 2)
+            } else {
+                start + 1
+            };
             Some(Piece::Ascii(start, &s[start..i]))
         } else {
             let c = s[start..].chars().next()?;
@@ -375,6 +380,7 @@ pub struct CharSet {
 
 impl CharSet {
     /// Adds `c`; true when it was not in the set.
+    #[inline]
     pub fn insert(&mut self, c: char) -> bool {
         let u = u32::from(c) as usize;
         let new = if u < 0x80 {
@@ -398,6 +404,7 @@ impl CharSet {
     }
 
     /// True when `c` is in the set.
+    #[inline]
     pub fn contains(&self, c: char) -> bool {
         let u = u32::from(c) as usize;
         if u < 0x80 {

@@ -42,6 +42,7 @@ impl<T: Copy> Table<T> {
 static SCRIPTS: Table<Script> = Table::new();
 static BIDI_CLASSES: Table<BidiClass> = Table::new();
 static SCRIPT_SETS: Table<AugmentedScriptSet> = Table::new();
+static NFC_INERT: Table<bool> = Table::new();
 
 /// The Script property of `c` (as `unicode_script`'s `UnicodeScript::script`).
 pub fn script(c: char) -> Script {
@@ -64,6 +65,17 @@ pub fn script_extension(c: char) -> ScriptExtension {
     script_set(c).base
 }
 
+/// True when `c` is a starter (canonical combining class 0) whose NFC quick check is Yes: a
+/// text of such characters is in NFC, whatever their order.
+pub fn nfc_inert(c: char) -> bool {
+    fn of(c: char) -> bool {
+        unicode_normalization::char::canonical_combining_class(c) == 0
+            && unicode_normalization::is_nfc_quick(std::iter::once(c))
+                == unicode_normalization::IsNormalized::Yes
+    }
+    NFC_INERT.get(c, of, false)
+}
+
 /// The Bidi_Class property of `c` (as `unicode_bidi::bidi_class`).
 pub fn bidi_class(c: char) -> BidiClass {
     BIDI_CLASSES.get(c, bidi_class_of, BidiClass::L)
@@ -82,6 +94,10 @@ mod tests {
                 assert_eq!(bidi_class(c), bidi_class_of(c), "{:04X}", u32::from(c));
                 let set = AugmentedScriptSet::for_char(c);
                 assert!(script_set(c) == set, "{:04X}", u32::from(c));
+                let inert = unicode_normalization::char::canonical_combining_class(c) == 0
+                    && unicode_normalization::is_nfc_quick(std::iter::once(c))
+                        == unicode_normalization::IsNormalized::Yes;
+                assert_eq!(nfc_inert(c), inert, "{:04X}", u32::from(c));
                 assert_eq!(
                     script_extension(c),
                     c.script_extension(),

@@ -8,9 +8,7 @@ use unicode_bidi::{BidiClass, BidiDataSource, HardcodedBidiData};
 use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars};
 use crate::fix::{Applicability, IriFix};
 use crate::iri::Iri;
-use crate::iri::chars::{
-    Piece, ascii_run_end, describe, escape_unsafe, is_bidi_formatting, is_hexdig, pieces,
-};
+use crate::iri::chars::{ascii_run_end, describe, escape_unsafe, is_bidi_formatting, is_hexdig};
 use crate::iri::to_uri::uses_dns;
 use crate::work::{self, Work};
 
@@ -48,9 +46,13 @@ pub const COMPONENT_EDGE: Rule = Rule {
 };
 
 fn check_formatting(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
-    // Every formatting character is past ASCII: runs of ASCII are passed over at once.
-    for piece in pieces(input.text) {
-        let Piece::Char(i, c) = piece else { continue };
+    // Every formatting character starts with byte 0xD8 (U+061C) or 0xE2 (U+200E..U+2069) in
+    // UTF-8, lead bytes that start a character: only those are looked at.
+    let text = input.text;
+    for i in memchr::memchr2_iter(0xD8, 0xE2, text.as_bytes()) {
+        let Some(c) = text[i..].chars().next() else {
+            continue;
+        };
         if is_bidi_formatting(c) {
             sink.report(
                 i..i + c.len_utf8(),
@@ -499,6 +501,17 @@ mod tests {
         }
         assert!(may_hold_rtl("\u{5D0}") && may_hold_rtl("\u{200F}") && may_hold_rtl("a\u{10800}"));
         assert!(!may_hold_rtl("caf\u{E9}\u{57F}"));
+    }
+
+    #[test]
+    fn formatting_characters_start_with_the_bytes_looked_for() {
+        for c in (0..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|&c| is_bidi_formatting(c))
+        {
+            let lead = c.encode_utf8(&mut [0; 4]).as_bytes()[0];
+            assert!(lead == 0xD8 || lead == 0xE2, "{c:?}");
+        }
     }
 
     #[test]

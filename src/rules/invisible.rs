@@ -31,9 +31,7 @@ use unicode_script::Script;
 use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars, parts, shorten};
 use crate::fix::{Applicability, IriFix};
 use crate::iri::Component;
-use crate::iri::chars::{
-    Piece, escape_unsafe, is_bidi_formatting, is_default_ignorable, is_ucschar, pieces,
-};
+use crate::iri::chars::{escape_unsafe, is_bidi_formatting, is_default_ignorable, is_ucschar};
 use crate::iri::percent;
 
 /// `invisible-character`.
@@ -99,12 +97,30 @@ static INVISIBLE_BLOCKS: LazyLock<[u64; 4]> = LazyLock::new(|| {
     bits
 });
 
+/// The bytes that start an invisible character in UTF-8 (all past ASCII, and few).
+static INVISIBLE_LEADS: LazyLock<[bool; 256]> = LazyLock::new(|| {
+    let mut leads = [false; 256];
+    for c in ('\0'..=char::MAX).filter(|&c| is_invisible(c)) {
+        leads[usize::from(c.encode_utf8(&mut [0; 4]).as_bytes()[0])] = true;
+    }
+    leads
+});
+
 fn check_invisible(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     let text = input.text;
-    // Every invisible character is past ASCII: runs of ASCII are passed over at once.
-    let mut invisible = pieces(text).filter_map(|p| match p {
-        Piece::Char(i, c) if is_invisible_fast(c) => Some((i, c)),
-        _ => None,
+    // Only characters that start with the lead byte of an invisible one are looked at.
+    let leads = &*INVISIBLE_LEADS;
+    let b = text.as_bytes();
+    let mut at = 0;
+    let mut invisible = std::iter::from_fn(|| {
+        loop {
+            let i = at + b.get(at..)?.iter().position(|&x| leads[usize::from(x)])?;
+            let c = text[i..].chars().next()?;
+            at = i + c.len_utf8();
+            if is_invisible_fast(c) {
+                return Some((i, c));
+            }
+        }
     });
     // The common path: no invisible character, no allocation.
     let Some(first) = invisible.next() else {

@@ -237,10 +237,16 @@ fn is_latin1_letter(c: char) -> bool {
 /// are not Latin. Characters of script Unknown (unassigned, private use, invisible) are left
 /// out. Every ASCII letter's set is Latin's, and every other ASCII character's is all scripts
 /// (`ascii_sets_are_latin_or_all`): a run of ASCII counts once, by whether it has a letter.
-fn resolved_sets(word: &str) -> (AugmentedScriptSet, AugmentedScriptSet) {
+/// The sets only shrink: the scan stops once `settled` says no character can change the answer.
+fn resolved_sets(
+    word: &str,
+    settled: fn(&AugmentedScriptSet, &AugmentedScriptSet) -> bool,
+) -> (AugmentedScriptSet, AugmentedScriptSet) {
     let mut all = AugmentedScriptSet::default();
     let mut non_latin = AugmentedScriptSet::default();
     let mut latin_seen = false;
+    // Intersecting again with a set changes nothing: a character like the one before is skipped.
+    let mut last = None;
     for piece in pieces(word) {
         match piece {
             Piece::Ascii(_, run) => {
@@ -250,6 +256,10 @@ fn resolved_sets(word: &str) -> (AugmentedScriptSet, AugmentedScriptSet) {
                 }
             }
             Piece::Char(_, c) => {
+                if last == Some(c) {
+                    continue;
+                }
+                last = Some(c);
                 work::add(Work::RuleChars, 1);
                 if script(c) == Script::Unknown {
                     continue;
@@ -260,6 +270,9 @@ fn resolved_sets(word: &str) -> (AugmentedScriptSet, AugmentedScriptSet) {
                     non_latin.intersect_with(set);
                 }
             }
+        }
+        if settled(&all, &non_latin) {
+            break;
         }
     }
     (all, non_latin)
@@ -273,15 +286,18 @@ fn highly_restrictive(word: &str) -> bool {
     if plainly_one_script(word) {
         return true;
     }
-    let (all, non_latin) = resolved_sets(word);
-    !all.is_empty() || non_latin.jpan || non_latin.kore || non_latin.hanb
+    fn restrictive(all: &AugmentedScriptSet, non_latin: &AugmentedScriptSet) -> bool {
+        !all.is_empty() || non_latin.jpan || non_latin.kore || non_latin.hanb
+    }
+    let (all, non_latin) = resolved_sets(word, |a, n| !restrictive(a, n));
+    restrictive(&all, &non_latin)
 }
 
 /// True when the word's resolved script set is not empty (UTS #39 single-script, augmented:
 /// Japanese, Korean and Chinese mixes of Han with kana, Hangul or Bopomofo count as one). The
 /// encoding rules ask it too, of the text a run of bytes would be in another encoding.
 pub(super) fn single_script(word: &str) -> bool {
-    plainly_one_script(word) || !resolved_sets(word).0.is_empty()
+    plainly_one_script(word) || !resolved_sets(word, |all, _| all.is_empty()).0.is_empty()
 }
 
 /// The letters of one script in a word.
@@ -324,13 +340,25 @@ fn letters_of(out: &mut Vec<(Script, Letters)>, script: Script) -> &mut Letters 
 fn tally(word: &str) -> Vec<(Script, Letters)> {
     let mut out: Vec<(Script, Letters)> = Vec::new();
     let mut seen = CharSet::default();
+    // Characters looked up, and the entry each counted for (`None`: it counts for none). The
+    // entries keep their places until the sort at the end.
+    let mut recent: [Option<(char, Option<usize>)>; 64] = [None; 64];
+    // The ASCII letters met, as bits (the same as in `seen`, asked without a call).
+    let mut ascii_seen = 0u128;
     for piece in pieces(word) {
         let c = match piece {
             Piece::Ascii(_, run) if run.len() <= 64 => {
-                for b in run.bytes().filter(u8::is_ascii_alphabetic) {
-                    let latin = letters_of(&mut out, Script::Latin);
+                let mut letters = run.bytes().filter(u8::is_ascii_alphabetic).peekable();
+                if letters.peek().is_none() {
+                    continue;
+                }
+                let latin = letters_of(&mut out, Script::Latin);
+                for b in letters {
                     latin.count += 1;
-                    if seen.insert(char::from(b)) {
+                    let bit = 1u128 << b;
+                    if ascii_seen & bit == 0 {
+                        ascii_seen |= bit;
+                        seen.insert(char::from(b));
                         latin.distinct.push(char::from(b));
                     }
                 }
@@ -361,6 +389,7 @@ fn tally(word: &str) -> Vec<(Script, Letters)> {
                         break;
                     }
                     if b.is_ascii_alphabetic() && seen.insert(char::from(b)) {
+                        ascii_seen |= 1u128 << b;
                         latin.distinct.push(char::from(b));
                         new -= 1;
                     }
@@ -369,6 +398,18 @@ fn tally(word: &str) -> Vec<(Script, Letters)> {
             }
             Piece::Char(_, c) => c,
         };
+        // A character met before counts where it did, without a lookup (a small cache: a
+        // word's letters come from a small alphabet).
+        let slot = u32::from(c) as usize % recent.len();
+        if let Some((prev, k)) = recent[slot]
+            && prev == c
+        {
+            if let Some(k) = k {
+                out[k].1.count += 1;
+            }
+            continue;
+        }
+        recent[slot] = Some((c, None));
         work::add(Work::RuleChars, 1);
         let mut s = script(c);
         if is_neutral(s) {
@@ -388,6 +429,7 @@ fn tally(word: &str) -> Vec<(Script, Letters)> {
         if seen.insert(c) {
             letters.distinct.push(c);
         }
+        recent[slot] = Some((c, out.iter().position(|(t, _)| *t == s)));
     }
     // Stable sort: order of appearance among equals, Latin ahead.
     out.sort_by_key(|(s, letters)| (std::cmp::Reverse(letters.count), *s != Script::Latin));
