@@ -41,6 +41,9 @@ pub struct Crowded {
     pub attributes: Vec<WrittenAttribute>,
     /// An end tag.
     pub end_tag: bool,
+    /// How many tags (start and end) come before it: the tokenizer emits one token per tag
+    /// read here, so this says which of its tag tokens this one is.
+    pub ordinal: usize,
 }
 
 fn is_space(b: u8) -> bool {
@@ -331,6 +334,7 @@ pub fn crowded_tags(text: &str, range: Range<usize>, limit: usize) -> Vec<Crowde
     let end = range.end;
     let mut out = Vec::new();
     let mut foreign_depth = 0usize;
+    let mut tags = 0;
     let mut i = range.start;
     let gt_after = |from: usize| memchr::memchr(b'>', &b[from.min(end)..end]).map(|k| from + k + 1);
     while let Some(k) = memchr::memchr(b'<', &b[i.min(end)..end]) {
@@ -376,6 +380,8 @@ pub fn crowded_tags(text: &str, range: Range<usize>, limit: usize) -> Vec<Crowde
         let Some(tag) = read_tag(b, name_at, end) else {
             break;
         };
+        let ordinal = tags;
+        tags += 1;
         i = tag.end;
         if tag.attributes.len() > limit {
             let before_gt = tag.end - 1;
@@ -390,6 +396,7 @@ pub fn crowded_tags(text: &str, range: Range<usize>, limit: usize) -> Vec<Crowde
                 blank: tag.name_end..blank_end.max(tag.name_end),
                 attributes: tag.attributes,
                 end_tag,
+                ordinal,
             });
         }
         let is_foreign_root = tag.name == "svg" || tag.name == "math";

@@ -20,6 +20,8 @@ use html5ever::tokenizer::{
 use html5ever::{Attribute, LocalName, QualName, local_name, ns};
 
 use super::charref::decode_attribute;
+/// A raw attribute: name range, and value range if it has a value.
+use super::crowded::WrittenAttribute as RawAttribute;
 use super::crowded::{Crowded, MAX_TOKENIZED_ATTRIBUTES, WrittenAttribute, crowded_tags};
 use super::position::Feed;
 use crate::extract::{Comment, SpanMap};
@@ -69,8 +71,11 @@ pub struct FoundTag<'t> {
     /// The end of the HTML in `text`.
     end: usize,
     place: Place,
-    /// The first raw attribute of each name, for a tag with many (made on the first lookup).
-    index: Option<std::collections::HashMap<String, usize>>,
+    /// For a crowded tag, the raw attribute each of `attrs` was read from.
+    raw_of: Vec<usize>,
+    /// The first raw attribute of each name (lowercased), for a tag with many (made on the first
+    /// lookup; names already in lowercase are not copied).
+    index: Option<std::collections::HashMap<std::borrow::Cow<'t, str>, usize>>,
 }
 
 /// Where a start tag is in the source.
@@ -126,18 +131,27 @@ impl FoundTag<'_> {
         let Place::Found { raw, .. } = &self.place else {
             return None;
         };
+        if let Some(&k) = self.raw_of.get(i) {
+            return Some(locate(text, raw[k].value.clone(), name, &value));
+        }
         // A search per attribute is quadratic in a tag of thousands: past a few dozen, a map.
         if raw.len() > 32 && self.index.is_none() {
             let mut index = std::collections::HashMap::with_capacity(raw.len());
             for (k, r) in raw.iter().enumerate() {
-                index
-                    .entry(text[r.name.clone()].to_ascii_lowercase())
-                    .or_insert(k);
+                let name = &text[r.name.clone()];
+                let key = if name.bytes().any(|b| b.is_ascii_uppercase()) {
+                    std::borrow::Cow::Owned(name.to_ascii_lowercase())
+                } else {
+                    std::borrow::Cow::Borrowed(name)
+                };
+                index.entry(key).or_insert(k);
             }
             self.index = Some(index);
         }
         let found = match &self.index {
-            Some(index) => index.get(&name.to_ascii_lowercase()).map(|&k| &raw[k]),
+            Some(index) => index
+                .get(name.to_ascii_lowercase().as_str())
+                .map(|&k| &raw[k]),
             None => raw
                 .iter()
                 .find(|r| text[r.name.clone()].eq_ignore_ascii_case(&name)),
@@ -180,19 +194,24 @@ struct Locator<'t, 'f> {
     on_tag: RefCell<&'f mut dyn FnMut(FoundTag<'t>)>,
     /// The tags the tokenizer is given without their attributes ([`super::crowded`]), in
     /// order, and the next one to come.
-    crowded: Vec<Crowded>,
+    crowded: RefCell<Vec<Crowded>>,
     next_crowded: Cell<usize>,
+    /// How many tag tokens came before.
+    tags: Cell<usize>,
 }
 
 impl Locator<'_, '_> {
-    /// The crowded tag that ends where the cursor now is, if the tag just read is one.
-    fn crowded_here(&self) -> Option<&Crowded> {
-        let at = self.cursor.get();
-        let mut k = self.next_crowded.get();
-        while self.crowded.get(k).is_some_and(|c| c.end < at) {
-            k += 1;
-        }
-        let found = self.crowded.get(k).filter(|c| c.end == at);
+    /// Counts a tag token; when it is a crowded tag, its `<`, the end of its `>` and its
+    /// attributes (taken out).
+    fn crowded_here(&self) -> Option<(usize, usize, Vec<WrittenAttribute>)> {
+        let ordinal = self.tags.get();
+        self.tags.set(ordinal + 1);
+        let mut crowded = self.crowded.borrow_mut();
+        let k = self.next_crowded.get();
+        let found = crowded
+            .get_mut(k)
+            .filter(|c| c.ordinal == ordinal)
+            .map(|c| (c.start, c.end, std::mem::take(&mut c.attributes)));
         self.next_crowded.set(k + usize::from(found.is_some()));
         found
     }
@@ -280,10 +299,15 @@ impl<'t> TokenSink for Locator<'t, '_> {
                 } else {
                     switch_after(&name)
                 };
-                // A tag given without its attributes: irilint reads them itself.
-                let attrs = match place.as_ref().and(self.crowded_here()) {
-                    Some(crowded) => written_attributes(text, &crowded.attributes),
-                    None => attrs,
+                // A tag given without its attributes: irilint reads them itself, and they are
+                // where the tag is found.
+                let (attrs, raw_of, place) = match self.crowded_here() {
+                    Some((start, after, raw)) => {
+                        self.cursor.set(after);
+                        let (attrs, raw_of) = written_attributes(text, &raw);
+                        (attrs, raw_of, Some(Place::Found { start, raw }))
+                    }
+                    None => (attrs, Vec::new(), place),
                 };
                 if let Some(place) = place {
                     let tag = FoundTag {
@@ -293,6 +317,7 @@ impl<'t> TokenSink for Locator<'t, '_> {
                         text,
                         end,
                         place,
+                        raw_of,
                         index: None,
                     };
                     (self.on_tag.borrow_mut())(tag);
@@ -317,16 +342,21 @@ impl<'t> TokenSink for Locator<'t, '_> {
 }
 
 /// The attributes of a crowded tag as the tokenizer would have kept them: names lowercased (NUL
-/// as U+FFFD), the first of each name, values decoded as every value is. A set finds the
-/// duplicates, where the tokenizer compares each attribute with every one before it.
-fn written_attributes(text: &str, written: &[WrittenAttribute]) -> Vec<Attribute> {
+/// as U+FFFD), the first of each name, values decoded as every value is; and the index in
+/// `written` of each. A set finds the duplicates, where the tokenizer compares each attribute
+/// with every one before it.
+fn written_attributes(text: &str, written: &[WrittenAttribute]) -> (Vec<Attribute>, Vec<usize>) {
     work::add(Work::AttributeComparisons, written.len());
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
-    for a in written {
-        let name = text[a.name.clone()]
-            .to_ascii_lowercase()
-            .replace('\0', "\u{FFFD}");
+    let mut raw_of = Vec::new();
+    for (k, a) in written.iter().enumerate() {
+        let written = &text[a.name.clone()];
+        let name = if written.bytes().any(|b| b.is_ascii_uppercase() || b == 0) {
+            std::borrow::Cow::Owned(written.to_ascii_lowercase().replace('\0', "\u{FFFD}"))
+        } else {
+            std::borrow::Cow::Borrowed(written)
+        };
         if !seen.insert(name.clone()) {
             continue;
         }
@@ -335,11 +365,12 @@ fn written_attributes(text: &str, written: &[WrittenAttribute]) -> Vec<Attribute
             None => String::new(),
         };
         out.push(Attribute {
-            name: QualName::new(None, ns!(), LocalName::from(name)),
+            name: QualName::new(None, ns!(), LocalName::from(&*name)),
             value: StrTendril::from(value),
         });
+        raw_of.push(k);
     }
-    out
+    (out, raw_of)
 }
 
 /// The state the tokenizer goes on in after the HTML start tag `name`.
@@ -451,12 +482,6 @@ pub(super) fn comment_end(text: &str, p: usize, end: usize) -> usize {
         return close.map_or(end, |k| p + 4 + k);
     }
     rest.find('>').map_or(end, |k| p + k + 1)
-}
-
-/// A raw attribute: name range, and value range if it has a value.
-struct RawAttribute {
-    name: Range<usize>,
-    value: Option<Range<usize>>,
 }
 
 /// Scans attributes from `from` (just after the tag name) with the tokenizer's attribute states;
@@ -573,8 +598,9 @@ fn scan_with_limit<'t>(
         foreign_depth: Cell::new(0),
         comments: RefCell::new(Vec::new()),
         on_tag: RefCell::new(on_tag),
-        crowded,
+        crowded: RefCell::new(crowded),
         next_crowded: Cell::new(0),
+        tags: Cell::new(0),
     };
     let tokenizer = Tokenizer::new(locator, TokenizerOpts::default());
     let mut at = range.start;
@@ -808,9 +834,29 @@ mod tests {
             pieces in proptest::collection::vec(proptest::sample::select(PIECES), 0..30),
         ) {
             // With a limit of 0, every tag with an attribute is read by irilint: what it finds
-            // must be what the tokenizer finds, tag for tag and attribute for attribute.
+            // must be what the tokenizer finds, tag for tag and attribute for attribute, each
+            // value decoded the same from the same source text. (Not always at the same offset:
+            // where the tokenizer's input queue does not tell where a tag ended, a look-alike
+            // in a CDATA section can be taken for it, which the pre-scan never does.)
             let html = pieces.concat();
-            proptest::prop_assert_eq!(tags_with_limit(&html, 0), tags(&html), "{:?}", html);
+            let seen = |tags: Vec<LocatedTag>| -> Vec<_> {
+                tags.into_iter()
+                    .map(|t| {
+                        let attributes: Vec<_> = t
+                            .attributes
+                            .into_iter()
+                            .map(|a| (a.name, a.value, a.raw.map(|r| html[r].to_string()), a.exact))
+                            .collect();
+                        (t.name, t.foreign, attributes)
+                    })
+                    .collect()
+            };
+            proptest::prop_assert_eq!(
+                seen(tags_with_limit(&html, 0)),
+                seen(tags(&html)),
+                "{:?}",
+                html
+            );
         }
     }
 
