@@ -26,3 +26,4 @@ pub mod rules;
 pub mod sniff;
 pub mod source;
 pub mod walk;
+pub mod work;

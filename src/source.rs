@@ -366,8 +366,14 @@ fn detect(body: &[u8]) -> Option<&'static Encoding> {
     }
 }
 
+/// Output space handed to the decoder at a time. `encoding_rs` touches every page of a
+/// `String`'s spare capacity on each call it is handed (one call per malformed sequence), so
+/// decoding into the text itself made a file with a bad byte every few bytes quadratic; this
+/// buffer is made once, and each call's output is appended to the text.
+const DECODE_CHUNK: usize = 16 * 1024;
+
 /// Decodes `body` (which starts `base` bytes into the file) and records every malformed
-/// sequence with its exact byte range.
+/// sequence with its exact byte range, in one pass.
 fn decode_with(
     encoding: &'static Encoding,
     body: &[u8],
@@ -383,15 +389,18 @@ fn decode_with(
         .max_utf8_buffer_length_without_replacement(body.len())
         .unwrap_or(body.len().saturating_mul(3));
     let mut text = String::with_capacity(capacity);
+    let mut chunk = "\0".repeat(DECODE_CHUNK.min(capacity.max(16)));
+    crate::work::add(crate::work::Work::DecodeBuffer, chunk.len());
     let mut invalid = Vec::new();
     let mut read = 0;
     loop {
-        let (result, n) =
-            decoder.decode_to_string_without_replacement(&body[read..], &mut text, true);
+        let (result, n, written) =
+            decoder.decode_to_str_without_replacement(&body[read..], &mut chunk, true);
         read += n;
+        text.push_str(&chunk[..written]);
         match result {
             DecoderResult::InputEmpty => break,
-            DecoderResult::OutputFull => text.reserve(text.capacity().max(64)),
+            DecoderResult::OutputFull => {}
             DecoderResult::Malformed(bad, after) => {
                 let end = read - usize::from(after);
                 let start = end - usize::from(bad);

@@ -157,7 +157,15 @@ impl SpanMap {
     /// byte 0 is `prepared.start` here. An escape cut by the range is kept whole.
     pub fn slice(&self, prepared: Range<usize>) -> SpanMap {
         let mut out = SpanMap::default();
-        for p in &self.pieces {
+        // From the first piece that reaches the range to the last that starts in it: a list
+        // attribute's items each slice the value's map, which must not cost the whole map each.
+        let first = self
+            .pieces
+            .partition_point(|p| p.prepared + p.len <= prepared.start);
+        for p in self.pieces[first..]
+            .iter()
+            .take_while(|p| p.prepared < prepared.end)
+        {
             let (start, end) = (
                 p.prepared.max(prepared.start),
                 (p.prepared + p.len).min(prepared.end),
@@ -185,7 +193,17 @@ impl SpanMap {
     /// The related locations of the pieces that produced `prepared`.
     pub fn related_for(&self, prepared: Range<usize>) -> Vec<Related> {
         let mut out: Vec<Related> = Vec::new();
-        for p in &self.pieces {
+        if self.related.is_empty() {
+            return out;
+        }
+        let first = self
+            .pieces
+            .partition_point(|p| p.prepared + p.len <= prepared.start);
+        let until = prepared.end.max(prepared.start + 1);
+        for p in self.pieces[first..]
+            .iter()
+            .take_while(|p| p.prepared < until)
+        {
             let overlaps = p.prepared < prepared.end.max(prepared.start + 1)
                 && prepared.start < p.prepared + p.len;
             if let (true, Some(k)) = (overlaps, p.via)

@@ -43,7 +43,11 @@ pub fn byte_offsets(bytes: &[u8], source: &Source, offsets: &[usize]) -> Option<
         return None;
     }
     let mut decoder = encoding.new_decoder_without_bom_handling();
-    let mut text = String::new();
+    // Only the length of the text is needed. It is decoded into a buffer made once: handed a
+    // `String`, `encoding_rs` touches every page of its spare capacity on each call, and there
+    // is a call per malformed sequence (quadratic on a file with many).
+    let mut chunk = "\0".repeat(16 * 1024);
+    let mut text_len = 0;
     let mut i = 0;
     while i < body.len() {
         // Far from the next offset, decode many bytes at once (no boundary is skipped while the
@@ -51,7 +55,7 @@ pub fn byte_offsets(bytes: &[u8], source: &Source, offsets: &[usize]) -> Option<
         // the body, and fast: this runs for every fix tried on a legacy-encoded file.
         let gap = offsets
             .get(next.get())
-            .map_or(usize::MAX, |&t| t.saturating_sub(text.len()));
+            .map_or(usize::MAX, |&t| t.saturating_sub(text_len));
         let mut step = (gap / 4).clamp(1, body.len() - i);
         while step > 1
             && decoder
@@ -65,26 +69,24 @@ pub fn byte_offsets(bytes: &[u8], source: &Source, offsets: &[usize]) -> Option<
         let mut input = &body[i..end];
         let mut consumed = i;
         loop {
-            let room = decoder
-                .max_utf8_buffer_length(input.len())
-                .unwrap_or(input.len() * 3);
-            text.reserve(room + 16);
-            let (result, n) = decoder.decode_to_string_without_replacement(input, &mut text, last);
+            let (result, n, written) =
+                decoder.decode_to_str_without_replacement(input, &mut chunk, last);
             input = &input[n..];
             consumed += n;
+            text_len += written;
             match result {
                 DecoderResult::InputEmpty => break,
                 DecoderResult::OutputFull => continue,
                 DecoderResult::Malformed(_, after) => {
-                    text.push(char::REPLACEMENT_CHARACTER);
-                    if !reached(text.len(), consumed - usize::from(after)) {
+                    text_len += char::REPLACEMENT_CHARACTER.len_utf8();
+                    if !reached(text_len, consumed - usize::from(after)) {
                         return None;
                     }
                 }
             }
         }
         i = end;
-        if !reached(text.len(), i) {
+        if !reached(text_len, i) {
             return None;
         }
     }

@@ -317,6 +317,118 @@ pub fn describe(c: char) -> String {
     format!("U+{:04X} {}", c as u32, char_name(c))
 }
 
+/// The end of the run of ASCII bytes that starts at `from` in `b` (`from` itself when `b[from]`
+/// is not ASCII): sixteen bytes at a time, so that rules can pass over the ASCII of a long IRI in
+/// bulk instead of a character at a time.
+#[inline]
+pub fn ascii_run_end(b: &[u8], from: usize) -> usize {
+    let mut i = from.min(b.len());
+    while let Some(chunk) = b.get(i..i + 16) {
+        if !chunk.is_ascii() {
+            break;
+        }
+        i += 16;
+    }
+    while i < b.len() && b[i].is_ascii() {
+        i += 1;
+    }
+    i
+}
+
+/// A piece of a string as [`pieces`] cuts it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Piece<'a> {
+    /// A maximal run of ASCII characters, and its offset.
+    Ascii(usize, &'a str),
+    /// One non-ASCII character, and its offset.
+    Char(usize, char),
+}
+
+/// `s` as maximal ASCII runs and single non-ASCII characters, in order: what a rule that looks
+/// up properties of non-ASCII characters only iterates over.
+pub fn pieces(s: &str) -> impl Iterator<Item = Piece<'_>> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        let start = i;
+        if b.get(start)?.is_ascii() {
+            // Short runs (a letter between two others) without the bulk test.
+            i = if b.get(start + 1).is_some_and(u8::is_ascii) {
+                ascii_run_end(b, start + 2)
+            } else {
+                start + 1
+            };
+            Some(Piece::Ascii(start, &s[start..i]))
+        } else {
+            let c = s[start..].chars().next()?;
+            i += c.len_utf8();
+            Some(Piece::Char(start, c))
+        }
+    })
+}
+
+/// A set of characters that answers in constant time, for counting the distinct characters of a
+/// long run: bits for ASCII, a bitmap of the Basic Multilingual Plane made on the first
+/// character past ASCII, a hash set beyond.
+#[derive(Debug, Default)]
+pub struct CharSet {
+    ascii: u128,
+    bmp: Vec<u64>,
+    astral: std::collections::HashSet<char>,
+    len: usize,
+}
+
+impl CharSet {
+    /// Adds `c`; true when it was not in the set.
+    #[inline]
+    pub fn insert(&mut self, c: char) -> bool {
+        let u = u32::from(c) as usize;
+        let new = if u < 0x80 {
+            let bit = 1u128 << u;
+            let new = self.ascii & bit == 0;
+            self.ascii |= bit;
+            new
+        } else if u <= 0xFFFF {
+            if self.bmp.is_empty() {
+                self.bmp = vec![0; 0x10000 / 64];
+            }
+            let (word, bit) = (u / 64, 1u64 << (u % 64));
+            let new = self.bmp[word] & bit == 0;
+            self.bmp[word] |= bit;
+            new
+        } else {
+            self.astral.insert(c)
+        };
+        self.len += usize::from(new);
+        new
+    }
+
+    /// True when `c` is in the set.
+    #[inline]
+    pub fn contains(&self, c: char) -> bool {
+        let u = u32::from(c) as usize;
+        if u < 0x80 {
+            self.ascii & (1u128 << u) != 0
+        } else if u <= 0xFFFF {
+            self.bmp
+                .get(u / 64)
+                .is_some_and(|w| w & (1u64 << (u % 64)) != 0)
+        } else {
+            self.astral.contains(&c)
+        }
+    }
+
+    /// How many characters are in the set.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when nothing was added.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

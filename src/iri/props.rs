@@ -1,5 +1,6 @@
-//! The Unicode properties the rules ask of every character of every IRI — Script and
-//! Bidi_Class — looked up in constant time.
+//! The Unicode properties the rules ask of every character of every IRI — Script,
+//! Script_Extensions (as UTS #39's augmented script set) and Bidi_Class — looked up in constant
+//! time.
 //!
 //! `unicode-script` and `unicode-bidi` answer by a binary search over about two thousand
 //! ranges, which made a long non-ASCII IRI cost some 150 ns a character. Here each 256-character
@@ -10,7 +11,8 @@
 use std::sync::OnceLock;
 
 use unicode_bidi::{BidiClass, bidi_class as bidi_class_of};
-use unicode_script::{Script, UnicodeScript};
+use unicode_script::{Script, ScriptExtension, UnicodeScript};
+use unicode_security::mixed_script::AugmentedScriptSet;
 
 const BLOCKS: usize = 256;
 
@@ -39,10 +41,39 @@ impl<T: Copy> Table<T> {
 
 static SCRIPTS: Table<Script> = Table::new();
 static BIDI_CLASSES: Table<BidiClass> = Table::new();
+static SCRIPT_SETS: Table<AugmentedScriptSet> = Table::new();
+static NFC_INERT: Table<bool> = Table::new();
 
 /// The Script property of `c` (as `unicode_script`'s `UnicodeScript::script`).
 pub fn script(c: char) -> Script {
     SCRIPTS.get(c, |c| c.script(), Script::Unknown)
+}
+
+/// The augmented script set of `c` (UTS #39; as `unicode_security`'s
+/// `AugmentedScriptSet::for_char`): its Script_Extensions, with Japanese, Korean and Han with
+/// Bopomofo.
+pub fn script_set(c: char) -> AugmentedScriptSet {
+    SCRIPT_SETS.get(
+        c,
+        AugmentedScriptSet::for_char,
+        AugmentedScriptSet::from(ScriptExtension::from(Script::Unknown)),
+    )
+}
+
+/// The Script_Extensions property of `c` (as `unicode_script`'s `UnicodeScript::script_extension`).
+pub fn script_extension(c: char) -> ScriptExtension {
+    script_set(c).base
+}
+
+/// True when `c` is a starter (canonical combining class 0) whose NFC quick check is Yes: a
+/// text of such characters is in NFC, whatever their order.
+pub fn nfc_inert(c: char) -> bool {
+    fn of(c: char) -> bool {
+        unicode_normalization::char::canonical_combining_class(c) == 0
+            && unicode_normalization::is_nfc_quick(std::iter::once(c))
+                == unicode_normalization::IsNormalized::Yes
+    }
+    NFC_INERT.get(c, of, false)
 }
 
 /// The Bidi_Class property of `c` (as `unicode_bidi::bidi_class`).
@@ -61,6 +92,18 @@ mod tests {
             for c in (0..=0x10FFFF).step_by(7).filter_map(char::from_u32) {
                 assert_eq!(script(c), c.script(), "{:04X}", u32::from(c));
                 assert_eq!(bidi_class(c), bidi_class_of(c), "{:04X}", u32::from(c));
+                let set = AugmentedScriptSet::for_char(c);
+                assert!(script_set(c) == set, "{:04X}", u32::from(c));
+                let inert = unicode_normalization::char::canonical_combining_class(c) == 0
+                    && unicode_normalization::is_nfc_quick(std::iter::once(c))
+                        == unicode_normalization::IsNormalized::Yes;
+                assert_eq!(nfc_inert(c), inert, "{:04X}", u32::from(c));
+                assert_eq!(
+                    script_extension(c),
+                    c.script_extension(),
+                    "{:04X}",
+                    u32::from(c)
+                );
             }
         }
         for c in [

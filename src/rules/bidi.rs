@@ -8,8 +8,9 @@ use unicode_bidi::{BidiClass, BidiDataSource, HardcodedBidiData};
 use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars};
 use crate::fix::{Applicability, IriFix};
 use crate::iri::Iri;
-use crate::iri::chars::{describe, escape_unsafe, is_bidi_formatting, is_hexdig};
+use crate::iri::chars::{ascii_run_end, describe, escape_unsafe, is_bidi_formatting, is_hexdig};
 use crate::iri::to_uri::uses_dns;
+use crate::work::{self, Work};
 
 /// `bidi-formatting-character`: LRM, RLM, ALM, LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI.
 pub const FORMATTING_CHARACTER: Rule = Rule {
@@ -45,7 +46,13 @@ pub const COMPONENT_EDGE: Rule = Rule {
 };
 
 fn check_formatting(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
-    for (i, c) in input.text.char_indices() {
+    // Every formatting character starts with byte 0xD8 (U+061C) or 0xE2 (U+200E..U+2069) in
+    // UTF-8, lead bytes that start a character: only those are looked at.
+    let text = input.text;
+    for i in memchr::memchr2_iter(0xD8, 0xE2, text.as_bytes()) {
+        let Some(c) = text[i..].chars().next() else {
+            continue;
+        };
         if is_bidi_formatting(c) {
             sink.report(
                 i..i + c.len_utf8(),
@@ -166,7 +173,7 @@ fn for_each_component(text: &str, iri: &Iri, mut f: impl FnMut(Kind, Range<usize
 fn without_extensions(text: &str, range: &Range<usize>) -> Range<usize> {
     let s = &text.as_bytes()[range.clone()];
     let mut end = s.len();
-    while let Some(dot) = s[..end].iter().rposition(|&b| b == b'.') {
+    while let Some(dot) = memchr::memrchr(b'.', &s[..end]) {
         let ext = &s[dot + 1..end];
         let is_extension = dot > 0
             && ext.first().is_some_and(u8::is_ascii_alphabetic)
@@ -223,6 +230,41 @@ fn directions(s: &str) -> Directions {
     let mut i = 0;
     while let Some(c) = s[i..].chars().next() {
         let start = i;
+        // A run of ASCII without `%` at once: its letters are left-to-right, its controls
+        // other than whitespace boundary-neutral, the rest weak (`ascii_directions`).
+        if c.is_ascii() && c != '%' {
+            let end = ascii_run_end(b, i);
+            let end = memchr::memchr(b'%', &b[i..end]).map_or(end, |k| i + k);
+            let run = &b[i..end];
+            let weak_at = |k: usize| ascii_dir(run[k]) == Dir::Weak;
+            match run.iter().rposition(|&x| ascii_dir(x) == Dir::Ltr) {
+                Some(last) => {
+                    let first = run.iter().position(|&x| ascii_dir(x) == Dir::Ltr);
+                    let first = first.unwrap_or(last);
+                    out.first_ltr.get_or_insert(char::from(run[first]));
+                    first_strong.get_or_insert(Dir::Ltr);
+                    last_strong = Some(Dir::Ltr);
+                    weak_run = None;
+                    prev = Dir::Ltr;
+                    let after = last + 1..run.len();
+                    if let Some(w) = after.clone().find(|&k| weak_at(k)) {
+                        let w_end = after.rev().find(|&k| weak_at(k)).unwrap_or(w) + 1;
+                        weak_run = Some(i + w..i + w_end);
+                        prev = Dir::Weak;
+                    }
+                }
+                None => {
+                    if let Some(w) = (0..run.len()).find(|&k| weak_at(k)) {
+                        let w_end = (0..run.len()).rev().find(|&k| weak_at(k)).unwrap_or(w) + 1;
+                        weak_run = Some(weak_run.map_or(i + w, |r| r.start)..i + w_end);
+                        prev = Dir::Weak;
+                    }
+                }
+            }
+            i = end;
+            continue;
+        }
+        work::add(Work::RuleChars, 1);
         let escape = c == '%' && b.len() > i + 2 && is_hexdig(b[i + 1]) && is_hexdig(b[i + 2]);
         i += if escape { 3 } else { c.len_utf8() };
         let dir = if escape {
@@ -282,6 +324,17 @@ fn directions(s: &str) -> Directions {
     out
 }
 
+/// The direction of an ASCII character other than `%` (which may start an escape): letters are
+/// L, the controls that are not whitespace BN, everything else weak (`ascii_directions` checks
+/// this against the Bidi_Class of each).
+fn ascii_dir(b: u8) -> Dir {
+    match b {
+        b'a'..=b'z' | b'A'..=b'Z' => Dir::Ltr,
+        0x00..=0x08 | 0x0E..=0x1B | 0x7F => Dir::Transparent,
+        _ => Dir::Weak,
+    }
+}
+
 /// False when `s` cannot hold a right-to-left character: every character is below U+0580 (no
 /// UTF-8 byte of 0xD6 or more), where no character has bidi class R or AL. Both §4.2 rules
 /// report only around right-to-left characters, so an IRI without any has nothing to report and
@@ -313,36 +366,50 @@ fn after_rtl_brackets(s: &str, run: &Range<usize>) -> Option<usize> {
     }) {
         return None;
     }
-    // BD16: a stack of opening brackets (63 deep at most), pairs as closers meet them.
-    let mut stack: Vec<(char, usize)> = Vec::new();
-    let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
-    for (i, c) in s.char_indices() {
-        let Some(b) = HardcodedBidiData.bidi_matched_opening_bracket(c) else {
-            continue;
-        };
-        if b.is_open {
-            if stack.len() == 63 {
-                break;
-            }
-            stack.push((b.opening, i));
-        } else if let Some(k) = stack.iter().rposition(|&(o, _)| o == b.opening) {
-            pairs.push((stack[k].1, i, i + c.len_utf8()));
-            stack.truncate(k);
-        }
+    // BD16: a stack of opening brackets (63 deep at most), pairs as closers meet them. In the
+    // same pass, what N0 asks of each pair: the last strong character before its opening
+    // bracket (kept with it on the stack), and whether there are left-to-right and right-to-left
+    // ones inside (counts since the opening bracket): linear, not a scan per pair.
+    struct Open {
+        bracket: char,
+        before: Option<Dir>,
+        ltr: usize,
+        rtl: usize,
     }
-    pairs
-        .into_iter()
-        .filter(|&(_, close, _)| run.contains(&close))
-        .filter(|&(open, close, _)| {
-            let inside: Vec<Dir> = s[open + 1..close]
-                .chars()
-                .filter_map(bracket_strength)
-                .collect();
-            let before = s[..open].chars().rev().find_map(bracket_strength);
-            !inside.contains(&Dir::Ltr) && inside.contains(&Dir::Rtl) && before == Some(Dir::Rtl)
-        })
-        .map(|(_, _, end)| end)
-        .max()
+    work::add(Work::BracketScan, s.len());
+    let mut stack: Vec<Open> = Vec::new();
+    let (mut last, mut ltr, mut rtl) = (None, 0, 0);
+    let mut best = None;
+    for (i, c) in s.char_indices() {
+        if let Some(b) = HardcodedBidiData.bidi_matched_opening_bracket(c) {
+            if b.is_open {
+                if stack.len() == 63 {
+                    break;
+                }
+                stack.push(Open {
+                    bracket: b.opening,
+                    before: last,
+                    ltr,
+                    rtl,
+                });
+            } else if let Some(k) = stack.iter().rposition(|o| o.bracket == b.opening) {
+                let open = &stack[k];
+                let resolves_rtl =
+                    ltr == open.ltr && rtl > open.rtl && open.before == Some(Dir::Rtl);
+                if run.contains(&i) && resolves_rtl {
+                    best = Some(i + c.len_utf8());
+                }
+                stack.truncate(k);
+            }
+        }
+        match bracket_strength(c) {
+            Some(Dir::Ltr) => ltr += 1,
+            Some(_) => rtl += 1,
+            None => continue,
+        }
+        last = bracket_strength(c);
+    }
+    best
 }
 
 /// `` `1` (U+0031 DIGIT ONE) `` for ASCII, the names alone otherwise (never raw right-to-left or
@@ -437,6 +504,31 @@ mod tests {
     }
 
     #[test]
+    fn formatting_characters_start_with_the_bytes_looked_for() {
+        for c in (0..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|&c| is_bidi_formatting(c))
+        {
+            let lead = c.encode_utf8(&mut [0; 4]).as_bytes()[0];
+            assert!(lead == 0xD8 || lead == 0xE2, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn ascii_directions() {
+        for b in (0..128u8).filter(|&b| b != b'%') {
+            let c = char::from(b);
+            let expected = match bidi_class(c) {
+                BidiClass::L => Dir::Ltr,
+                BidiClass::BN => Dir::Transparent,
+                BidiClass::R | BidiClass::AL | BidiClass::NSM => unreachable!("{c:?}"),
+                _ => Dir::Weak,
+            };
+            assert_eq!(ascii_dir(b), expected, "{c:?}");
+        }
+    }
+
+    #[test]
     fn directions_of_units() {
         let s = "%31\u{5E9}\u{5DC}\u{5D5}\u{5DD}1.";
         let d = directions(s);
@@ -489,6 +581,10 @@ mod tests {
         assert_eq!(run(s, &directions(s).trailing), Some(")"));
         let s = "(\u{5E9})";
         assert_eq!(run(s, &directions(s).trailing), Some(")"));
+        // Brackets of more than one byte (the pair's inside was sliced one byte past the opening
+        // bracket, which panicked).
+        let s = "\u{5E9}\u{300C}\u{5B4}\u{627}\u{300D}";
+        assert_eq!(directions(s).trailing, None);
     }
 
     #[test]

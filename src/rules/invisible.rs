@@ -97,25 +97,49 @@ static INVISIBLE_BLOCKS: LazyLock<[u64; 4]> = LazyLock::new(|| {
     bits
 });
 
+/// The bytes that start an invisible character in UTF-8 (all past ASCII, and few).
+static INVISIBLE_LEADS: LazyLock<[bool; 256]> = LazyLock::new(|| {
+    let mut leads = [false; 256];
+    for c in ('\0'..=char::MAX).filter(|&c| is_invisible(c)) {
+        leads[usize::from(c.encode_utf8(&mut [0; 4]).as_bytes()[0])] = true;
+    }
+    leads
+});
+
 fn check_invisible(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     let text = input.text;
+    // Only characters that start with the lead byte of an invisible one are looked at.
+    let leads = &*INVISIBLE_LEADS;
+    let b = text.as_bytes();
+    let mut at = 0;
+    let mut invisible = std::iter::from_fn(|| {
+        loop {
+            let i = at + b.get(at..)?.iter().position(|&x| leads[usize::from(x)])?;
+            let c = text[i..].chars().next()?;
+            at = i + c.len_utf8();
+            if is_invisible_fast(c) {
+                return Some((i, c));
+            }
+        }
+    });
     // The common path: no invisible character, no allocation.
-    let Some(first) = text.char_indices().find(|&(_, c)| is_invisible_fast(c)) else {
+    let Some(first) = invisible.next() else {
         return;
     };
     let parts = parts(input.iri);
+    // The parts are in order, and so are the characters: a cursor, not a search for each.
+    let mut part = 0;
     let mut runs: Vec<(Range<usize>, Severity, Note)> = Vec::new();
-    for (i, c) in text[first.0..].char_indices() {
-        let i = first.0 + i;
-        if !is_invisible_fast(c) {
-            continue;
-        }
+    for (i, c) in std::iter::once(first).chain(invisible) {
         let end = i + c.len_utf8();
+        while parts.get(part).is_some_and(|p| p.range.end <= i) {
+            part += 1;
+        }
         // The component around it: context for the exceptions never crosses a delimiter. The
         // scheme, the port and IP literals are in no part: no exception applies there.
         let (context, host) = parts
-            .iter()
-            .find(|p| p.range.contains(&i))
+            .get(part)
+            .filter(|p| p.range.contains(&i))
             .map_or((i..end, false), |p| {
                 (p.range.clone(), p.component == Component::Host)
             });

@@ -12,13 +12,16 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::iri::props;
-use unicode_script::{Script, UnicodeScript};
+use unicode_script::Script;
 use unicode_security::confusable_detection::skeleton;
 use unicode_security::mixed_script::AugmentedScriptSet;
 
 use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars, parts};
 use crate::iri::Component;
-use crate::iri::chars::{describe, escape_unsafe, is_bidi_formatting, is_default_ignorable};
+use crate::iri::chars::{
+    CharSet, Piece, describe, escape_unsafe, is_bidi_formatting, is_default_ignorable, pieces,
+};
+use crate::work::{self, Work};
 
 /// `mixed-script`.
 pub const MIXED_SCRIPT: Rule = Rule {
@@ -186,25 +189,34 @@ fn script(c: char) -> Script {
     }
 }
 
+/// True when `run` (ASCII) has a letter.
+fn has_ascii_letter(run: &str) -> bool {
+    run.bytes().any(|b| b.is_ascii_alphabetic())
+}
+
 /// The fast path: every letter has the same Script value and there is no non-ASCII character of
 /// Common or Inherited script (whose Script_Extensions could narrow the set). Such a word is
-/// single-script.
+/// single-script. ASCII letters are Latin, and the rest of ASCII is of no script: runs of ASCII
+/// are looked at only while they could change the answer.
 fn plainly_one_script(word: &str) -> bool {
     let mut seen: Option<Script> = None;
-    for c in word.chars() {
-        let s = if c.is_ascii() {
-            if !c.is_ascii_alphabetic() {
-                continue;
+    for piece in pieces(word) {
+        let s = match piece {
+            Piece::Ascii(_, run) => {
+                if seen == Some(Script::Latin) || !has_ascii_letter(run) {
+                    continue;
+                }
+                Script::Latin
             }
-            Script::Latin
-        } else if is_latin1_letter(c) {
-            Script::Latin
-        } else {
-            let s = props::script(c);
-            if is_neutral(s) {
-                return false;
+            Piece::Char(_, c) if is_latin1_letter(c) => Script::Latin,
+            Piece::Char(_, c) => {
+                work::add(Work::RuleChars, 1);
+                let s = props::script(c);
+                if is_neutral(s) {
+                    return false;
+                }
+                s
             }
-            s
         };
         match seen {
             None => seen = Some(s),
@@ -221,6 +233,51 @@ fn is_latin1_letter(c: char) -> bool {
     matches!(c, '\u{AA}' | '\u{BA}' | '\u{C0}'..='\u{FF}') && !matches!(c, '\u{D7}' | '\u{F7}')
 }
 
+/// The resolved script set of `word` (UTS #39 §5.1, augmented), and that of its characters that
+/// are not Latin. Characters of script Unknown (unassigned, private use, invisible) are left
+/// out. Every ASCII letter's set is Latin's, and every other ASCII character's is all scripts
+/// (`ascii_sets_are_latin_or_all`): a run of ASCII counts once, by whether it has a letter.
+/// The sets only shrink: the scan stops once `settled` says no character can change the answer.
+fn resolved_sets(
+    word: &str,
+    settled: fn(&AugmentedScriptSet, &AugmentedScriptSet) -> bool,
+) -> (AugmentedScriptSet, AugmentedScriptSet) {
+    let mut all = AugmentedScriptSet::default();
+    let mut non_latin = AugmentedScriptSet::default();
+    let mut latin_seen = false;
+    // Intersecting again with a set changes nothing: a character like the one before is skipped.
+    let mut last = None;
+    for piece in pieces(word) {
+        match piece {
+            Piece::Ascii(_, run) => {
+                if !latin_seen && has_ascii_letter(run) {
+                    latin_seen = true;
+                    all.intersect_with(props::script_set('a'));
+                }
+            }
+            Piece::Char(_, c) => {
+                if last == Some(c) {
+                    continue;
+                }
+                last = Some(c);
+                work::add(Work::RuleChars, 1);
+                if script(c) == Script::Unknown {
+                    continue;
+                }
+                let set = props::script_set(c);
+                all.intersect_with(set);
+                if !set.base.contains_script(Script::Latin) {
+                    non_latin.intersect_with(set);
+                }
+            }
+        }
+        if settled(&all, &non_latin) {
+            break;
+        }
+    }
+    (all, non_latin)
+}
+
 /// UTS #39 §5.2 highly restrictive: the resolved script set (with Script_Extensions and the
 /// augmented Jpan, Kore, Hanb sets) is not empty, or it is once Latin letters are left out and
 /// what remains is Japanese, Korean or Chinese. Unassigned and private-use characters (script
@@ -229,45 +286,136 @@ fn highly_restrictive(word: &str) -> bool {
     if plainly_one_script(word) {
         return true;
     }
-    let mut all = AugmentedScriptSet::default();
-    let mut non_latin = AugmentedScriptSet::default();
-    for c in word.chars() {
-        if script(c) == Script::Unknown {
-            continue;
-        }
-        let set = AugmentedScriptSet::for_char(c);
-        all.intersect_with(set);
-        if !set.base.contains_script(Script::Latin) {
-            non_latin.intersect_with(set);
-        }
+    fn restrictive(all: &AugmentedScriptSet, non_latin: &AugmentedScriptSet) -> bool {
+        !all.is_empty() || non_latin.jpan || non_latin.kore || non_latin.hanb
     }
-    !all.is_empty() || non_latin.jpan || non_latin.kore || non_latin.hanb
+    let (all, non_latin) = resolved_sets(word, |a, n| !restrictive(a, n));
+    restrictive(&all, &non_latin)
 }
 
 /// True when the word's resolved script set is not empty (UTS #39 single-script, augmented:
 /// Japanese, Korean and Chinese mixes of Han with kana, Hangul or Bopomofo count as one). The
 /// encoding rules ask it too, of the text a run of bytes would be in another encoding.
 pub(super) fn single_script(word: &str) -> bool {
-    if plainly_one_script(word) {
-        return true;
+    plainly_one_script(word) || !resolved_sets(word, |all, _| all.is_empty()).0.is_empty()
+}
+
+/// The letters of one script in a word.
+#[derive(Debug, Default)]
+struct Letters {
+    /// How many (each occurrence counts).
+    count: usize,
+    /// The distinct ones, in order of first appearance.
+    distinct: Vec<char>,
+}
+
+impl Letters {
+    /// `U+0430 CYRILLIC SMALL LETTER A`, a list for a few, a count for many (as
+    /// [`describe_chars`] of all of them).
+    fn describe(&self) -> String {
+        let first: String = self.distinct.iter().take(3).collect();
+        let names = describe_chars(&first);
+        match self.distinct.len().saturating_sub(3) {
+            0 => names,
+            more => format!("{names} and {more} more"),
+        }
     }
-    let mut all = AugmentedScriptSet::default();
-    for c in word.chars().filter(|&c| script(c) != Script::Unknown) {
-        all.intersect_with(AugmentedScriptSet::for_char(c));
-    }
-    !all.is_empty()
+}
+
+/// The entry of `script` in a tally, made if it is not there yet.
+fn letters_of(out: &mut Vec<(Script, Letters)>, script: Script) -> &mut Letters {
+    let k = match out.iter().position(|(t, _)| *t == script) {
+        Some(k) => k,
+        None => {
+            out.push((script, Letters::default()));
+            out.len() - 1
+        }
+    };
+    &mut out[k].1
 }
 
 /// The scripts of a word's letters with the letters of each, most frequent first (ties: Latin
-/// first, then order of appearance).
-fn tally(word: &str) -> Vec<(Script, String)> {
-    let mut out: Vec<(Script, String)> = Vec::new();
-    for c in word.chars() {
+/// first, then order of appearance). In one pass: ASCII letters are Latin and ASCII digits of
+/// no script, so a run of ASCII is counted in bulk.
+fn tally(word: &str) -> Vec<(Script, Letters)> {
+    let mut out: Vec<(Script, Letters)> = Vec::new();
+    let mut seen = CharSet::default();
+    // Characters looked up, and the entry each counted for (`None`: it counts for none). The
+    // entries keep their places until the sort at the end.
+    let mut recent: [Option<(char, Option<usize>)>; 64] = [None; 64];
+    // The ASCII letters met, as bits (the same as in `seen`, asked without a call).
+    let mut ascii_seen = 0u128;
+    for piece in pieces(word) {
+        let c = match piece {
+            Piece::Ascii(_, run) if run.len() <= 64 => {
+                let mut letters = run.bytes().filter(u8::is_ascii_alphabetic).peekable();
+                if letters.peek().is_none() {
+                    continue;
+                }
+                let latin = letters_of(&mut out, Script::Latin);
+                for b in letters {
+                    latin.count += 1;
+                    let bit = 1u128 << b;
+                    if ascii_seen & bit == 0 {
+                        ascii_seen |= bit;
+                        seen.insert(char::from(b));
+                        latin.distinct.push(char::from(b));
+                    }
+                }
+                continue;
+            }
+            Piece::Ascii(_, run) => {
+                let count = run.bytes().filter(u8::is_ascii_alphabetic).count();
+                if count == 0 {
+                    continue;
+                }
+                let latin = letters_of(&mut out, Script::Latin);
+                latin.count += count;
+                // The letters not seen before, in order of first appearance: which ones, in a
+                // pass without branches; where, in a pass that stops once all are found.
+                let mut present = [false; 128];
+                for b in run.bytes() {
+                    present[usize::from(b)] = true;
+                }
+                let mut new = (0..128u8)
+                    .filter(|&b| {
+                        b.is_ascii_alphabetic()
+                            && present[usize::from(b)]
+                            && !seen.contains(char::from(b))
+                    })
+                    .count();
+                for b in run.bytes() {
+                    if new == 0 {
+                        break;
+                    }
+                    if b.is_ascii_alphabetic() && seen.insert(char::from(b)) {
+                        ascii_seen |= 1u128 << b;
+                        latin.distinct.push(char::from(b));
+                        new -= 1;
+                    }
+                }
+                continue;
+            }
+            Piece::Char(_, c) => c,
+        };
+        // A character met before counts where it did, without a lookup (a small cache: a
+        // word's letters come from a small alphabet).
+        let slot = u32::from(c) as usize % recent.len();
+        if let Some((prev, k)) = recent[slot]
+            && prev == c
+        {
+            if let Some(k) = k {
+                out[k].1.count += 1;
+            }
+            continue;
+        }
+        recent[slot] = Some((c, None));
+        work::add(Work::RuleChars, 1);
         let mut s = script(c);
         if is_neutral(s) {
             // A character of no script of its own but used with only a few (`ー` is Hiragana and
             // Katakana, `।` several Indic scripts) counts for the first of them.
-            let ext = c.script_extension();
+            let ext = props::script_extension(c);
             if is_invisible(c) || s == Script::Unknown || ext.is_common() || ext.is_inherited() {
                 continue;
             }
@@ -276,18 +424,15 @@ fn tally(word: &str) -> Vec<(Script, String)> {
                 None => continue,
             }
         }
-        match out.iter_mut().find(|(t, _)| *t == s) {
-            Some((_, chars)) => chars.push(c),
-            None => out.push((s, c.to_string())),
+        let letters = letters_of(&mut out, s);
+        letters.count += 1;
+        if seen.insert(c) {
+            letters.distinct.push(c);
         }
+        recent[slot] = Some((c, out.iter().position(|(t, _)| *t == s)));
     }
     // Stable sort: order of appearance among equals, Latin ahead.
-    out.sort_by_key(|(s, chars)| {
-        (
-            std::cmp::Reverse(chars.chars().count()),
-            *s != Script::Latin,
-        )
-    });
+    out.sort_by_key(|(s, letters)| (std::cmp::Reverse(letters.count), *s != Script::Latin));
     out
 }
 
@@ -301,11 +446,9 @@ fn and_list(items: &[&str]) -> String {
 }
 
 fn distinct_count(s: &str) -> usize {
-    let mut seen: Vec<char> = Vec::new();
+    let mut seen = CharSet::default();
     for c in s.chars() {
-        if !seen.contains(&c) {
-            seen.push(c);
-        }
+        seen.insert(c);
     }
     seen.len()
 }
@@ -329,13 +472,13 @@ fn check_mixed_script(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             let (dominant, _) = scripts[0];
             let others: Vec<String> = scripts[1..]
                 .iter()
-                .map(|(s, chars)| {
-                    let verb = if distinct_count(chars) == 1 {
+                .map(|(s, letters)| {
+                    let verb = if letters.distinct.len() == 1 {
                         "is"
                     } else {
                         "are"
                     };
-                    format!("{} {verb} {}", describe_chars(chars), s.full_name())
+                    format!("{} {verb} {}", letters.describe(), s.full_name())
                 })
                 .collect();
             sink.report(
@@ -658,20 +801,42 @@ fn check_confusable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                     continue;
                 };
                 let mut all = true;
-                for (i, c) in w.char_indices() {
+                // False once a letter of another script is no look-alike of the dominant one.
+                let mut visit = |i: usize, c: char| {
                     let s = script(c);
                     if is_neutral(s)
                         || s == dominant
-                        || c.script_extension().contains_script(dominant)
+                        || props::script_extension(c).contains_script(dominant)
                     {
-                        continue;
+                        return true;
                     }
                     match lookalike_into(c, dominant) {
-                        Some(sk) => minority.push((i, c, sk)),
-                        None => {
-                            all = false;
-                            break;
+                        Some(sk) => {
+                            minority.push((i, c, sk));
+                            true
                         }
+                        None => false,
+                    }
+                };
+                for piece in pieces(w) {
+                    let go_on = match piece {
+                        // ASCII letters are Latin and ASCII digits of no script: a run is looked
+                        // at only in a word of another script, letter by letter (the first one
+                        // ends the loop: an ASCII letter looks like no letter of another script).
+                        Piece::Ascii(at, run) if dominant != Script::Latin => run
+                            .bytes()
+                            .enumerate()
+                            .filter(|(_, b)| b.is_ascii_alphabetic())
+                            .all(|(k, b)| visit(at + k, char::from(b))),
+                        Piece::Ascii(..) => true,
+                        Piece::Char(i, c) => {
+                            work::add(Work::RuleChars, 1);
+                            visit(i, c)
+                        }
+                    };
+                    if !go_on {
+                        all = false;
+                        break;
                     }
                 }
                 // Only when every minority letter imitates the word's script: `iPhoneчехол` is
@@ -795,6 +960,22 @@ mod tests {
         assert_eq!(words_of("%D0%BFример-x"), ["ример", "x"]);
         assert_eq!(words_of("a%2"), ["a", "2"]);
         assert!(words_of("--").is_empty());
+    }
+
+    #[test]
+    fn ascii_sets_are_latin_or_all() {
+        // What lets the rules count a run of ASCII at once.
+        use unicode_script::UnicodeScript;
+        let latin = AugmentedScriptSet::for_char('a');
+        for c in (0..128u8).map(char::from) {
+            let set = AugmentedScriptSet::for_char(c);
+            if c.is_ascii_alphabetic() {
+                assert!(set == latin && script(c) == Script::Latin, "{c:?}");
+            } else {
+                assert!(set.is_all() && is_neutral(script(c)), "{c:?}");
+                assert!(c.script_extension().is_common(), "{c:?}");
+            }
+        }
     }
 
     #[test]

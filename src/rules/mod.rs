@@ -690,17 +690,15 @@ pub(crate) fn range_index<T>(
 
 /// `U+202E RIGHT-TO-LEFT OVERRIDE` for one character, a list for a few, a count for many.
 pub(crate) fn describe_chars(s: &str) -> String {
-    let mut distinct: Vec<char> = Vec::new();
+    // A set, not a list searched for each character: a run may be megabytes of many characters.
+    let mut distinct = iri::chars::CharSet::default();
+    let mut first: Vec<char> = Vec::with_capacity(3);
     for c in s.chars() {
-        if !distinct.contains(&c) {
-            distinct.push(c);
+        if distinct.insert(c) && first.len() < 3 {
+            first.push(c);
         }
     }
-    let names: Vec<String> = distinct
-        .iter()
-        .take(3)
-        .map(|&c| iri::chars::describe(c))
-        .collect();
+    let names: Vec<String> = first.iter().map(|&c| iri::chars::describe(c)).collect();
     let more = distinct.len().saturating_sub(3);
     if more > 0 {
         format!("{} and {more} more", names.join(", "))

@@ -8,7 +8,7 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 use super::{Check, InDocument, IriCheck, Rule, Severity, Sink, describe_chars, encoding};
 use crate::fix::{Applicability, IriFix};
 use crate::iri::Component;
-use crate::iri::chars::{escape_unsafe, is_sub_delim, is_unreserved};
+use crate::iri::chars::{Piece, escape_unsafe, is_sub_delim, is_unreserved, pieces};
 use crate::iri::percent;
 
 /// `not-nfc`: the IRI differs from its NFC form.
@@ -243,8 +243,23 @@ fn below_combining_marks(text: &str) -> bool {
     text.bytes().all(|b| b < 0xCC)
 }
 
+/// The NFC quick check of `text`, answered at once when every character past ASCII is a starter
+/// that is always NFC (`props::nfc_inert`, a table lookup): ASCII characters are too, and runs
+/// of ASCII are passed over at once.
+fn nfc_quick_past_ascii(text: &str) -> IsNormalized {
+    let all_inert = pieces(text).all(|p| match p {
+        Piece::Ascii(..) => true,
+        Piece::Char(_, c) => crate::iri::props::nfc_inert(c),
+    });
+    if all_inert {
+        IsNormalized::Yes
+    } else {
+        is_nfc_quick(text.chars())
+    }
+}
+
 pub(crate) fn non_nfc_runs(text: &str) -> Vec<Range<usize>> {
-    if below_combining_marks(text) || is_nfc_quick(text.chars()) == IsNormalized::Yes {
+    if below_combining_marks(text) || nfc_quick_past_ascii(text) == IsNormalized::Yes {
         return Vec::new();
     }
     let mut out: Vec<Range<usize>> = Vec::new();

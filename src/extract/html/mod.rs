@@ -28,8 +28,13 @@
 //! are skipped. `<base href>` is reported like any other IRI; relative references stay
 //! relative (rules check them as written). Comments, `<script>`, `<style>` and `<template>`
 //! text, and text nodes are not IRIs. The origin of an occurrence is `element@attribute`.
+//!
+//! A tag of more than [`crowded::MAX_TOKENIZED_ATTRIBUTES`] attributes is tokenized without
+//! them and its attributes are read by irilint ([`crowded`]): html5ever's duplicate check is
+//! quadratic in a tag's attributes. Its IRIs are found and checked as any other.
 
 pub(crate) mod charref;
+pub mod crowded;
 mod position;
 pub mod tags;
 

@@ -37,7 +37,13 @@ pub struct Feed {
 impl Feed {
     /// Pushes `text[start..end]` (the tokenizer has taken everything before `start`).
     pub fn push(&self, text: &str, start: usize, end: usize) {
-        let copy = StrTendril::from_slice(&text[start..end]);
+        self.push_copy(&text[start..end], end);
+    }
+
+    /// Pushes `copy`, which stands for the source bytes just before `end` (as many as it has:
+    /// the source with some of its bytes blanked out).
+    pub fn push_copy(&self, copy: &str, end: usize) {
+        let copy = StrTendril::from_slice(copy);
         let copy_end = if copy.len() > MAX_INLINE_LEN {
             copy.as_ptr() as usize + copy.len()
         } else {

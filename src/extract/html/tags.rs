@@ -12,15 +12,20 @@
 use std::cell::{Cell, RefCell};
 use std::ops::Range;
 
+use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{
     Tag, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
 };
-use html5ever::{Attribute, LocalName, local_name};
+use html5ever::{Attribute, LocalName, QualName, local_name, ns};
 
 use super::charref::decode_attribute;
+/// A raw attribute: name range, and value range if it has a value.
+use super::crowded::WrittenAttribute as RawAttribute;
+use super::crowded::{Crowded, MAX_TOKENIZED_ATTRIBUTES, WrittenAttribute, crowded_tags};
 use super::position::Feed;
 use crate::extract::{Comment, SpanMap};
+use crate::work::{self, Work};
 
 /// An attribute of a start tag.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,6 +71,11 @@ pub struct FoundTag<'t> {
     /// The end of the HTML in `text`.
     end: usize,
     place: Place,
+    /// For a crowded tag, the raw attribute each of `attrs` was read from.
+    raw_of: Vec<usize>,
+    /// The first raw attribute of each name (lowercased), for a tag with many (made on the first
+    /// lookup; names already in lowercase are not copied).
+    index: Option<std::collections::HashMap<std::borrow::Cow<'t, str>, usize>>,
 }
 
 /// Where a start tag is in the source.
@@ -117,8 +127,41 @@ impl FoundTag<'_> {
         let text = self.text;
         let value = std::mem::take(&mut self.attrs[i].value);
         let name = self.attrs[i].name.local.to_string();
-        let (_, raw) = self.found()?;
-        Some(locate(text, raw, name, &value))
+        self.found()?;
+        let Place::Found { raw, .. } = &self.place else {
+            return None;
+        };
+        if let Some(&k) = self.raw_of.get(i) {
+            return Some(locate(text, raw[k].value.clone(), name, &value));
+        }
+        // A search per attribute is quadratic in a tag of thousands: past a few dozen, a map.
+        if raw.len() > 32 && self.index.is_none() {
+            let mut index = std::collections::HashMap::with_capacity(raw.len());
+            for (k, r) in raw.iter().enumerate() {
+                let name = &text[r.name.clone()];
+                let key = if name.bytes().any(|b| b.is_ascii_uppercase()) {
+                    std::borrow::Cow::Owned(name.to_ascii_lowercase())
+                } else {
+                    std::borrow::Cow::Borrowed(name)
+                };
+                index.entry(key).or_insert(k);
+            }
+            self.index = Some(index);
+        }
+        let found = match &self.index {
+            Some(index) => index
+                .get(name.to_ascii_lowercase().as_str())
+                .map(|&k| &raw[k]),
+            None => raw
+                .iter()
+                .find(|r| text[r.name.clone()].eq_ignore_ascii_case(&name)),
+        };
+        Some(locate(
+            text,
+            found.and_then(|r| r.value.clone()),
+            name,
+            &value,
+        ))
     }
 
     /// The tag with every attribute located; `None` when it is not in the source.
@@ -149,9 +192,30 @@ struct Locator<'t, 'f> {
     foreign_depth: Cell<usize>,
     comments: RefCell<Vec<Comment>>,
     on_tag: RefCell<&'f mut dyn FnMut(FoundTag<'t>)>,
+    /// The tags the tokenizer is given without their attributes ([`super::crowded`]), in
+    /// order, and the next one to come.
+    crowded: RefCell<Vec<Crowded>>,
+    next_crowded: Cell<usize>,
+    /// How many tag tokens came before.
+    tags: Cell<usize>,
 }
 
 impl Locator<'_, '_> {
+    /// Counts a tag token; when it is a crowded tag, its `<`, the end of its `>` and its
+    /// attributes (taken out).
+    fn crowded_here(&self) -> Option<(usize, usize, Vec<WrittenAttribute>)> {
+        let ordinal = self.tags.get();
+        self.tags.set(ordinal + 1);
+        let mut crowded = self.crowded.borrow_mut();
+        let k = self.next_crowded.get();
+        let found = crowded
+            .get_mut(k)
+            .filter(|c| c.ordinal == ordinal)
+            .map(|c| (c.start, c.end, std::mem::take(&mut c.attributes)));
+        self.next_crowded.set(k + usize::from(found.is_some()));
+        found
+    }
+
     /// Just after the token being emitted, when the input queue tells (a tag, comment or
     /// doctype token ends with a `>`, or at the end of the input).
     fn token_end(&self) -> Option<usize> {
@@ -193,6 +257,11 @@ impl<'t> TokenSink for Locator<'t, '_> {
                 // Interned names compare as integers.
                 let is_foreign_root = name == local_name!("svg") || name == local_name!("math");
                 let token_end = self.token_end();
+                // What html5ever's duplicate check cost: each attribute against those before.
+                work::add(
+                    Work::AttributeComparisons,
+                    attrs.len() * attrs.len().saturating_sub(1) / 2,
+                );
                 if kind == TagKind::EndTag {
                     if is_foreign_root {
                         self.foreign_depth
@@ -204,6 +273,7 @@ impl<'t> TokenSink for Locator<'t, '_> {
                         self.cursor
                             .set(scan_attributes(text, p + 2 + name.len(), end).1);
                     }
+                    self.crowded_here();
                     return TokenSinkResult::Continue;
                 }
                 let depth = self.foreign_depth.get();
@@ -229,6 +299,23 @@ impl<'t> TokenSink for Locator<'t, '_> {
                 } else {
                     switch_after(&name)
                 };
+                // A tag given without its attributes: irilint reads them itself, and they are
+                // where the tag is found.
+                // (Not when the tag is not in the source as the tokenizer read it, a NUL in its
+                // name, which no tag is reported for.)
+                let in_source = |start: usize| {
+                    text.as_bytes()
+                        .get(start + 1..start + 1 + name.len())
+                        .is_some_and(|n| n.eq_ignore_ascii_case(name.as_bytes()))
+                };
+                let (attrs, raw_of, place) = match self.crowded_here() {
+                    Some((start, after, raw)) if place.is_some() && in_source(start) => {
+                        self.cursor.set(after);
+                        let (attrs, raw_of) = written_attributes(text, &raw);
+                        (attrs, raw_of, Some(Place::Found { start, raw }))
+                    }
+                    _ => (attrs, Vec::new(), place),
+                };
                 if let Some(place) = place {
                     let tag = FoundTag {
                         name,
@@ -237,6 +324,8 @@ impl<'t> TokenSink for Locator<'t, '_> {
                         text,
                         end,
                         place,
+                        raw_of,
+                        index: None,
                     };
                     (self.on_tag.borrow_mut())(tag);
                 }
@@ -257,6 +346,38 @@ impl<'t> TokenSink for Locator<'t, '_> {
     fn adjusted_current_node_present_but_not_in_html_namespace(&self) -> bool {
         self.foreign_depth.get() > 0
     }
+}
+
+/// The attributes of a crowded tag as the tokenizer would have kept them: names lowercased (NUL
+/// as U+FFFD), the first of each name, values decoded as every value is; and the index in
+/// `written` of each. A set finds the duplicates, where the tokenizer compares each attribute
+/// with every one before it.
+fn written_attributes(text: &str, written: &[WrittenAttribute]) -> (Vec<Attribute>, Vec<usize>) {
+    work::add(Work::AttributeComparisons, written.len());
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let mut raw_of = Vec::new();
+    for (k, a) in written.iter().enumerate() {
+        let written = &text[a.name.clone()];
+        let name = if written.bytes().any(|b| b.is_ascii_uppercase() || b == 0) {
+            std::borrow::Cow::Owned(written.to_ascii_lowercase().replace('\0', "\u{FFFD}"))
+        } else {
+            std::borrow::Cow::Borrowed(written)
+        };
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        let value = match &a.value {
+            Some(r) => decode_attribute(text, r.clone()).0,
+            None => String::new(),
+        };
+        out.push(Attribute {
+            name: QualName::new(None, ns!(), LocalName::from(&*name)),
+            value: StrTendril::from(value),
+        });
+        raw_of.push(k);
+    }
+    (out, raw_of)
 }
 
 /// The state the tokenizer goes on in after the HTML start tag `name`.
@@ -349,7 +470,7 @@ fn find_comment(text: &str, from: usize, end: usize) -> Option<usize> {
 }
 
 /// Just after the comment or bogus comment starting at `p`.
-fn comment_end(text: &str, p: usize, end: usize) -> usize {
+pub(super) fn comment_end(text: &str, p: usize, end: usize) -> usize {
     let rest = &text[p..end];
     if let Some(body) = rest.strip_prefix("<!--") {
         if body.starts_with('>') {
@@ -368,12 +489,6 @@ fn comment_end(text: &str, p: usize, end: usize) -> usize {
         return close.map_or(end, |k| p + 4 + k);
     }
     rest.find('>').map_or(end, |k| p + k + 1)
-}
-
-/// A raw attribute: name range, and value range if it has a value.
-struct RawAttribute {
-    name: Range<usize>,
-    value: Option<Range<usize>>,
 }
 
 /// Scans attributes from `from` (just after the tag name) with the tokenizer's attribute states;
@@ -470,6 +585,18 @@ pub fn scan<'t>(
     range: Range<usize>,
     on_tag: &mut dyn FnMut(FoundTag<'t>),
 ) -> Vec<Comment> {
+    scan_with_limit(text, range, MAX_TOKENIZED_ATTRIBUTES, on_tag)
+}
+
+/// [`scan`], with tags of more than `limit` attributes read by irilint ([`super::crowded`]).
+fn scan_with_limit<'t>(
+    text: &'t str,
+    range: Range<usize>,
+    limit: usize,
+    on_tag: &mut dyn FnMut(FoundTag<'t>),
+) -> Vec<Comment> {
+    let crowded = crowded_tags(text, range.clone(), limit);
+    let blanks: Vec<Range<usize>> = crowded.iter().map(|c| c.blank.clone()).collect();
     let locator = Locator {
         text,
         end: range.end,
@@ -478,6 +605,9 @@ pub fn scan<'t>(
         foreign_depth: Cell::new(0),
         comments: RefCell::new(Vec::new()),
         on_tag: RefCell::new(on_tag),
+        crowded: RefCell::new(crowded),
+        next_crowded: Cell::new(0),
+        tags: Cell::new(0),
     };
     let tokenizer = Tokenizer::new(locator, TokenizerOpts::default());
     let mut at = range.start;
@@ -487,7 +617,10 @@ pub fn scan<'t>(
             next += 1;
         }
         let feed = &tokenizer.sink.feed;
-        feed.push(text, at, next);
+        match blanked(text, at..next, &blanks) {
+            Some(copy) => feed.push_copy(&copy, next),
+            None => feed.push(text, at, next),
+        }
         let _ = tokenizer.feed(feed.queue());
         at = next;
     }
@@ -495,11 +628,30 @@ pub fn scan<'t>(
     tokenizer.sink.comments.take()
 }
 
-fn locate(text: &str, raw: &[RawAttribute], name: String, value: &str) -> LocatedAttribute {
-    let found = raw
+/// `text[chunk]` with the parts of `blanks` (sorted, on character boundaries) in it as spaces,
+/// when it has any.
+fn blanked(text: &str, chunk: Range<usize>, blanks: &[Range<usize>]) -> Option<String> {
+    let first = blanks.partition_point(|b| b.end <= chunk.start);
+    let inside = blanks[first..]
         .iter()
-        .find(|r| text[r.name.clone()].eq_ignore_ascii_case(&name))
-        .and_then(|r| r.value.clone());
+        .take_while(|b| b.start < chunk.end)
+        .map(|b| b.start.max(chunk.start)..b.end.min(chunk.end))
+        .filter(|b| !b.is_empty());
+    let mut out = String::new();
+    let mut at = chunk.start;
+    for b in inside {
+        out.push_str(&text[at..b.start]);
+        out.extend(std::iter::repeat_n(' ', b.len()));
+        at = b.end;
+    }
+    if at == chunk.start {
+        return None;
+    }
+    out.push_str(&text[at..chunk.end]);
+    Some(out)
+}
+
+fn locate(text: &str, found: Option<Range<usize>>, name: String, value: &str) -> LocatedAttribute {
     let (decoded, map) = match &found {
         Some(r) => decode_attribute(text, r.clone()),
         None => (String::new(), SpanMap::default()),
@@ -615,6 +767,122 @@ mod tests {
                 }
             }
             assert!(count >= 3 * 3, "pad {pad}: {count}");
+        }
+    }
+
+    /// The start tags of `html` with every tag of more than `limit` attributes read by irilint.
+    fn tags_with_limit(html: &str, limit: usize) -> Vec<LocatedTag> {
+        let mut tags = Vec::new();
+        scan_with_limit(html, 0..html.len(), limit, &mut |t| {
+            tags.extend(t.into_located())
+        });
+        tags
+    }
+
+    /// Pieces of HTML that change the tokenizer's state: the pre-scan of crowded tags must read
+    /// them as it does.
+    const PIECES: &[&str] = &[
+        "<a href='/x' title=\"t\">",
+        "<a b c d e>",
+        "<a/b/c/d>",
+        "<img src=/i.png alt=a\n srcset = 'a.png 1x' =x>",
+        "<a x='>' y=\"<b c d e>\" z=f/>",
+        "<p a b c/>",
+        "</p a b c>",
+        "</>",
+        "</ x y>",
+        "<!-- <a b c d> -->",
+        "<!-->",
+        "<!--->",
+        "--!>",
+        "-->",
+        "<!DOCTYPE html \"<a b c>\">",
+        "<!bogus <a b c>>",
+        "<?php <a b c> ?>",
+        "<script>",
+        "</script>",
+        "<!--",
+        "<script a b c>",
+        "<style>",
+        "</style>",
+        "<textarea>",
+        "</textarea x y z>",
+        "<title>",
+        "</title>",
+        "<svg>",
+        "</svg>",
+        "<svg/>",
+        "<math>",
+        "<![CDATA[",
+        "]]>",
+        "<plaintext>",
+        "&amp;",
+        "&#x202E;",
+        "&bogus",
+        "\r\n",
+        "\0",
+        "<",
+        ">",
+        "\"",
+        "'",
+        "=",
+        "/",
+        " ",
+        "x",
+        "<a href=\"&eacute;",
+        "\u{202E}",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn crowded_tags_are_read_as_the_tokenizer_reads_them(
+            pieces in proptest::collection::vec(proptest::sample::select(PIECES), 0..30),
+        ) {
+            // With a limit of 0, every tag with an attribute is read by irilint: what it finds
+            // must be what the tokenizer finds, tag for tag and attribute for attribute, each
+            // value decoded the same. (Where they are is not compared: the pre-scan knows where
+            // it read each tag, where the locator, when the tokenizer's input queue does not
+            // tell, can take a look-alike in a CDATA section for it.)
+            let html = pieces.concat();
+            let seen = |tags: Vec<LocatedTag>| -> Vec<_> {
+                tags.into_iter()
+                    .map(|t| {
+                        let attributes: Vec<_> =
+                            t.attributes.into_iter().map(|a| (a.name, a.value)).collect();
+                        (t.name, t.foreign, attributes)
+                    })
+                    .collect()
+            };
+            proptest::prop_assert_eq!(
+                seen(tags_with_limit(&html, 0)),
+                seen(tags(&html)),
+                "{:?}",
+                html
+            );
+        }
+    }
+
+    #[test]
+    fn a_tag_of_many_attributes_is_read_whole_in_linear_work() {
+        let page = |n: usize| {
+            let attributes: Vec<String> = (0..n).map(|i| format!("a{i}=x")).collect();
+            format!(
+                "<p>before</p><a {} xmlns:z='http://z/' href=\"/&eacute;\" a0=dup>x</a><img src=/after>",
+                attributes.join(" ")
+            )
+        };
+        for n in [10, 300, 5000] {
+            let html = page(n);
+            let t = tags(&html);
+            let a = t.iter().find(|t| t.name == "a").unwrap();
+            assert_eq!(a.attributes.len(), n + 2, "{n}");
+            let href = attr(a, "href");
+            assert_eq!((href.value.as_str(), href.exact), ("/é", true));
+            assert_eq!(attr(a, "a0").value, "x");
+            assert_eq!(a.start, html.find("<a ").unwrap());
+            assert!(t.iter().any(|t| t.name == "img"));
         }
     }
 

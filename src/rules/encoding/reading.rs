@@ -35,7 +35,7 @@ use encoding_rs::{EncoderResult, Encoding, ISO_8859_15, WINDOWS_1252};
 use unicode_normalization::char::is_combining_mark;
 use unicode_script::Script;
 
-use crate::iri::chars::is_control;
+use crate::iri::chars::{ascii_run_end, is_control};
 use crate::rules::lookalike::single_script;
 
 /// windows-1252 bytes 0x80–0x9F (WHATWG index); the undefined five decode to their C1 control.
@@ -51,7 +51,10 @@ pub(super) fn non_ascii_runs(s: &str) -> impl Iterator<Item = Range<usize>> + '_
     let b = s.as_bytes();
     let mut at = 0;
     std::iter::from_fn(move || {
-        let start = at + b.get(at..)?.iter().position(|&x| !x.is_ascii())?;
+        let start = ascii_run_end(b, at);
+        if start >= b.len() {
+            return None;
+        }
         let end = b[start..]
             .iter()
             .position(u8::is_ascii)

@@ -1,0 +1,524 @@
+//! Tags with more attributes than html5ever is given.
+//!
+//! html5ever's tokenizer drops a tag's duplicate attributes by comparing each attribute it reads
+//! with every one it kept before it in the tag: quadratic in the attributes of one tag (a tag of
+//! 160,000 attributes took 23 s). So before the tokenizer runs, the HTML is read once more with
+//! the tokenizer's own states — data, tags and attributes, comments, doctypes, CDATA in foreign
+//! content, RAWTEXT, RCDATA, script data with its escapes — and each tag with more than
+//! [`MAX_TOKENIZED_ATTRIBUTES`] attributes is found. The tokenizer is given such a tag with its
+//! attributes blanked out (spaces of the same length, so that offsets stay those of the source):
+//! it still opens or closes the element, and irilint reads the attributes itself, with the same
+//! states, dropping duplicates with a set and decoding each value as it decodes every value
+//! ([`super::charref::decode_attribute`]). Nothing is skipped: only who reads them changes.
+
+use std::ops::Range;
+
+/// The most attributes a tag is tokenized with (real tags have a few dozen at most). Past it
+/// the tokenizer's duplicate check would cost more than 256 × 256 / 2 comparisons for the tag.
+pub const MAX_TOKENIZED_ATTRIBUTES: usize = 256;
+
+/// An attribute as written: its name and, when it has one, its raw value (inside the quotes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrittenAttribute {
+    /// The name's range in the source.
+    pub name: Range<usize>,
+    /// The raw value's range, `None` without `=`.
+    pub value: Option<Range<usize>>,
+}
+
+/// A tag with more than the limit of attributes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Crowded {
+    /// Offset of its `<`.
+    pub start: usize,
+    /// Just after its `>`.
+    pub end: usize,
+    /// What the tokenizer is given as spaces: from just after the tag name to its `>` (or to
+    /// the `/` of its `/>`).
+    pub blank: Range<usize>,
+    /// Its attributes, in order, duplicates included (an end tag's are ignored, as the
+    /// tokenizer ignores them).
+    pub attributes: Vec<WrittenAttribute>,
+    /// An end tag.
+    pub end_tag: bool,
+    /// How many tags (start and end) come before it: the tokenizer emits one token per tag
+    /// read here, so this says which of its tag tokens this one is.
+    pub ordinal: usize,
+}
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | 0x0C | b'\r' | b' ')
+}
+
+/// A tag as read from its name on.
+struct ReadTag {
+    /// The name, ASCII-lowercased.
+    name: String,
+    /// Just after the name.
+    name_end: usize,
+    /// Just after the `>`.
+    end: usize,
+    self_closing: bool,
+    attributes: Vec<WrittenAttribute>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum AttributeState {
+    BeforeName,
+    Name,
+    AfterName,
+    BeforeValue,
+    Quoted(u8),
+    Unquoted,
+    AfterQuoted,
+    SelfClosing,
+}
+
+/// Reads the tag whose name starts at `from` (after `<` or `</`) as the tokenizer does, to
+/// just after its `>`; `None` when the input ends first (the tokenizer then emits no tag).
+fn read_tag(b: &[u8], from: usize, end: usize) -> Option<ReadTag> {
+    let mut i = from;
+    while i < end && !is_space(b[i]) && b[i] != b'/' && b[i] != b'>' {
+        i += 1;
+    }
+    let name_end = i;
+    let name = String::from_utf8_lossy(&b[from..name_end]).to_ascii_lowercase();
+    let mut attributes: Vec<WrittenAttribute> = Vec::new();
+    let mut state = AttributeState::BeforeName;
+    let mut name_start = 0;
+    let mut value_start = 0;
+    let done = |i: usize, self_closing: bool, attributes: Vec<WrittenAttribute>| {
+        Some(ReadTag {
+            name: name.clone(),
+            name_end,
+            end: i + 1,
+            self_closing,
+            attributes,
+        })
+    };
+    use AttributeState as S;
+    while i < end {
+        let c = b[i];
+        match state {
+            S::BeforeName => match c {
+                _ if is_space(c) => {}
+                b'/' => state = S::SelfClosing,
+                b'>' => return done(i, false, attributes),
+                _ => {
+                    name_start = i;
+                    state = S::Name;
+                }
+            },
+            S::Name => {
+                let next = match c {
+                    _ if is_space(c) => Some(S::AfterName),
+                    b'/' => Some(S::SelfClosing),
+                    b'=' => Some(S::BeforeValue),
+                    b'>' => {
+                        attributes.push(WrittenAttribute {
+                            name: name_start..i,
+                            value: None,
+                        });
+                        return done(i, false, attributes);
+                    }
+                    _ => None,
+                };
+                if let Some(next) = next {
+                    attributes.push(WrittenAttribute {
+                        name: name_start..i,
+                        value: None,
+                    });
+                    state = next;
+                }
+            }
+            S::AfterName => match c {
+                _ if is_space(c) => {}
+                b'/' => state = S::SelfClosing,
+                b'=' => state = S::BeforeValue,
+                b'>' => return done(i, false, attributes),
+                _ => {
+                    name_start = i;
+                    state = S::Name;
+                }
+            },
+            S::BeforeValue => match c {
+                _ if is_space(c) => {}
+                b'"' | b'\'' => {
+                    value_start = i + 1;
+                    state = S::Quoted(c);
+                }
+                b'>' => {
+                    if let Some(last) = attributes.last_mut() {
+                        last.value = Some(i..i);
+                    }
+                    return done(i, false, attributes);
+                }
+                _ => {
+                    value_start = i;
+                    state = S::Unquoted;
+                    continue;
+                }
+            },
+            S::Quoted(q) => {
+                let close = memchr::memchr(q, &b[i..end])? + i;
+                if let Some(last) = attributes.last_mut() {
+                    last.value = Some(value_start..close);
+                }
+                i = close + 1;
+                state = S::AfterQuoted;
+                continue;
+            }
+            S::Unquoted => {
+                if is_space(c) || c == b'>' {
+                    if let Some(last) = attributes.last_mut() {
+                        last.value = Some(value_start..i);
+                    }
+                    if c == b'>' {
+                        return done(i, false, attributes);
+                    }
+                    state = S::BeforeName;
+                }
+            }
+            S::AfterQuoted => match c {
+                _ if is_space(c) => state = S::BeforeName,
+                b'/' => state = S::SelfClosing,
+                b'>' => return done(i, false, attributes),
+                _ => {
+                    state = S::BeforeName;
+                    continue;
+                }
+            },
+            S::SelfClosing => {
+                if c == b'>' {
+                    return done(i, true, attributes);
+                }
+                state = S::BeforeName;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// What the tokenizer reads after a start tag (the switches of [`super::tags`]'s sink).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Text {
+    Data,
+    /// RAWTEXT or RCDATA: text up to the appropriate end tag.
+    Raw,
+    Script,
+    Plaintext,
+}
+
+fn text_after(name: &str) -> Text {
+    match name {
+        "script" => Text::Script,
+        "style" | "xmp" | "iframe" | "noembed" | "noframes" | "title" | "textarea" => Text::Raw,
+        "plaintext" => Text::Plaintext,
+        _ => Text::Data,
+    }
+}
+
+/// At `i` (just after `</`), an end tag named `name` (an appropriate end tag): the name, then
+/// whitespace, `/` or `>`.
+fn is_end_tag_of(b: &[u8], i: usize, end: usize, name: &str) -> bool {
+    let n = name.len();
+    i + n < end && b[i..i + n].eq_ignore_ascii_case(name.as_bytes()) && {
+        let c = b[i + n];
+        is_space(c) || c == b'/' || c == b'>'
+    }
+}
+
+/// The `<` of the end tag of the script that starts at `from` (script data, with its escaped
+/// and double-escaped states), or `None` when the input ends first.
+fn script_end(b: &[u8], from: usize, end: usize) -> Option<usize> {
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum S {
+        Data,
+        Escaped,
+        EscapedDash,
+        EscapedDashDash,
+        Double,
+        DoubleDash,
+        DoubleDashDash,
+    }
+    let letters_end = |i: usize| {
+        let mut k = i;
+        while k < end && b[k].is_ascii_alphabetic() {
+            k += 1;
+        }
+        k
+    };
+    let mut state = S::Data;
+    let mut i = from;
+    while i < end {
+        let c = b[i];
+        match state {
+            S::Data => {
+                let k = memchr::memchr(b'<', &b[i..end])? + i;
+                if b.get(k + 1) == Some(&b'/') && is_end_tag_of(b, k + 2, end, "script") {
+                    return Some(k);
+                }
+                // `<!--` enters the escaped state (the `<!` then `-` `-`).
+                if b.get(k + 1..k + 4) == Some(b"!--") && k + 4 <= end {
+                    i = k + 4;
+                    state = S::EscapedDashDash;
+                    continue;
+                }
+                i = k + 1;
+                continue;
+            }
+            S::Escaped | S::EscapedDash | S::EscapedDashDash => match c {
+                b'-' => {
+                    state = match state {
+                        S::Escaped => S::EscapedDash,
+                        _ => S::EscapedDashDash,
+                    }
+                }
+                b'<' => {
+                    if b.get(i + 1) == Some(&b'/') && is_end_tag_of(b, i + 2, end, "script") {
+                        return Some(i);
+                    }
+                    let k = letters_end(i + 1);
+                    let starts_double = k > i + 1
+                        && b[i + 1..k].eq_ignore_ascii_case(b"script")
+                        && k < end
+                        && (is_space(b[k]) || b[k] == b'/' || b[k] == b'>');
+                    state = S::Escaped;
+                    if starts_double {
+                        i = k + 1;
+                        state = S::Double;
+                        continue;
+                    }
+                }
+                b'>' if state == S::EscapedDashDash => state = S::Data,
+                _ => state = S::Escaped,
+            },
+            S::Double | S::DoubleDash | S::DoubleDashDash => match c {
+                b'-' => {
+                    state = match state {
+                        S::Double => S::DoubleDash,
+                        _ => S::DoubleDashDash,
+                    }
+                }
+                b'<' => {
+                    state = S::Double;
+                    if b.get(i + 1) == Some(&b'/') {
+                        let k = letters_end(i + 2);
+                        let ends_double = b[i + 2..k].eq_ignore_ascii_case(b"script")
+                            && k < end
+                            && (is_space(b[k]) || b[k] == b'/' || b[k] == b'>');
+                        if ends_double {
+                            i = k + 1;
+                            state = S::Escaped;
+                            continue;
+                        }
+                    }
+                }
+                b'>' if state == S::DoubleDashDash => state = S::Data,
+                _ => state = S::Double,
+            },
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Every tag of `text[range]` with more than `limit` attributes, in order, read as the
+/// tokenizer of [`super::tags::scan`] reads the HTML (with the same switches to RAWTEXT, RCDATA,
+/// script data and plain text, and the same approximation of foreign content: inside `<svg>`
+/// or `<math>` until its end tag).
+pub fn crowded_tags(text: &str, range: Range<usize>, limit: usize) -> Vec<Crowded> {
+    let b = text.as_bytes();
+    let end = range.end;
+    let mut out = Vec::new();
+    let mut foreign_depth = 0usize;
+    let mut tags = 0;
+    let mut i = range.start;
+    let gt_after = |from: usize| memchr::memchr(b'>', &b[from.min(end)..end]).map(|k| from + k + 1);
+    while let Some(k) = memchr::memchr(b'<', &b[i.min(end)..end]) {
+        let p = i + k;
+        i = p + 1;
+        let next = b.get(p + 1).copied().filter(|_| p + 1 < end);
+        let (name_at, end_tag) = match next {
+            Some(c) if c.is_ascii_alphabetic() => (p + 1, false),
+            Some(b'/') => match b.get(p + 2).copied().filter(|_| p + 2 < end) {
+                Some(c) if c.is_ascii_alphabetic() => (p + 2, true),
+                Some(b'>') => {
+                    i = p + 3;
+                    continue;
+                }
+                Some(_) => {
+                    // A bogus comment, to the next `>`.
+                    let Some(after) = gt_after(p + 2) else { break };
+                    i = after;
+                    continue;
+                }
+                None => break,
+            },
+            Some(b'!') => {
+                let rest = &b[p..end];
+                i = if rest.starts_with(b"<!--") {
+                    super::tags::comment_end(text, p, end)
+                } else if foreign_depth > 0 && rest.starts_with(b"<![CDATA[") {
+                    memchr::memmem::find(&b[p + 9..end], b"]]>").map_or(end, |k| p + 9 + k + 3)
+                } else {
+                    // A doctype or a bogus comment: to the next `>` (even in quotes).
+                    let Some(after) = gt_after(p + 2) else { break };
+                    after
+                };
+                continue;
+            }
+            Some(b'?') => {
+                let Some(after) = gt_after(p + 1) else { break };
+                i = after;
+                continue;
+            }
+            _ => continue,
+        };
+        let Some(tag) = read_tag(b, name_at, end) else {
+            break;
+        };
+        let ordinal = tags;
+        tags += 1;
+        i = tag.end;
+        if tag.attributes.len() > limit {
+            let before_gt = tag.end - 1;
+            let blank_end = if tag.self_closing {
+                before_gt - 1
+            } else {
+                before_gt
+            };
+            out.push(Crowded {
+                start: p,
+                end: tag.end,
+                blank: tag.name_end..blank_end.max(tag.name_end),
+                attributes: tag.attributes,
+                end_tag,
+                ordinal,
+            });
+        }
+        let is_foreign_root = tag.name == "svg" || tag.name == "math";
+        if end_tag {
+            if is_foreign_root {
+                foreign_depth = foreign_depth.saturating_sub(1);
+            }
+            continue;
+        }
+        let depth = foreign_depth;
+        if is_foreign_root && !tag.self_closing {
+            foreign_depth += 1;
+        }
+        if depth > 0 {
+            continue;
+        }
+        // The text that follows, up to the end tag (which is read as a tag, next round).
+        match text_after(&tag.name) {
+            Text::Data => {}
+            Text::Plaintext => break,
+            Text::Raw => {
+                let mut at = i;
+                loop {
+                    let Some(k) = memchr::memmem::find(&b[at.min(end)..end], b"</") else {
+                        return out;
+                    };
+                    if is_end_tag_of(b, at + k + 2, end, &tag.name) {
+                        i = at + k;
+                        break;
+                    }
+                    at += k + 1;
+                }
+            }
+            Text::Script => match script_end(b, i, end) {
+                Some(k) => i = k,
+                None => break,
+            },
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn crowded(html: &str, limit: usize) -> Vec<(usize, usize, bool, usize)> {
+        crowded_tags(html, 0..html.len(), limit)
+            .into_iter()
+            .map(|c| (c.start, c.end, c.end_tag, c.attributes.len()))
+            .collect()
+    }
+
+    #[test]
+    fn attributes_are_counted_as_the_tokenizer_reads_them() {
+        // Quoted `>`, `=` starting a name, `/` between attributes, a value right after quotes.
+        let html = "<a x='>' =y a/b c=\"1\"d=2 e=f/>t</a>";
+        let tags = crowded_tags(html, 0..html.len(), 0);
+        assert_eq!(tags.len(), 1);
+        let names: Vec<&str> = tags[0]
+            .attributes
+            .iter()
+            .map(|a| &html[a.name.clone()])
+            .collect();
+        assert_eq!(names, ["x", "=y", "a", "b", "c", "d", "e"]);
+        let values: Vec<Option<&str>> = tags[0]
+            .attributes
+            .iter()
+            .map(|a| a.value.clone().map(|v| &html[v]))
+            .collect();
+        assert_eq!(
+            values,
+            [
+                Some(">"),
+                None,
+                None,
+                None,
+                Some("1"),
+                Some("2"),
+                Some("f/")
+            ]
+        );
+        assert_eq!(
+            &html[tags[0].start..tags[0].end],
+            "<a x='>' =y a/b c=\"1\"d=2 e=f/>"
+        );
+        assert_eq!(
+            &html[tags[0].blank.clone()],
+            " x='>' =y a/b c=\"1\"d=2 e=f/"
+        );
+        // A self-closing tag keeps its `/`.
+        let html = "<br a b />";
+        let tags = crowded_tags(html, 0..html.len(), 1);
+        assert_eq!(&html[tags[0].blank.clone()], " a b ");
+    }
+
+    #[test]
+    fn text_that_is_not_markup_hides_tags() {
+        let many = |name: &str| format!("<{name} a b c>");
+        for (html, found) in [
+            (format!("<!-- {} -->{}", many("x"), many("y")), 1),
+            (format!("<script>{}</script>{}", many("x"), many("y")), 1),
+            (
+                format!(
+                    "<script><!--<script>{}</script>{}</script>",
+                    many("x"),
+                    many("z")
+                ),
+                0,
+            ),
+            (format!("<textarea>{}</textarea>", many("x")), 0),
+            (
+                format!("<svg><![CDATA[{}]]></svg>{}", many("x"), many("y")),
+                1,
+            ),
+            (format!("<p><![CDATA[{}]]>", many("x")), 0),
+            (format!("<plaintext>{}", many("x")), 0),
+            (format!("<svg><style>{}</style></svg>", many("x")), 1),
+            (format!("<!DOCTYPE html \"{}\">{}", many("x"), many("y")), 1),
+            (format!("{}</p a b c d>", many("x")), 2),
+        ] {
+            assert_eq!(crowded(&html, 2).len(), found, "{html}");
+        }
+    }
+}

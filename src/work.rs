@@ -1,0 +1,49 @@
+//! Counts of the work a few loops do, kept per thread, so that tests can assert that the work
+//! grows in proportion to the input (4 times the input, about 4 times the work, not 16) without
+//! timing anything. Each count is added once per call or per pass, never per byte: counting
+//! costs nothing measurable.
+//!
+//! A count is a model of the cost it stands for, named by [`Work`]; `tests/linear_work.rs`
+//! compares each at two sizes.
+
+use std::cell::Cell;
+
+/// What is counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Work {
+    /// Bytes of output buffer made ready for the decoder of a non-UTF-8 (or malformed) document:
+    /// `encoding_rs` touches every page of the spare capacity it is handed, on every call, and
+    /// there is one call per malformed sequence.
+    DecodeBuffer,
+    /// Characters of a non-ASCII IRI the look-alike and bidi rules look at one by one (a
+    /// property lookup or more each); runs of ASCII they pass over in bulk are not counted.
+    RuleChars,
+    /// Bytes of a component scanned again to resolve bracket pairs (`bidi-component-edge`).
+    BracketScan,
+    /// Attribute name comparisons made to drop a tag's duplicate attributes: html5ever compares
+    /// each attribute it reads with every one it kept before it in the tag.
+    AttributeComparisons,
+}
+
+const KINDS: usize = 4;
+
+thread_local! {
+    static COUNTS: [Cell<u64>; KINDS] = const { [const { Cell::new(0) }; KINDS] };
+}
+
+/// Adds `n` to the count of `work` on this thread.
+#[inline]
+pub(crate) fn add(work: Work, n: usize) {
+    COUNTS.with(|c| {
+        let c = &c[work as usize];
+        c.set(c.get().wrapping_add(n as u64));
+    });
+}
+
+/// Runs `f` and returns its result with how much `work` it did on this thread.
+pub fn measure<R>(work: Work, f: impl FnOnce() -> R) -> (R, u64) {
+    let before = COUNTS.with(|c| c[work as usize].get());
+    let r = f();
+    let after = COUNTS.with(|c| c[work as usize].get());
+    (r, after.wrapping_sub(before))
+}

@@ -1,0 +1,162 @@
+//! Work in proportion to the input, asserted as counts rather than times: each test does the
+//! same thing at a size N and at 4N and requires about 4 times the work (at most 5), where a
+//! quadratic cost would show as 16. The counts are [`irilint::work`]'s, each a model of one cost
+//! named there. The README's "Limits and guarantees" names each test.
+
+use irilint::rules::{self, Selection};
+use irilint::source::{Format, Source};
+use irilint::work::{Work, measure};
+
+/// `work(4n) <= 5 * work(n)`, with both counts in the message.
+fn assert_linear(what: &str, at_n: u64, at_4n: u64) {
+    assert!(
+        at_4n <= 5 * at_n.max(1),
+        "{what}: {at_n} at N, {at_4n} at 4N (linear would be about {})",
+        4 * at_n
+    );
+}
+
+/// French and German prose in Latin-1, as a file saved in a legacy editor: an accented letter
+/// every few bytes, each one a malformed sequence in UTF-8. The paragraph, `times` times.
+fn latin1_prose(times: usize) -> Vec<u8> {
+    let prose = "Le cœur déçu mais l'âme plutôt naïve, Louÿs rêva de crapaüter en canoë au delà \
+                 des îles, près du mälström où brûlent les novæ. Zwölf Boxkämpfer jagen Viktor \
+                 quer über den großen Sylter Deich; falsches Üben von Xylophonmusik quält.\n";
+    let bytes: Vec<u8> = prose
+        .chars()
+        .map(|c| u8::try_from(u32::from(c)).unwrap_or(b'?'))
+        .collect();
+    bytes.repeat(times)
+}
+
+#[test]
+fn decoding_is_one_pass_however_many_malformed_sequences() {
+    const N: usize = 1000;
+    for format in [Format::Text, Format::Markdown, Format::Xml] {
+        let decode = |times: usize| {
+            let bytes = latin1_prose(times);
+            measure(Work::DecodeBuffer, || {
+                Source::decode("prose".into(), format, &bytes).expect("text")
+            })
+        };
+        let (small, at_n) = decode(N);
+        let (large, at_4n) = decode(4 * N);
+        // Thousands of malformed sequences, four times as many in the larger file.
+        assert!(small.encoding.invalid.len() >= 20 * N, "{format:?}");
+        assert_eq!(
+            large.encoding.invalid.len(),
+            4 * small.encoding.invalid.len(),
+            "{format:?}"
+        );
+        assert_linear(&format!("decoding {format:?}"), at_n, at_4n);
+        // And the buffer is not the text's size over again for each sequence.
+        assert!(at_4n <= large.text.len() as u64, "{format:?}: {at_4n}");
+    }
+}
+
+/// `http://a.org/` and a path of `n` ASCII letters with `tail` after them, and the findings of
+/// every rule on it with the per-character work they did.
+fn check_long(n: usize, tail: &str) -> (Vec<&'static str>, u64) {
+    let iri = format!("http://a.org/{}{tail}", "a".repeat(n));
+    let all = Selection::all();
+    let (findings, work) = measure(Work::RuleChars, || rules::check(&iri, &all));
+    let mut ids: Vec<&str> = findings.iter().map(|f| f.rule.id).collect();
+    ids.dedup();
+    (ids, work)
+}
+
+#[test]
+fn a_finding_in_a_long_iri_costs_its_non_ascii_characters_not_its_length() {
+    const N: usize = 250_000;
+    // A bidi control, an invisible character, a Cyrillic letter among Latin ones, and all three.
+    for (tail, expected) in [
+        ("\u{202E}", &["bidi-formatting-character"][..]),
+        ("\u{200B}", &["invisible-character"]),
+        ("\u{430}", &["mixed-script", "confusable"]),
+        (
+            "\u{202E}b\u{200B}c\u{430}",
+            &[
+                "bidi-formatting-character",
+                "invisible-character",
+                "mixed-script",
+                "confusable",
+            ],
+        ),
+    ] {
+        let (at_n, work_n) = check_long(N, tail);
+        let (at_4n, work_4n) = check_long(4 * N, tail);
+        let mut found = at_4n.clone();
+        found.sort_unstable();
+        let mut wanted = expected.to_vec();
+        wanted.sort_unstable();
+        assert_eq!((at_n, &found), (at_4n.clone(), &wanted), "{tail:?}");
+        // The rules still look at the IRI (the few characters past ASCII), and the ASCII before
+        // them costs nothing per character: the same work at N and 4N.
+        assert!(work_n > 0, "{tail:?}");
+        assert_eq!(work_n, work_4n, "{tail:?}: {work_n} at N, {work_4n} at 4N");
+    }
+}
+
+#[test]
+fn mixed_scripts_through_a_long_path_cost_linear_work() {
+    // Latin and Cyrillic letters alternating through one long word, and through many words.
+    const N: usize = 50_000;
+    for (unit, sep) in [
+        ("a\u{431}", ""),
+        ("ab\u{431}", "/"),
+        ("\u{5D0}(\u{5D1})1", ""),
+    ] {
+        let work = |n: usize| {
+            let path: Vec<&str> = std::iter::repeat_n(unit, n).collect();
+            let iri = format!("http://a.org/{}", path.join(sep));
+            measure(Work::RuleChars, || rules::check(&iri, &Selection::all())).1
+        };
+        assert_linear(&format!("{unit:?}{sep:?}"), work(N), work(4 * N));
+    }
+}
+
+#[test]
+fn bracket_pairs_are_resolved_in_one_pass() {
+    // A right-to-left path segment ending in many bracket pairs: `bidi-component-edge` asks of
+    // each pair what is before and inside it, which used to be a scan per pair.
+    let work = |pairs: usize| {
+        let iri = format!("http://a.org/\u{5D0}{}", "()".repeat(pairs));
+        let (findings, work) = measure(Work::BracketScan, || rules::check(&iri, &Selection::all()));
+        assert!(
+            findings.iter().any(|f| f.rule.id == "bidi-component-edge"),
+            "{findings:?}"
+        );
+        work
+    };
+    assert_linear("bracket pairs", work(20_000), work(80_000));
+}
+
+#[test]
+fn a_tag_of_many_attributes_costs_linear_work() {
+    // One tag of n attributes with the IRI last: html5ever compares each attribute with every
+    // one before it in the tag, so such a tag is read by irilint, and the IRI is still found.
+    let page = |n: usize| {
+        let attributes: Vec<String> = (0..n).map(|i| format!("a{i}=x")).collect();
+        format!(
+            "<p><a {} href=\"http://a.example/\u{202E}\">x</a></p>\n",
+            attributes.join(" ")
+        )
+    };
+    const N: usize = 5_000;
+    for format in [Format::Html, Format::Markdown] {
+        let work = |n: usize| {
+            let source = Source::decode("page".into(), format, page(n).as_bytes()).expect("text");
+            let (extraction, work) = measure(Work::AttributeComparisons, || {
+                irilint::extract::extract(&source)
+            });
+            let iris: Vec<&str> = extraction
+                .occurrences
+                .iter()
+                .map(|o| o.iri.as_str())
+                .collect();
+            assert_eq!(iris, ["http://a.example/\u{202E}"], "{format:?} {n}");
+            work
+        };
+        assert_linear(&format!("{format:?} attributes"), work(N), work(4 * N));
+    }
+}
