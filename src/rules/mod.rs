@@ -713,11 +713,22 @@ mod tests {
 
     #[test]
     fn shorten_escaped_is_shorten_of_the_escaped_text() {
-        let pieces = ["a", "é", "\u{202E}", "\u{200B}", "日", "\u{1B}", "/", "\u{10FFFD}"];
+        let pieces = [
+            "a",
+            "é",
+            "\u{202E}",
+            "\u{200B}",
+            "日",
+            "\u{1B}",
+            "/",
+            "\u{10FFFD}",
+        ];
         // Every length around the cut, of several mixes of safe and escaped characters.
         for n in 0..80 {
             for k in 0..pieces.len() {
-                let s: String = (0..n).map(|i| pieces[(i * (k + 1) + k) % pieces.len()]).collect();
+                let s: String = (0..n)
+                    .map(|i| pieces[(i * (k + 1) + k) % pieces.len()])
+                    .collect();
                 assert_eq!(
                     shorten_escaped(&s),
                     shorten(&crate::iri::chars::escape_unsafe(&s)),
