@@ -606,3 +606,39 @@ proptest! {
         }
     }
 }
+
+/// MDX, JSX and Vue components are elements too: their URL attributes are read as HTML's are,
+/// JSX expressions in braces and other attributes are not.
+#[test]
+fn component_url_attributes_but_not_expressions() {
+    let text = "<YouTubeIframe\n  src=\"https://www.youtube.com/embed/\u{200B}y\"\n  title=\"V | W\"\n/>\n\nSee <ScrimbaLink href=\"https://scrimba.com/\u{200B}s\" type=\"scrimba\">a</ScrimbaLink>.\n\n<VueSchoolLink href=\"https://vueschool.io/&#x202E;l\" title=\"Free\"/>\n\n<Card href={url} src={\"https://example.org/a|b\"} poster=\"/p.png\" :href=\"x | y\" />\n\n<Chart data=\"q1 | q2\" cite=\"https://example.org/c\" action=\"submit\" />\n";
+    let got = extract(text).occurrences;
+    let summary: Vec<_> = got
+        .iter()
+        .map(|o| (o.origin.to_string(), o.iri.clone()))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (
+                "youtubeiframe@src".into(),
+                "https://www.youtube.com/embed/\u{200B}y".into()
+            ),
+            (
+                "scrimbalink@href".into(),
+                "https://scrimba.com/\u{200B}s".into()
+            ),
+            (
+                "vueschoollink@href".into(),
+                "https://vueschool.io/\u{202E}l".into()
+            ),
+            ("card@poster".into(), "/p.png".into()),
+            ("chart@cite".into(), "https://example.org/c".into()),
+        ] as [(String, String); 5]
+    );
+    assert_eq!(source_of(text, &got[0], "\u{200B}"), "\u{200B}");
+    assert_eq!(source_of(text, &got[2], "\u{202E}"), "&#x202E;");
+    // An HTML page is read as before: an unknown element's attributes are not URLs there.
+    let html = irilint::extract::html::extract("<ScrimbaLink href=\"https://a.example/\">");
+    assert!(html.occurrences.is_empty());
+}

@@ -39,6 +39,7 @@
 mod decode;
 mod embedded_html;
 pub mod front_matter;
+mod jsx;
 mod rustdoc;
 
 use std::ops::Range;
@@ -88,6 +89,12 @@ pub fn extract_with_fallbacks(text: &str) -> (Extraction, Vec<Range<usize>>) {
     // line are masked before parsing and their text put back into the occurrences after.
     let front = front_matter::find(text);
     let mut masks = template::line_placeholders(text);
+    // JSX attribute expressions, where no template expression is already masked.
+    let expressions = jsx::expression_masks(text);
+    if !expressions.is_empty() {
+        let templates = std::mem::take(&mut masks);
+        masks = merge_disjoint(templates, expressions);
+    }
     if let Some(f) = &front {
         masks.retain(|m| m.start >= f.block.end);
     }
@@ -109,6 +116,24 @@ pub fn extract_with_fallbacks(text: &str) -> (Extraction, Vec<Range<usize>>) {
         extraction.occurrences = all;
     }
     (extraction, fallbacks)
+}
+
+/// The ranges of `first` and those of `second` that overlap none of them, in order.
+fn merge_disjoint(first: Vec<Range<usize>>, second: Vec<Range<usize>>) -> Vec<Range<usize>> {
+    let mut out = Vec::with_capacity(first.len() + second.len());
+    let mut kept = first.into_iter().peekable();
+    for m in second {
+        while let Some(k) = kept.next_if(|k| k.end <= m.start) {
+            out.push(k);
+        }
+        let overlaps = kept.peek().is_some_and(|k| k.start < m.end)
+            || out.last().is_some_and(|k: &Range<usize>| k.end > m.start);
+        if !overlaps {
+            out.push(m);
+        }
+    }
+    out.extend(kept);
+    out
 }
 
 /// `text` with its front matter blanked (every byte but line ends a space: no Markdown, the

@@ -15,7 +15,7 @@ mod yaml;
 
 use std::ops::Range;
 
-use crate::extract::{Occurrence, SpanMap, template, text};
+use crate::extract::{Occurrence, SpanMap, text};
 
 /// The leading metadata block of a document.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -109,7 +109,7 @@ pub fn occurrences(text: &str, front: &FrontMatter) -> Vec<Occurrence> {
 
 /// The value as an occurrence, when it is an absolute IRI.
 fn occurrence(value: Value) -> Option<Occurrence> {
-    let r = absolute_iri(&value.text)?;
+    let r = text::absolute_iri(&value.text)?;
     let origin = if value.path.is_empty() {
         "front-matter".to_string()
     } else {
@@ -124,43 +124,6 @@ fn occurrence(value: Value) -> Option<Occurrence> {
         }
         .with_templates(),
     )
-}
-
-/// The range of `value` that is an absolute IRI, when the value is one: after surrounding
-/// whitespace, a known scheme and `:` start it, and the plain-text detector finds an IRI there.
-/// The IRI is the whole value (a value is delimited: its last `)` or `.` is its own) unless it
-/// holds whitespace, where the detector ends it.
-fn absolute_iri(value: &str) -> Option<Range<usize>> {
-    let start = value.len() - value.trim_start().len();
-    let end = value.trim_end().len();
-    if start >= end {
-        return None;
-    }
-    // The spaces of a template expression (`{{ .Dir }}`) end nothing: it is looked at as the
-    // rules see it, stood in for.
-    let written = &value[start..end];
-    let placeholders = template::placeholders(written);
-    let stood_in;
-    let trimmed = if placeholders.is_empty() {
-        written
-    } else {
-        stood_in = template::stand_in(written, &placeholders);
-        stood_in.as_str()
-    };
-    let colon = trimmed.find(':')?;
-    let scheme = &trimmed[..colon];
-    if !text::SCHEMES.iter().any(|s| s.eq_ignore_ascii_case(scheme)) {
-        return None;
-    }
-    let found = text::detect(trimmed).into_iter().next()?;
-    if found.start != 0 || found.end <= colon + 1 {
-        return None;
-    }
-    if trimmed.contains(char::is_whitespace) {
-        Some(start..start + found.end)
-    } else {
-        Some(start..end)
-    }
 }
 
 #[cfg(test)]
@@ -186,27 +149,5 @@ mod tests {
         assert!(find("---\na: b\n").is_none());
         assert!(find(" ---\na: b\n---\n").is_none());
         assert!(find("----\na: b\n----\n").is_none());
-    }
-
-    #[test]
-    fn absolute_iris_only() {
-        assert_eq!(absolute_iri("https://a.example/x."), Some(0..20));
-        assert_eq!(absolute_iri(" https://a.example/ b"), Some(1..19));
-        assert_eq!(absolute_iri("mailto:a@b.example"), Some(0..18));
-        assert_eq!(absolute_iri("https://a.example/{{ .Dir }} x"), Some(0..28));
-        for quiet in [
-            "Title: subtitle",
-            "2024-01-02T10:00:00Z",
-            "/docs/intro",
-            "../a.png",
-            "www.example.org",
-            "tel: 555",
-            "https:",
-            "",
-            "x https://a.example/",
-            "{{ .Site.BaseURL }}/x",
-        ] {
-            assert_eq!(absolute_iri(quiet), None, "{quiet:?}");
-        }
     }
 }
