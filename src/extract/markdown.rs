@@ -15,7 +15,10 @@
 //! - `front-matter:<key>`: string values of the YAML (`---`) or TOML (`+++`) front matter at the
 //!   start of the document that are absolute IRIs ([`front_matter`]); a `---` block anywhere
 //!   else is a thematic break and Markdown;
-//! - HTML blocks and inline HTML go to the HTML extractor and keep its origins (`a@href`).
+//! - HTML blocks and inline HTML go to the HTML extractor and keep its origins (`a@href`),
+//!   with components (MDX, JSX, Vue) read as elements whose `href`, `src`, `srcset` and `poster`
+//!   are URLs ([`super::html::extract_markdown_fragment`]); JSX attribute expressions (`src={"…"}`) are
+//!   masked before parsing ([`jsx`]) so that the tag stays a tag and the code in it is no text.
 //!
 //! Not IRIs: link destinations and definitions that are rustdoc intra-doc links, Rust paths
 //! such as `crate::X`, `Self::f()`, `mac!` or `` `Type` `` ([`rustdoc`]). Template expressions
@@ -38,7 +41,7 @@
 
 mod decode;
 mod embedded_html;
-pub mod front_matter;
+mod front_matter;
 mod jsx;
 mod rustdoc;
 
