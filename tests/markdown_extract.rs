@@ -165,11 +165,16 @@ fn bare_urls_in_text_across_split_events() {
 }
 
 #[test]
-fn link_text_is_text_but_code_and_front_matter_are_not() {
+fn link_text_is_text_but_code_is_not() {
     let text = "---\nu: https://yaml.example/\n---\n\n[https://shown.example/](https://target.example/) `https://code.example/`\n\n```\nhttps://fence.example/\n```\n";
     assert_eq!(
         found(text),
         [
+            triple(
+                "front-matter:u",
+                "https://yaml.example/",
+                "https://yaml.example/"
+            ),
             triple(
                 "markdown:text",
                 "https://shown.example/",
@@ -183,7 +188,111 @@ fn link_text_is_text_but_code_and_front_matter_are_not() {
         ]
     );
     let toml = "+++\nu = \"https://toml.example/\"\n+++\ntext\n";
-    assert!(found(toml).is_empty());
+    assert_eq!(
+        found(toml),
+        [triple(
+            "front-matter:u",
+            "https://toml.example/",
+            "https://toml.example/"
+        )]
+    );
+}
+
+/// Only a block at the very start is front matter: a `---` block further down is a thematic
+/// break (or a setext underline) and Markdown, links and all.
+#[test]
+fn a_thematic_break_block_in_the_middle_is_markdown() {
+    let text = "Intro.\n\n---\n## Heading\n\nSee [a](https://example.org/a\u{200B}b).\n\n---\n";
+    assert_eq!(
+        found(text),
+        [triple(
+            "markdown:link",
+            "https://example.org/a\u{200B}b",
+            "https://example.org/a\u{200B}b"
+        )]
+    );
+    let plus = "x\n\n+++\nSee https://example.org/p\n+++\n";
+    assert_eq!(
+        found(plus),
+        [triple(
+            "markdown:text",
+            "https://example.org/p",
+            "https://example.org/p"
+        )]
+    );
+    // A leading block is front matter, the same block after it is Markdown.
+    let both = "---\nt: x\n---\n\n---\nhttps://example.org/q\n---\n";
+    assert_eq!(
+        found(both),
+        [triple(
+            "markdown:text",
+            "https://example.org/q",
+            "https://example.org/q"
+        )]
+    );
+}
+
+#[test]
+fn front_matter_iris_with_key_paths_and_exact_spans() {
+    let text = "\u{FEFF}---\ntitle: \"Go: a tour\"\ndate: 2024-01-02T10:00:00Z\nimage: /img/a.png\nhome: \"https://example.org/a\\u200Bb\"\nlinks:\n  docs: 'https://example.org/it''s'\n  list:\n    - https://example.org/\u{202E}x # note\n    - url: <https://example.org/c>\ntags: [rust, \"mailto:a@example.org\"]\n---\n\nhttps://example.org/body\n";
+    let got = extract(text).occurrences;
+    let summary: Vec<_> = got
+        .iter()
+        .map(|o| (o.origin.to_string(), o.iri.clone()))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (
+                "front-matter:home".into(),
+                "https://example.org/a\u{200B}b".into()
+            ),
+            (
+                "front-matter:links.docs".into(),
+                "https://example.org/it's".into()
+            ),
+            (
+                "front-matter:links.list".into(),
+                "https://example.org/\u{202E}x".into()
+            ),
+            ("front-matter:tags".into(), "mailto:a@example.org".into()),
+            ("markdown:text".into(), "https://example.org/body".into()),
+        ] as [(String, String); 5]
+    );
+    assert_eq!(source_of(text, &got[0], "\u{200B}"), "\\u200B");
+    assert_eq!(source_of(text, &got[1], "'"), "''");
+    assert_eq!(source_of(text, &got[2], "\u{202E}"), "\u{202E}");
+    assert_eq!(&text[got[3].map.source_range()], "mailto:a@example.org");
+
+    let toml = "+++\ntitle = \"https://leading.example/ is the site\"\n[params]\nhome = \"https://example.org/\\u200B\"\nraw = 'https://example.org/\\u200B'\naliases = [\n  \"/old\",\n  'https://example.org/\u{200B}x',\n]\n+++\n";
+    let got = extract(toml).occurrences;
+    let summary: Vec<_> = got
+        .iter()
+        .map(|o| (o.origin.to_string(), o.iri.clone()))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (
+                "front-matter:title".into(),
+                "https://leading.example/".into()
+            ),
+            (
+                "front-matter:params.home".into(),
+                "https://example.org/\u{200B}".into()
+            ),
+            (
+                "front-matter:params.raw".into(),
+                "https://example.org/\\u200B".into()
+            ),
+            (
+                "front-matter:params.aliases".into(),
+                "https://example.org/\u{200B}x".into()
+            ),
+        ] as [(String, String); 4]
+    );
+    assert_eq!(source_of(toml, &got[1], "\u{200B}"), "\\u200B");
+    assert_eq!(source_of(toml, &got[3], "\u{200B}"), "\u{200B}");
 }
 
 #[test]
@@ -302,6 +411,17 @@ fn decodings(src: &str, html: bool) -> Vec<String> {
     }
     if src == "\\\\|" {
         out.push("|".into());
+    }
+    // YAML and TOML front matter: `''` in single quotes, hex escapes in double quotes.
+    if src == "''" {
+        out.push("'".into());
+    }
+    if let Some(hex) = ["\\x", "\\u", "\\U"]
+        .iter()
+        .find_map(|p| src.strip_prefix(p))
+        .and_then(|h| u32::from_str_radix(h, 16).ok())
+    {
+        out.extend(char::from_u32(hex).map(String::from));
     }
     if html {
         out.push(
@@ -485,4 +605,40 @@ proptest! {
             prop_assert!(o.map.source_range().end <= s.len());
         }
     }
+}
+
+/// MDX, JSX and Vue components are elements too: their URL attributes are read as HTML's are,
+/// JSX expressions in braces and other attributes are not.
+#[test]
+fn component_url_attributes_but_not_expressions() {
+    let text = "<YouTubeIframe\n  src=\"https://www.youtube.com/embed/\u{200B}y\"\n  title=\"V | W\"\n/>\n\nSee <ScrimbaLink href=\"https://scrimba.com/\u{200B}s\" type=\"scrimba\">a</ScrimbaLink>.\n\n<VueSchoolLink href=\"https://vueschool.io/&#x202E;l\" title=\"Free\"/>\n\n<Card href={url} src={\"https://example.org/a|b\"} poster=\"/p.png\" :href=\"x | y\" />\n\n<Chart data=\"q1 | q2\" cite=\"https://example.org/c\" action=\"submit\" />\n";
+    let got = extract(text).occurrences;
+    let summary: Vec<_> = got
+        .iter()
+        .map(|o| (o.origin.to_string(), o.iri.clone()))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (
+                "youtubeiframe@src".into(),
+                "https://www.youtube.com/embed/\u{200B}y".into()
+            ),
+            (
+                "scrimbalink@href".into(),
+                "https://scrimba.com/\u{200B}s".into()
+            ),
+            (
+                "vueschoollink@href".into(),
+                "https://vueschool.io/\u{202E}l".into()
+            ),
+            ("card@poster".into(), "/p.png".into()),
+            ("chart@cite".into(), "https://example.org/c".into()),
+        ] as [(String, String); 5]
+    );
+    assert_eq!(source_of(text, &got[0], "\u{200B}"), "\u{200B}");
+    assert_eq!(source_of(text, &got[2], "\u{202E}"), "&#x202E;");
+    // An HTML page is read as before: an unknown element's attributes are not URLs there.
+    let html = irilint::extract::html::extract("<ScrimbaLink href=\"https://a.example/\">");
+    assert!(html.occurrences.is_empty());
 }

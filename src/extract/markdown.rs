@@ -11,8 +11,14 @@
 //!   `<mailto:...>` is);
 //! - `markdown:text`: bare IRIs in text, found by the plain-text detector ([`super::text`]) in
 //!   the text of paragraphs, headings, table cells, link text and image alt text — never in
-//!   code spans, code blocks or YAML (`---`) and TOML (`+++`) front matter;
-//! - HTML blocks and inline HTML go to the HTML extractor and keep its origins (`a@href`).
+//!   code spans or code blocks;
+//! - `front-matter:<key>`: string values of the YAML (`---`) or TOML (`+++`) front matter at the
+//!   start of the document that are absolute IRIs ([`front_matter`]); a `---` block anywhere
+//!   else is a thematic break and Markdown;
+//! - HTML blocks and inline HTML go to the HTML extractor and keep its origins (`a@href`),
+//!   with components (MDX, JSX, Vue) read as elements whose `href`, `src`, `srcset` and `poster`
+//!   are URLs ([`super::html::extract_markdown_fragment`]); JSX attribute expressions (`src={"…"}`) are
+//!   masked before parsing ([`jsx`]) so that the tag stays a tag and the code in it is no text.
 //!
 //! Not IRIs: link destinations and definitions that are rustdoc intra-doc links, Rust paths
 //! such as `crate::X`, `Self::f()`, `mac!` or `` `Type` `` ([`rustdoc`]). Template expressions
@@ -35,6 +41,8 @@
 
 mod decode;
 mod embedded_html;
+mod front_matter;
+mod jsx;
 mod rustdoc;
 
 use std::ops::Range;
@@ -59,14 +67,14 @@ fn is_source(text: &str, r: &Range<usize>, t: &str) -> bool {
         || text.get(r.clone()) == Some(t)
 }
 
-/// The pulldown-cmark options irilint parses Markdown with.
+/// The pulldown-cmark options irilint parses Markdown with. Not its metadata blocks: it takes a
+/// `---` block anywhere in a document, where it is a thematic break and Markdown after it;
+/// front matter is found at the start only ([`front_matter`]) and blanked before parsing.
 pub fn options() -> Options {
     Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
-        | Options::ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS
 }
 
 /// The IRIs of a Markdown document.
@@ -82,16 +90,72 @@ pub fn extract_with_fallbacks(text: &str) -> (Extraction, Vec<Range<usize>>) {
     // Jekyll and Hugo write `[post]({{ site.baseurl }}/x)`: to CommonMark the spaces make that
     // no link, to the site it is one (the template runs first). The template expressions of each
     // line are masked before parsing and their text put back into the occurrences after.
-    let masks = template::line_placeholders(text);
-    if masks.is_empty() {
-        return extract_unmasked(text);
+    let front = front_matter::find(text);
+    let mut masks = template::line_placeholders(text);
+    // JSX attribute expressions, where no template expression is already masked.
+    let expressions = jsx::expression_masks(text);
+    if !expressions.is_empty() {
+        let templates = std::mem::take(&mut masks);
+        masks = merge_disjoint(templates, expressions);
     }
-    let masked = template::mask(text, &masks);
-    let (mut extraction, fallbacks) = extract_unmasked(&masked);
-    for occ in &mut extraction.occurrences {
-        template::unmask(occ, text, &masks);
+    if let Some(f) = &front {
+        masks.retain(|m| m.start >= f.block.end);
+    }
+    let (mut extraction, fallbacks) = match &front {
+        None if masks.is_empty() => extract_unmasked(text),
+        _ => {
+            let masked = mask(text, front.as_ref(), &masks);
+            let (mut extraction, fallbacks) = extract_unmasked(&masked);
+            for occ in &mut extraction.occurrences {
+                template::unmask(occ, text, &masks);
+            }
+            (extraction, fallbacks)
+        }
+    };
+    if let Some(f) = &front {
+        // Before everything else in the document: first in order too.
+        let mut all = front_matter::occurrences(text, f);
+        all.append(&mut extraction.occurrences);
+        extraction.occurrences = all;
     }
     (extraction, fallbacks)
+}
+
+/// The ranges of `first` and those of `second` that overlap none of them, in order.
+fn merge_disjoint(first: Vec<Range<usize>>, second: Vec<Range<usize>>) -> Vec<Range<usize>> {
+    let mut out = Vec::with_capacity(first.len() + second.len());
+    let mut kept = first.into_iter().peekable();
+    for m in second {
+        while let Some(k) = kept.next_if(|k| k.end <= m.start) {
+            out.push(k);
+        }
+        let overlaps = kept.peek().is_some_and(|k| k.start < m.end)
+            || out.last().is_some_and(|k: &Range<usize>| k.end > m.start);
+        if !overlaps {
+            out.push(m);
+        }
+    }
+    out.extend(kept);
+    out
+}
+
+/// `text` with its front matter blanked (every byte but line ends a space: no Markdown, the
+/// same offsets) and its template expressions masked ([`template::mask`]), in one copy.
+fn mask(text: &str, front: Option<&front_matter::FrontMatter>, masks: &[Range<usize>]) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    if let Some(f) = front {
+        for c in &mut bytes[f.block.clone()] {
+            if !matches!(*c, b'\n' | b'\r') {
+                *c = b' ';
+            }
+        }
+    }
+    for m in masks {
+        bytes[m.clone()].fill(b'x');
+    }
+    // Masks start and end at ASCII delimiters, and the blanked block is whole lines (a BOM
+    // included), so the text stays UTF-8.
+    String::from_utf8(bytes).unwrap_or_else(|_| text.to_string())
 }
 
 fn extract_unmasked(text: &str) -> (Extraction, Vec<Range<usize>>) {
@@ -106,7 +170,7 @@ fn extract_unmasked(text: &str) -> (Extraction, Vec<Range<usize>>) {
         triggers: text::Triggers::new(text),
     };
     let mut parser = Parser::new_ext(text, options()).into_offset_iter();
-    // Inside a code block or front matter (no IRIs), an autolink (reported as a whole), a table.
+    // Inside a code block (no IRIs), an autolink (reported as a whole), a table.
     let (mut verbatim, mut autolinks, mut tables) = (0usize, 0usize, 0usize);
     let mut links: Vec<OpenLink<'_>> = Vec::new();
     for (event, range) in parser.by_ref() {
@@ -122,8 +186,8 @@ fn extract_unmasked(text: &str) -> (Extraction, Vec<Range<usize>>) {
             top.inner_end = top.inner_end.max(range.end);
         }
         match event {
-            Event::Start(Tag::CodeBlock(_) | Tag::MetadataBlock(_)) => verbatim += 1,
-            Event::End(TagEnd::CodeBlock | TagEnd::MetadataBlock(_)) => {
+            Event::Start(Tag::CodeBlock(_)) => verbatim += 1,
+            Event::End(TagEnd::CodeBlock) => {
                 verbatim = verbatim.saturating_sub(1);
             }
             Event::Start(Tag::Table(_)) => tables += 1,

@@ -226,6 +226,44 @@ fn closing_quote(text: &str, start: usize) -> Option<char> {
         .map(|&(_, close)| close)
 }
 
+/// The range of `value` (a whole value: a front matter string, an attribute) that is an
+/// absolute IRI, when the value is one: after surrounding whitespace, a known scheme and `:`
+/// start it, and the plain-text detector finds an IRI there.
+/// The IRI is the whole value (a value is delimited: its last `)` or `.` is its own) unless it
+/// holds whitespace, where the detector ends it.
+pub fn absolute_iri(value: &str) -> Option<Range<usize>> {
+    let start = value.len() - value.trim_start().len();
+    let end = value.trim_end().len();
+    if start >= end {
+        return None;
+    }
+    // The spaces of a template expression (`{{ .Dir }}`) end nothing: it is looked at as the
+    // rules see it, stood in for.
+    let written = &value[start..end];
+    let placeholders = super::template::placeholders(written);
+    let stood_in;
+    let trimmed = if placeholders.is_empty() {
+        written
+    } else {
+        stood_in = super::template::stand_in(written, &placeholders);
+        stood_in.as_str()
+    };
+    let colon = trimmed.find(':')?;
+    let scheme = &trimmed[..colon];
+    if !SCHEMES.iter().any(|s| s.eq_ignore_ascii_case(scheme)) {
+        return None;
+    }
+    let found = detect(trimmed).into_iter().next()?;
+    if found.start != 0 || found.end <= colon + 1 {
+        return None;
+    }
+    if trimmed.contains(char::is_whitespace) {
+        Some(start..start + found.end)
+    } else {
+        Some(start..end)
+    }
+}
+
 /// Where [`detect`] could find an IRI in slices of one text: the positions of every `:` and of
 /// every `.` after `www` — the only bytes it weighs — a `:` counting only where a known scheme
 /// may end at it ([`scheme_may_end_at`], asked only of the `:`s in the ranges asked about).
@@ -501,6 +539,28 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use proptest::sample::select;
+
+    #[test]
+    fn absolute_iris_only() {
+        assert_eq!(absolute_iri("https://a.example/x."), Some(0..20));
+        assert_eq!(absolute_iri(" https://a.example/ b"), Some(1..19));
+        assert_eq!(absolute_iri("mailto:a@b.example"), Some(0..18));
+        assert_eq!(absolute_iri("https://a.example/{{ .Dir }} x"), Some(0..28));
+        for quiet in [
+            "Title: subtitle",
+            "2024-01-02T10:00:00Z",
+            "/docs/intro",
+            "../a.png",
+            "www.example.org",
+            "tel: 555",
+            "https:",
+            "",
+            "x https://a.example/",
+            "{{ .Site.BaseURL }}/x",
+        ] {
+            assert_eq!(absolute_iri(quiet), None, "{quiet:?}");
+        }
+    }
 
     /// The byte-by-byte scan `detect` replaced: the oracle it must agree with. It tries every
     /// word start, where `detect` only tries the words before a trigger; what an IRI is at a

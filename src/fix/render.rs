@@ -41,6 +41,10 @@ pub enum Place {
     MarkdownAutolink,
     /// A bare IRI in Markdown text.
     MarkdownText,
+    /// A string value of YAML or TOML front matter: characters as they are, except those that
+    /// would need quoting or escaping in some style of string (whitespace, controls, quotes,
+    /// `\`, `#`, flow punctuation), which no fix may write there.
+    FrontMatter,
 }
 
 /// Where `occurrence` of `source` is written.
@@ -63,6 +67,7 @@ pub fn place_of(source: &Source, occurrence: &Occurrence) -> Place {
             }
             "markdown:autolink" => Place::MarkdownAutolink,
             "markdown:text" => Place::MarkdownText,
+            o if o.starts_with("front-matter") => Place::FrontMatter,
             _ => Place::HtmlAttribute,
         },
         Format::Xml => {
@@ -119,6 +124,16 @@ pub fn write_in(place: Place, encoding: &'static Encoding, text: &str) -> Option
                     || (place == Place::XmlCdata && text[i..].starts_with("]]>"))
                     || (place == Place::MarkdownAutolink
                         && (c == '<' || c == '>' || c.is_whitespace()))
+                {
+                    return None;
+                }
+                out.push(c);
+            }
+            Place::FrontMatter => {
+                if !encodable(encoding, c)
+                    || c.is_whitespace()
+                    || c.is_control()
+                    || matches!(c, '"' | '\'' | '\\' | '#' | '[' | ']' | '{' | '}' | ',')
                 {
                     return None;
                 }

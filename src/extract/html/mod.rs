@@ -25,7 +25,12 @@
 //! | `meta http-equiv="refresh"` | `content` | the URL after `url=` |
 //!
 //! Values are stripped of leading and trailing ASCII whitespace, as browsers do; empty values
-//! are skipped. `<base href>` is reported like any other IRI; relative references stay
+//! are skipped. In HTML inside Markdown ([`extract_markdown_fragment`]), where MDX, Vue and
+//! other components are elements too (`<YouTubeIframe src>`, `<VueSchoolLink href>`), every
+//! element's `href`, `src`, `srcset` and `poster` holds URLs, and its other attributes named in
+//! the table do when their value is an absolute IRI ([`super::text::absolute_iri`]); an unquoted
+//! value in braces is a JSX expression (`href={url}`, `src={"…"}`), not a URL, and is skipped.
+//! `<base href>` is reported like any other IRI; relative references stay
 //! relative (rules check them as written). Comments, `<script>`, `<style>` and `<template>`
 //! text, and text nodes are not IRIs. The origin of an occurrence is `element@attribute`.
 //!
@@ -83,6 +88,42 @@ pub const URL_ATTRIBUTES: &[(&[&str], &str, ValueKind)] = &[
     (&[], "itemtype", ValueKind::UrlList),
     (&[], "xmlns", ValueKind::Url),
 ];
+
+/// What elements hold URLs in their attributes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Elements {
+    /// The HTML standard's, as [`URL_ATTRIBUTES`] lists them.
+    Html,
+    /// Also components (MDX, JSX, Vue) in Markdown: any element.
+    Components,
+}
+
+/// How `attribute` of `tag` holds URLs when any element may be a component: as in HTML, or by
+/// its name alone for `href`, `src`, `srcset` and `poster`, or for the table's other attribute
+/// names when the value is an absolute IRI (`<Chart data="q1">` is no URL).
+fn component_kind(tag: &FoundTag<'_>, attribute: &str) -> Option<ValueKind> {
+    if let Some(kind) = value_kind(tag, attribute) {
+        return Some(kind);
+    }
+    match attribute {
+        "href" | "src" | "poster" => Some(ValueKind::Url),
+        "srcset" => Some(ValueKind::Srcset),
+        "action" | "formaction" | "cite" | "data" | "manifest" | "background" | "longdesc" => tag
+            .value(attribute)
+            .and_then(super::text::absolute_iri)
+            .map(|_| ValueKind::Url),
+        _ => None,
+    }
+}
+
+/// True when the attribute's raw value is unquoted and starts with `{`: a JSX expression.
+fn is_expression(text: &str, attr: &LocatedAttribute) -> bool {
+    attr.raw.as_ref().is_some_and(|raw| {
+        let b = text.as_bytes();
+        b.get(raw.start) == Some(&b'{')
+            && !(raw.start > 0 && matches!(b[raw.start - 1], b'"' | b'\''))
+    })
+}
 
 /// How `attribute` of `tag` holds URLs, if it does.
 fn value_kind(tag: &FoundTag<'_>, attribute: &str) -> Option<ValueKind> {
@@ -185,7 +226,18 @@ pub fn extract(text: &str) -> Extraction {
 /// whole `text`.
 pub fn extract_fragment(text: &str, range: Range<usize>) -> (Vec<Occurrence>, Vec<Comment>) {
     let mut out = Vec::new();
-    let comments = for_each_occurrence(text, range, &mut |o| out.push(o));
+    let comments = scan_occurrences(text, range, Elements::Html, &mut |o| out.push(o));
+    (out, comments)
+}
+
+/// [`extract_fragment`] for HTML inside Markdown, whose elements may be components (MDX, JSX,
+/// Vue): their URL attributes are read too, JSX expressions are not.
+pub fn extract_markdown_fragment(
+    text: &str,
+    range: Range<usize>,
+) -> (Vec<Occurrence>, Vec<Comment>) {
+    let mut out = Vec::new();
+    let comments = scan_occurrences(text, range, Elements::Components, &mut |o| out.push(o));
     (out, comments)
 }
 
@@ -196,17 +248,33 @@ pub fn for_each_occurrence(
     range: Range<usize>,
     on_occurrence: &mut dyn FnMut(Occurrence),
 ) -> Vec<Comment> {
+    scan_occurrences(text, range, Elements::Html, on_occurrence)
+}
+
+fn scan_occurrences(
+    text: &str,
+    range: Range<usize>,
+    elements: Elements,
+    on_occurrence: &mut dyn FnMut(Occurrence),
+) -> Vec<Comment> {
     tags::scan(text, range, &mut |mut tag| {
         let mut i = 0;
         while let Some(name) = tag.attribute_name(i) {
             i += 1;
-            let Some(kind) = value_kind(&tag, name) else {
+            let kind = match elements {
+                Elements::Html => value_kind(&tag, name),
+                Elements::Components => component_kind(&tag, name),
+            };
+            let Some(kind) = kind else {
                 continue;
             };
             // Not in the source (a NUL in its name): none of its attributes are.
             let Some(attr) = tag.locate(i - 1) else {
                 return;
             };
+            if elements == Elements::Components && is_expression(text, &attr) {
+                continue;
+            }
             let origin = origin(&tag.name, &attr.name);
             let (value, map) = match rejoined(text, &attr) {
                 Some(rejoined) => rejoined,

@@ -62,7 +62,7 @@ fn align(text: &str, range: Range<usize>, event: &str, map: &mut SpanMap) -> Opt
     Some(())
 }
 
-/// [`html::extract_fragment`] on `text[range]`, without tokenizing HTML that cannot hold an IRI
+/// [`html::extract_markdown_fragment`] on `text[range]`, without tokenizing HTML that cannot hold an IRI
 /// or a directive: an IRI is only ever a non-empty attribute value, which follows a `=`, and a
 /// directive comment holds [`DIRECTIVE_PREFIX`]. Most inline HTML (`<br>`, `</kbd>`,
 /// `<details>`) has neither.
@@ -73,7 +73,7 @@ fn fragment(text: &str, range: Range<usize>) -> (Vec<Occurrence>, Vec<Comment>) 
     if memchr::memchr(b'=', html).is_none() && DIRECTIVE.find(html).is_none() {
         return (Vec::new(), Vec::new());
     }
-    html::extract_fragment(text, range)
+    html::extract_markdown_fragment(text, range)
 }
 
 /// The occurrence `occ` found in `html` (offsets into `html`), mapped back to the source
@@ -157,7 +157,7 @@ mod tests {
             "<p title=\"=\">",
         ] {
             let (found, comments) = fragment(html, 0..html.len());
-            let (all, all_comments) = html::extract_fragment(html, 0..html.len());
+            let (all, all_comments) = html::extract_markdown_fragment(html, 0..html.len());
             assert_eq!(found, all, "{html}");
             assert_eq!(comments, all_comments, "{html}");
         }

@@ -1,0 +1,153 @@
+//! Front matter: a YAML (`---` … `---` or `...`) or TOML (`+++` … `+++`) block at the very start
+//! of a Markdown document (line 1, after a BOM if there is one), as Jekyll, Hugo, Docusaurus and
+//! VitePress read it. Anywhere else a `---` line is a thematic break (or a setext underline) and
+//! what follows it is Markdown.
+//!
+//! Its string values that are absolute IRIs — a known scheme ([`text::SCHEMES`]), `:`, and what
+//! the plain-text detector accepts from there — are reported with the origin
+//! `front-matter:<key>`, the dotted path of the key (`front-matter:links.home`; list items add
+//! nothing to the path). Other values (titles, dates, relative paths) are not IRIs to check.
+//! The readers are small and forgiving ([`yaml`], [`toml`]): they know the common forms of front
+//! matter, and what they do not read is skipped, never misread as a value.
+
+mod toml;
+mod yaml;
+
+use std::ops::Range;
+
+use crate::extract::{Occurrence, SpanMap, text};
+
+/// The leading metadata block of a document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrontMatter {
+    /// The whole block, from its opening fence to the end of its closing fence's line.
+    pub block: Range<usize>,
+    /// The lines between the fences.
+    pub body: Range<usize>,
+    /// TOML (`+++`) rather than YAML (`---`).
+    pub toml: bool,
+}
+
+/// The end of the line starting at `at`, and the start of the next one.
+fn line_at(b: &[u8], at: usize) -> (usize, usize) {
+    match memchr::memchr(b'\n', &b[at..]) {
+        Some(k) => {
+            let end = if k > 0 && b[at + k - 1] == b'\r' {
+                at + k - 1
+            } else {
+                at + k
+            };
+            (end, at + k + 1)
+        }
+        None => (b.len(), b.len()),
+    }
+}
+
+/// Whether `line` is `fence` followed by nothing but spaces and tabs.
+fn is_fence(line: &[u8], fence: &[u8]) -> bool {
+    line.starts_with(fence)
+        && line[fence.len()..]
+            .iter()
+            .all(|c| matches!(c, b' ' | b'\t'))
+}
+
+/// The front matter at the start of `text`, if any. As pulldown-cmark's metadata blocks (which
+/// irilint does not enable: it takes them anywhere in a document), its first line is neither
+/// blank nor a closing fence, and it must be closed.
+pub fn find(text: &str) -> Option<FrontMatter> {
+    let b = text.as_bytes();
+    let start = if text.starts_with('\u{FEFF}') { 3 } else { 0 };
+    let (end, next) = line_at(b, start);
+    let first = &b[start..end];
+    let toml = is_fence(first, b"+++");
+    if !toml && !is_fence(first, b"---") {
+        return None;
+    }
+    let body_start = next;
+    let mut at = next;
+    while at < b.len() {
+        let (end, next) = line_at(b, at);
+        let line = &b[at..end];
+        let closes = if toml {
+            is_fence(line, b"+++")
+        } else {
+            is_fence(line, b"---") || is_fence(line, b"...")
+        };
+        if at == body_start && (closes || line.iter().all(u8::is_ascii_whitespace)) {
+            return None;
+        }
+        if closes {
+            return Some(FrontMatter {
+                block: start..next,
+                body: body_start..at,
+                toml,
+            });
+        }
+        at = next;
+    }
+    None
+}
+
+/// A string value read from front matter: the dotted path of its key, and its decoded text with
+/// the map back to the source.
+#[derive(Debug)]
+struct Value {
+    path: String,
+    text: String,
+    map: SpanMap,
+}
+
+/// The IRIs among the string values of `front`.
+pub fn occurrences(text: &str, front: &FrontMatter) -> Vec<Occurrence> {
+    let values = if front.toml {
+        toml::values(text, front.body.clone())
+    } else {
+        yaml::values(text, front.body.clone())
+    };
+    values.into_iter().filter_map(occurrence).collect()
+}
+
+/// The value as an occurrence, when it is an absolute IRI.
+fn occurrence(value: Value) -> Option<Occurrence> {
+    let r = text::absolute_iri(&value.text)?;
+    let origin = if value.path.is_empty() {
+        "front-matter".to_string()
+    } else {
+        format!("front-matter:{}", value.path)
+    };
+    Some(
+        Occurrence {
+            iri: value.text[r.clone()].to_string(),
+            map: value.map.slice(r),
+            origin: origin.into(),
+            placeholders: Vec::new(),
+        }
+        .with_templates(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_leading_closed_block_is_front_matter() {
+        assert_eq!(
+            find("---\na: b\n---\nx"),
+            Some(FrontMatter {
+                block: 0..13,
+                body: 4..9,
+                toml: false
+            })
+        );
+        assert_eq!(find("\u{FEFF}+++\r\na = 1\r\n+++").unwrap().body, 8..15);
+        assert!(find("---\na: b\n...\n").is_some());
+        assert!(find("+++\na = 1\n...\n").is_none());
+        assert!(find("x\n---\na: b\n---\n").is_none());
+        assert!(find("---\n\na: b\n---\n").is_none());
+        assert!(find("---\n---\n").is_none());
+        assert!(find("---\na: b\n").is_none());
+        assert!(find(" ---\na: b\n---\n").is_none());
+        assert!(find("----\na: b\n----\n").is_none());
+    }
+}

@@ -1,0 +1,306 @@
+//! The string values of TOML front matter: `key = value` pairs (dotted and quoted keys), under
+//! `[table]` and `[[array.of.tables]]` headers, with arrays (also over several lines) and
+//! inline tables. Basic strings are decoded with TOML's escapes, each mapped to its whole
+//! source; literal strings are as written. Multi-line strings (`"""`, `'''`) are passed over,
+//! not read. A line that is none of these is skipped.
+
+use std::ops::Range;
+
+use super::Value;
+use crate::extract::{SpanMap, span_map};
+
+/// How deep arrays and inline tables are read; deeper ones end the reading of their line.
+const MAX_DEPTH: usize = 32;
+
+/// The string values of the TOML in `text[body]`.
+pub(super) fn values(text: &str, body: Range<usize>) -> Vec<Value> {
+    let mut r = Reader {
+        text,
+        b: text.as_bytes(),
+        end: body.end,
+        out: Vec::new(),
+    };
+    let mut table = String::new();
+    let mut i = body.start;
+    while i < r.end {
+        i = r.blank(i);
+        if i >= r.end {
+            break;
+        }
+        if r.b[i] == b'[' {
+            let double = r.b.get(i + 1) == Some(&b'[');
+            let from = i + if double { 2 } else { 1 };
+            if let Some((path, after)) = r.key(from, String::new())
+                && r.b.get(after) == Some(&b']')
+            {
+                table = path;
+            }
+            i = r.next_line(i);
+            continue;
+        }
+        let parsed = r.key(i, table.clone()).and_then(|(path, after)| {
+            let at = r.spaces(after);
+            (r.b.get(at) == Some(&b'=')).then(|| (path, r.spaces(at + 1)))
+        });
+        i = match parsed {
+            Some((path, at)) => {
+                let after = r.value(at, &path, 0).unwrap_or(at);
+                r.next_line(after)
+            }
+            None => r.next_line(i),
+        };
+    }
+    r.out
+}
+
+struct Reader<'t> {
+    text: &'t str,
+    b: &'t [u8],
+    end: usize,
+    out: Vec<Value>,
+}
+
+impl Reader<'_> {
+    fn spaces(&self, mut i: usize) -> usize {
+        while i < self.end && matches!(self.b[i], b' ' | b'\t') {
+            i += 1;
+        }
+        i
+    }
+
+    /// Past whitespace, line ends and comments.
+    fn blank(&self, mut i: usize) -> usize {
+        loop {
+            i = self.spaces(i);
+            match self.b.get(i) {
+                Some(b'\r' | b'\n') if i < self.end => i += 1,
+                Some(b'#') if i < self.end => i = self.line_end(i),
+                _ => return i,
+            }
+        }
+    }
+
+    fn line_end(&self, i: usize) -> usize {
+        memchr::memchr(b'\n', &self.b[i..self.end]).map_or(self.end, |k| i + k)
+    }
+
+    /// The start of the line after the one `i` is on.
+    fn next_line(&self, i: usize) -> usize {
+        (self.line_end(i.min(self.end)) + 1).min(self.end)
+    }
+
+    /// A dotted key at `i`, appended to `path`; and the position after it.
+    fn key(&self, mut i: usize, mut path: String) -> Option<(String, usize)> {
+        loop {
+            i = self.spaces(i);
+            let part = match self.b.get(i).filter(|_| i < self.end)? {
+                b'"' => {
+                    let (close, (s, _)) = self.basic(i)?;
+                    i = close;
+                    s
+                }
+                b'\'' => {
+                    let close = memchr::memchr(b'\'', &self.b[i + 1..self.line_end(i)])? + i + 1;
+                    let s = self.text[i + 1..close].to_string();
+                    i = close + 1;
+                    s
+                }
+                _ => {
+                    let s = i;
+                    while i < self.end
+                        && (self.b[i].is_ascii_alphanumeric() || matches!(self.b[i], b'_' | b'-'))
+                    {
+                        i += 1;
+                    }
+                    if i == s {
+                        return None;
+                    }
+                    self.text[s..i].to_string()
+                }
+            };
+            if !path.is_empty() {
+                path.push('.');
+            }
+            path.push_str(&part);
+            i = self.spaces(i);
+            if self.b.get(i) != Some(&b'.') || i >= self.end {
+                return Some((path, i));
+            }
+            i += 1;
+        }
+    }
+
+    /// The basic string whose `"` is at `open` (on one line): the position after its closing
+    /// quote, and its decoded text.
+    fn basic(&self, open: usize) -> Option<(usize, (String, SpanMap))> {
+        let line_end = self.line_end(open);
+        let mut i = open + 1;
+        while i < line_end {
+            match self.b[i] {
+                b'\\' => i += 2,
+                b'"' => return Some((i + 1, basic_escapes(self.text, open + 1..i))),
+                _ => i += 1,
+            }
+        }
+        None
+    }
+
+    /// Reads the value at `i` under `path`, pushing its strings; the position after it, or
+    /// `None` when it cannot be read (then the rest of its line is skipped).
+    fn value(&mut self, i: usize, path: &str, depth: usize) -> Option<usize> {
+        if depth > MAX_DEPTH || i >= self.end {
+            return None;
+        }
+        let b = self.b;
+        if b[i..self.end].starts_with(b"\"\"\"") || b[i..self.end].starts_with(b"'''") {
+            let delim = &b[i..i + 3];
+            let close = memchr::memmem::find(&b[i + 3..self.end], delim)? + i + 3;
+            // A closing delimiter may be followed by up to two more quotes of its content.
+            let mut after = close + 3;
+            while after < self.end && b[after] == delim[0] && after < close + 5 {
+                after += 1;
+            }
+            return Some(after);
+        }
+        match b[i] {
+            b'"' => {
+                let (after, (text, map)) = self.basic(i)?;
+                self.push(path, text, map);
+                Some(after)
+            }
+            b'\'' => {
+                let close = memchr::memchr(b'\'', &b[i + 1..self.line_end(i)])? + i + 1;
+                let r = i + 1..close;
+                self.push(path, self.text[r.clone()].to_string(), SpanMap::identity(r));
+                Some(close + 1)
+            }
+            b'[' => {
+                let mut at = i + 1;
+                loop {
+                    at = self.blank(at);
+                    match b.get(at).filter(|_| at < self.end)? {
+                        b']' => return Some(at + 1),
+                        b',' => at += 1,
+                        _ => at = self.value(at, path, depth + 1)?,
+                    }
+                }
+            }
+            b'{' => {
+                let mut at = i + 1;
+                loop {
+                    at = self.spaces(at);
+                    match b.get(at).filter(|_| at < self.end)? {
+                        b'}' => return Some(at + 1),
+                        b',' => at += 1,
+                        _ => {
+                            let (key, after) = self.key(at, path.to_string())?;
+                            let eq = self.spaces(after);
+                            if b.get(eq) != Some(&b'=') {
+                                return None;
+                            }
+                            at = self.value(self.spaces(eq + 1), &key, depth + 1)?;
+                        }
+                    }
+                }
+            }
+            _ => {
+                // A number, boolean or date: up to a separator.
+                let mut at = i;
+                while at < self.end && !matches!(b[at], b',' | b']' | b'}' | b'#' | b'\n' | b'\r') {
+                    at += 1;
+                }
+                (at > i).then_some(at)
+            }
+        }
+    }
+
+    fn push(&mut self, path: &str, text: String, map: SpanMap) {
+        self.out.push(Value {
+            path: path.to_string(),
+            text,
+            map,
+        });
+    }
+}
+
+/// A basic string's content with TOML's escapes (`\b \t \n \f \r \e \" \\ \xHH \uHHHH
+/// \UHHHHHHHH`; 1.1's `\e` and `\x` included).
+fn basic_escapes(text: &str, inner: Range<usize>) -> (String, SpanMap) {
+    let b = text.as_bytes();
+    let end = inner.end;
+    span_map::decode_escapes(
+        text,
+        inner,
+        |rest| memchr::memchr(b'\\', rest),
+        |i| {
+            let c = *b.get(i + 1).filter(|_| i + 1 < end)?;
+            let simple = match c {
+                b'b' => '\u{8}',
+                b't' => '\t',
+                b'n' => '\n',
+                b'f' => '\u{C}',
+                b'r' => '\r',
+                b'e' => '\u{1B}',
+                b'"' => '"',
+                b'\\' => '\\',
+                b'x' | b'u' | b'U' => {
+                    let n = match c {
+                        b'x' => 2,
+                        b'u' => 4,
+                        _ => 8,
+                    };
+                    let digits = text.get(i + 2..i + 2 + n).filter(|_| i + 2 + n <= end)?;
+                    if !digits.bytes().all(|d| d.is_ascii_hexdigit()) {
+                        return None;
+                    }
+                    let v = u32::from_str_radix(digits, 16).ok()?;
+                    return Some((char::from_u32(v)?.to_string(), 2 + n));
+                }
+                _ => return None,
+            };
+            Some((simple.to_string(), 2))
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(t: &str) -> Vec<(String, String, String)> {
+        values(t, 0..t.len())
+            .into_iter()
+            .map(|v| {
+                let src = t[v.map.source_range()].to_string();
+                (v.path, v.text, src)
+            })
+            .collect()
+    }
+
+    fn v(p: &str, t: &str, s: &str) -> (String, String, String) {
+        (p.into(), t.into(), s.into())
+    }
+
+    #[test]
+    fn tables_arrays_and_strings() {
+        let t = "title = \"A\\u200Bb\" # c\ndate = 2024-01-01\nd = \"\"\"\nu = 'x'\n\"\"\"\naliases = [\n  'a', # one\n  \"b\",\n]\n[params]\nsite.home = 'h'\n\"q k\" = { u = \"v\", n = [1, 'w'] }\n[[menu.main]]\nurl = 'm'\n";
+        assert_eq!(
+            read(t),
+            [
+                v("title", "A\u{200B}b", "A\\u200Bb"),
+                v("aliases", "a", "a"),
+                v("aliases", "b", "b"),
+                v("params.site.home", "h", "h"),
+                v("params.q k.u", "v", "v"),
+                v("params.q k.n", "w", "w"),
+                v("menu.main.url", "m", "m"),
+            ]
+        );
+    }
+
+    #[test]
+    fn unreadable_lines_are_skipped() {
+        let t = "= 'x'\na = \"open\nb = 'ok'\nc = [1, {\nd = 'y'\n";
+        assert_eq!(read(t), [v("b", "ok", "ok"), v("d", "y", "y")]);
+    }
+}

@@ -1,0 +1,446 @@
+//! The string values of YAML front matter, read line by line: block mappings (`key: value`,
+//! nested by indentation), block sequences (`- value`, `- key: value`), flow sequences and
+//! mappings written on one line (`tags: [a, "b"]`, `{ url: x }`), and the three one-line scalar
+//! styles — plain, single-quoted (`''` is a quote) and double-quoted (with YAML's escapes, each
+//! mapped to its whole source). Block scalars (`|`, `>`) and quoted or flow values continued on
+//! the next lines are skipped; aliases (`*a`) are no values; anchors and tags (`&a`, `!t`) before
+//! a value are passed over.
+
+use std::ops::Range;
+
+use super::Value;
+use crate::extract::{SpanMap, span_map};
+
+/// The string values of the YAML in `text[body]`.
+pub(super) fn values(text: &str, body: Range<usize>) -> Vec<Value> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    // The keys whose values are nested below: (column of the key, key).
+    let mut stack: Vec<(usize, String)> = Vec::new();
+    // Inside a block scalar: lines indented more than this column belong to it.
+    let mut block_scalar: Option<usize> = None;
+    let mut at = body.start;
+    while at < body.end {
+        let (end, next) = super::line_at(b, at);
+        let end = end.min(body.end);
+        let line = at..end;
+        at = next;
+        let indent = b[line.clone()].iter().take_while(|&&c| c == b' ').count();
+        let content = line.start + indent..line.end;
+        let blank = b[content.clone()].iter().all(u8::is_ascii_whitespace);
+        if let Some(col) = block_scalar {
+            if blank || indent > col {
+                continue;
+            }
+            block_scalar = None;
+        }
+        if blank || b[content.start] == b'#' {
+            continue;
+        }
+        // `- ` items: each moves the column of what follows.
+        let mut col = indent;
+        let mut s = content.start;
+        let mut item = false;
+        while s < content.end && b[s] == b'-' && (s + 1 == content.end || b[s + 1] == b' ') {
+            item = true;
+            let spaces = b[s + 1..content.end]
+                .iter()
+                .take_while(|&&c| c == b' ')
+                .count();
+            col += 1 + spaces;
+            s += 1 + spaces;
+        }
+        if item {
+            // The sequence belongs to the key above it, which may be at the same column.
+            while stack.last().is_some_and(|(c, _)| *c > indent) {
+                stack.pop();
+            }
+        }
+        if s >= content.end {
+            continue;
+        }
+        let rest = s..content.end;
+        match key(text, rest.clone()) {
+            Some((name, value_start)) => {
+                while stack.last().is_some_and(|(c, _)| *c >= col) {
+                    stack.pop();
+                }
+                let path = join(&stack, &name);
+                let value = skip_spaces(b, value_start, rest.end);
+                if value >= rest.end || b[value] == b'#' {
+                    stack.push((col, name));
+                    continue;
+                }
+                if matches!(b[value], b'|' | b'>') {
+                    block_scalar = Some(col);
+                    continue;
+                }
+                if !node(text, value..rest.end, &path, &mut out) {
+                    block_scalar = Some(col);
+                }
+            }
+            None => {
+                if !item {
+                    // A continuation line of a multi-line scalar: not read.
+                    continue;
+                }
+                let path = join(&stack, "");
+                if matches!(b[rest.start], b'|' | b'>') {
+                    block_scalar = Some(indent);
+                    continue;
+                }
+                if !node(text, rest, &path, &mut out) {
+                    block_scalar = Some(indent);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The dotted path of `name` under the keys of `stack` (`name` empty: the path of the stack).
+fn join(stack: &[(usize, String)], name: &str) -> String {
+    let mut path = String::new();
+    for part in stack.iter().map(|(_, k)| k.as_str()).chain([name]) {
+        if part.is_empty() {
+            continue;
+        }
+        if !path.is_empty() {
+            path.push('.');
+        }
+        path.push_str(part);
+    }
+    path
+}
+
+fn skip_spaces(b: &[u8], mut i: usize, end: usize) -> usize {
+    while i < end && matches!(b[i], b' ' | b'\t') {
+        i += 1;
+    }
+    i
+}
+
+/// The key of a `key: value` at `text[r]` and where its value may start: a quoted key, or a
+/// plain one up to the first `: ` (or `:` at the end).
+fn key(text: &str, r: Range<usize>) -> Option<(String, usize)> {
+    let b = text.as_bytes();
+    let (name, after) = match b[r.start] {
+        q @ (b'"' | b'\'') => {
+            let (value, close) = quoted(text, r.start, r.end, q)?;
+            (value.0, close)
+        }
+        b'[' | b'{' => return None,
+        _ => {
+            let mut i = r.start;
+            loop {
+                let k = memchr::memchr(b':', &b[i..r.end])? + i;
+                if k + 1 == r.end || matches!(b[k + 1], b' ' | b'\t') {
+                    break (text[r.start..k].trim_end().to_string(), k);
+                }
+                i = k + 1;
+            }
+        }
+    };
+    let colon = skip_spaces(b, after, r.end);
+    (b.get(colon) == Some(&b':') && (colon + 1 == r.end || matches!(b[colon + 1], b' ' | b'\t')))
+        .then_some((name, colon + 1))
+}
+
+/// The quoted scalar opened by the quote `q` at `open`, decoded, and the position after its
+/// closing quote; `None` when it does not close before `end`.
+fn quoted(text: &str, open: usize, end: usize, q: u8) -> Option<((String, SpanMap), usize)> {
+    let b = text.as_bytes();
+    let mut i = open + 1;
+    while i < end {
+        match b[i] {
+            b'\\' if q == b'"' => i += 2,
+            b'\'' if q == b'\'' && b.get(i + 1) == Some(&b'\'') && i + 1 < end => i += 2,
+            c if c == q => {
+                let inner = open + 1..i;
+                let decoded = if q == b'"' {
+                    double_quoted(text, inner)
+                } else {
+                    single_quoted(text, inner)
+                };
+                return Some((decoded, i + 1));
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// A value node at `text[r]` (one line): a scalar or a flow collection, whose string values are
+/// pushed to `out` under `path`. False when it goes on past the line (a quoted scalar or a flow
+/// collection not closed there): the lines indented more than its key are then skipped.
+fn node(text: &str, r: Range<usize>, path: &str, out: &mut Vec<Value>) -> bool {
+    let b = text.as_bytes();
+    let mut s = r.start;
+    // Anchors and tags before the value.
+    while s < r.end && matches!(b[s], b'&' | b'!') {
+        while s < r.end && !matches!(b[s], b' ' | b'\t') {
+            s += 1;
+        }
+        s = skip_spaces(b, s, r.end);
+    }
+    if s >= r.end {
+        return true;
+    }
+    match b[s] {
+        b'[' | b'{' => {
+            let mut flow = Flow { text, end: r.end };
+            return flow.collection(s, path, out).is_some();
+        }
+        b'*' | b'#' | b'|' | b'>' => {}
+        q @ (b'"' | b'\'') => {
+            let Some(((text, map), _)) = quoted(text, s, r.end, q) else {
+                return false;
+            };
+            out.push(Value {
+                path: path.to_string(),
+                text,
+                map,
+            });
+        }
+        _ => {
+            // A plain scalar ends at a ` #` comment.
+            let mut e = r.end;
+            let mut i = s;
+            while let Some(k) = memchr::memchr(b'#', &b[i..r.end]) {
+                if matches!(b[i + k - 1], b' ' | b'\t') {
+                    e = i + k;
+                    break;
+                }
+                i += k + 1;
+            }
+            let v = s..s + text[s..e].trim_end().len();
+            out.push(Value {
+                path: path.to_string(),
+                text: text[v.clone()].to_string(),
+                map: SpanMap::identity(v),
+            });
+        }
+    }
+    true
+}
+
+/// A flow collection on one line.
+struct Flow<'t> {
+    text: &'t str,
+    end: usize,
+}
+
+/// How deep flow collections are read; deeper ones are skipped.
+const MAX_FLOW_DEPTH: usize = 32;
+
+impl Flow<'_> {
+    /// The collection opened at `open` (`[` or `{`); returns the position after it, or `None`
+    /// when it is not closed on the line (then nothing of it is kept).
+    fn collection(&mut self, open: usize, path: &str, out: &mut Vec<Value>) -> Option<usize> {
+        let mut found = Vec::new();
+        let end = self.read(open, path, &mut found, 0)?;
+        out.append(&mut found);
+        Some(end)
+    }
+
+    fn read(&self, open: usize, path: &str, out: &mut Vec<Value>, depth: usize) -> Option<usize> {
+        if depth > MAX_FLOW_DEPTH {
+            return None;
+        }
+        let b = self.text.as_bytes();
+        let close = if b[open] == b'[' { b']' } else { b'}' };
+        let mut i = open + 1;
+        loop {
+            i = skip_spaces(b, i, self.end);
+            if i >= self.end {
+                return None;
+            }
+            if b[i] == close {
+                return Some(i + 1);
+            }
+            if b[i] == b',' {
+                i += 1;
+                continue;
+            }
+            // A key, in a mapping (or a single-pair mapping in a sequence).
+            let mut item_path = path.to_string();
+            if let Some((name, after)) = self.flow_key(i, close) {
+                item_path = if path.is_empty() {
+                    name
+                } else {
+                    format!("{path}.{name}")
+                };
+                i = skip_spaces(b, after, self.end);
+            }
+            if i >= self.end {
+                return None;
+            }
+            i = match b[i] {
+                b'[' | b'{' => self.read(i, &item_path, out, depth + 1)?,
+                q @ (b'"' | b'\'') => {
+                    let ((text, map), after) = quoted(self.text, i, self.end, q)?;
+                    out.push(Value {
+                        path: item_path,
+                        text,
+                        map,
+                    });
+                    after
+                }
+                _ => {
+                    // A plain scalar in flow context ends at `,` or the closer (`: ` was
+                    // taken as a key above).
+                    let s = i;
+                    while i < self.end && b[i] != b',' && b[i] != close {
+                        i += 1;
+                    }
+                    let v = s..s + self.text[s..i].trim_end().len();
+                    if !matches!(b[s], b'*' | b'&' | b'!') {
+                        out.push(Value {
+                            path: item_path,
+                            text: self.text[v.clone()].to_string(),
+                            map: SpanMap::identity(v),
+                        });
+                    }
+                    i
+                }
+            };
+        }
+    }
+
+    /// A `key:` at `i` inside a flow collection: its name and the position after the `:`.
+    fn flow_key(&self, i: usize, close: u8) -> Option<(String, usize)> {
+        let b = self.text.as_bytes();
+        let (name, after) = match b[i] {
+            q @ (b'"' | b'\'') => {
+                let ((name, _), after) = quoted(self.text, i, self.end, q)?;
+                (name, after)
+            }
+            b'[' | b'{' => return None,
+            _ => {
+                let mut k = i;
+                while k < self.end && b[k] != b',' && b[k] != close {
+                    if b[k] == b':' && (k + 1 == self.end || matches!(b[k + 1], b' ' | b'\t')) {
+                        return Some((self.text[i..k].trim_end().to_string(), k + 1));
+                    }
+                    k += 1;
+                }
+                return None;
+            }
+        };
+        let colon = skip_spaces(b, after, self.end);
+        (b.get(colon) == Some(&b':')).then_some((name, colon + 1))
+    }
+}
+
+/// A single-quoted scalar's content: `''` is one quote.
+fn single_quoted(text: &str, inner: Range<usize>) -> (String, SpanMap) {
+    let b = text.as_bytes();
+    span_map::decode_escapes(
+        text,
+        inner,
+        |rest| memchr::memchr(b'\'', rest),
+        |i| (b.get(i + 1) == Some(&b'\'')).then(|| ("'".to_string(), 2)),
+    )
+}
+
+/// A double-quoted scalar's content, with YAML 1.2's escapes (§5.7).
+fn double_quoted(text: &str, inner: Range<usize>) -> (String, SpanMap) {
+    let b = text.as_bytes();
+    let end = inner.end;
+    span_map::decode_escapes(
+        text,
+        inner,
+        |rest| memchr::memchr(b'\\', rest),
+        |i| {
+            let c = *b.get(i + 1).filter(|_| i + 1 < end)?;
+            let simple = match c {
+                b'0' => '\0',
+                b'a' => '\u{7}',
+                b'b' => '\u{8}',
+                b't' | b'\t' => '\t',
+                b'n' => '\n',
+                b'v' => '\u{B}',
+                b'f' => '\u{C}',
+                b'r' => '\r',
+                b'e' => '\u{1B}',
+                b' ' => ' ',
+                b'"' => '"',
+                b'/' => '/',
+                b'\\' => '\\',
+                b'N' => '\u{85}',
+                b'_' => '\u{A0}',
+                b'L' => '\u{2028}',
+                b'P' => '\u{2029}',
+                b'x' | b'u' | b'U' => {
+                    let n = match c {
+                        b'x' => 2,
+                        b'u' => 4,
+                        _ => 8,
+                    };
+                    let digits = text.get(i + 2..i + 2 + n).filter(|_| i + 2 + n <= end)?;
+                    if !digits.bytes().all(|d| d.is_ascii_hexdigit()) {
+                        return None;
+                    }
+                    let v = u32::from_str_radix(digits, 16).ok()?;
+                    return Some((char::from_u32(v)?.to_string(), 2 + n));
+                }
+                _ => return None,
+            };
+            Some((simple.to_string(), 2))
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(y: &str) -> Vec<(String, String, String)> {
+        values(y, 0..y.len())
+            .into_iter()
+            .map(|v| {
+                let src = y[v.map.source_range()].to_string();
+                (v.path, v.text, src)
+            })
+            .collect()
+    }
+
+    fn t(p: &str, v: &str, s: &str) -> (String, String, String) {
+        (p.into(), v.into(), s.into())
+    }
+
+    #[test]
+    fn mappings_sequences_and_scalars() {
+        let y = "title: A: b # c\nlinks:\n  home: 'it''s'\n  list:\n  - x\n  - \"a\\u200Bb\"\n  -   - y\nz: [1, 'q', {u: v}]\nseq:\n- k: w\n  k2: w2\n\"q k\": a #b\n";
+        assert_eq!(
+            read(y),
+            [
+                t("title", "A: b", "A: b"),
+                t("links.home", "it's", "it''s"),
+                t("links.list", "x", "x"),
+                t("links.list", "a\u{200B}b", "a\\u200Bb"),
+                t("links.list", "y", "y"),
+                t("z", "1", "1"),
+                t("z", "q", "q"),
+                t("z.u", "v", "v"),
+                t("seq.k", "w", "w"),
+                t("seq.k2", "w2", "w2"),
+                t("q k", "a", "a"),
+            ]
+        );
+    }
+
+    #[test]
+    fn block_scalars_and_unclosed_values_are_skipped() {
+        let y = "a: |\n  https://x.example/\n  more\nb: \"open\n  c: d\ne: [1,\n  2]\nf: *alias\ng: &x !!str v\n";
+        assert_eq!(read(y), [t("g", "v", "v")]);
+    }
+
+    #[test]
+    fn double_quoted_escapes_map_to_their_source() {
+        let y = r#"u: "a\x41\"\\\/\U0001F600\q""#;
+        let v = &values(y, 0..y.len())[0];
+        assert_eq!(v.text, "aA\"\\/\u{1F600}\\q");
+        assert_eq!(&y[v.map.to_source(1..2)], r"\x41");
+    }
+}

@@ -1,0 +1,91 @@
+//! JSX attribute expressions in Markdown (MDX pages, React-flavoured docs): `src={"https://…"}`,
+//! `href={base + "/a"}`, `style={{ width: 1 }}`.
+//!
+//! To CommonMark a tag whose unquoted attribute value holds a quote or a space is no HTML tag,
+//! so the whole component would be text, its URL attributes lost and the strings in its
+//! expressions taken for bare IRIs. The inside of each expression is masked before parsing (as
+//! template expressions are, [`super::template`]): the tag is then HTML, the value `{xxx}` an
+//! expression the HTML extractor skips, and the code in it no text.
+
+use std::ops::Range;
+
+/// The longest expression masked, in bytes.
+const MAX_EXPRESSION: usize = 4096;
+
+fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b':' | b'.' | b'-')
+}
+
+/// The insides of the attribute expressions of `text`: after `name={`, up to the `}` that
+/// balances it on the same line (braces in strings not counted), when the attribute name
+/// follows whitespace.
+pub fn expression_masks(text: &str) -> Vec<Range<usize>> {
+    let b = text.as_bytes();
+    let mut out: Vec<Range<usize>> = Vec::new();
+    for i in memchr::memmem::find_iter(b, b"={") {
+        if out.last().is_some_and(|m| i < m.end) {
+            continue;
+        }
+        let mut k = i;
+        while k > 0 && is_name_byte(b[k - 1]) {
+            k -= 1;
+        }
+        if k == i || k == 0 || !matches!(b[k - 1], b' ' | b'\t' | b'\n' | b'\r') {
+            continue;
+        }
+        if let Some(close) = closing_brace(b, i + 1)
+            && close > i + 2
+        {
+            out.push(i + 2..close);
+        }
+    }
+    out
+}
+
+/// The `}` that closes the `{` at `open`, on its line.
+fn closing_brace(b: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut quote: Option<u8> = None;
+    let end = b.len().min(open + MAX_EXPRESSION);
+    let mut i = open;
+    while i < end {
+        let c = b[i];
+        match (quote, c) {
+            (_, b'\n' | b'\r') => return None,
+            (Some(_), b'\\') => i += 1,
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, b'"' | b'\'' | b'`') => quote = Some(c),
+            (None, b'{') => depth += 1,
+            (None, b'}') => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn masked(t: &str) -> Vec<&str> {
+        expression_masks(t).into_iter().map(|r| &t[r]).collect()
+    }
+
+    #[test]
+    fn attribute_expressions() {
+        assert_eq!(
+            masked("<A href={url} src={\"a}b\"} style={{ w: 1 }} />"),
+            ["url", "\"a}b\"", "{ w: 1 }"]
+        );
+        assert_eq!(masked("<A\n  src={`x ${y}`}\n/>"), ["`x ${y}`"]);
+        // Not after an attribute name, not closed on the line, empty: not expressions.
+        assert!(masked("a={b} x={c\n} y={} ={d}").is_empty());
+    }
+}
