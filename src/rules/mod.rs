@@ -361,7 +361,7 @@ impl Findings {
         self.list.push(f);
     }
 
-    fn attach_fix(&mut self, fix: crate::fix::IriFix) {
+    fn attach_fix(&mut self, mut fix: crate::fix::IriFix) {
         let Some((i, joined)) = self.last else {
             return;
         };
@@ -372,6 +372,12 @@ impl Findings {
             .any(|e| template::touches(&self.placeholders, &e.range))
         {
             return;
+        }
+        // With a placeholder, what the IRI will be is not known (an attribute reference may hold
+        // the scheme and host, and `%5C` for a `\` is equivalent only where `\` is no `/`): no
+        // fix of it keeps its meaning for certain.
+        if !self.placeholders.is_empty() {
+            fix.applicability = crate::fix::Applicability::Unsafe;
         }
         let f = &mut self.list[i];
         match (&mut f.fix, joined) {
