@@ -587,3 +587,30 @@ fn stdin_that_cannot_be_fixed_writes_nothing_to_stdout_and_fails() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("standard input was not fixed"), "{stderr}");
 }
+
+/// With a placeholder in it (an AsciiDoc attribute reference, a template expression), what
+/// the IRI becomes is not known: `%5C` for a `\` is equivalent only where `\` is no `/`, and
+/// the reference may hold the scheme. No fix of it is safe, so `--fix` leaves it alone.
+#[test]
+fn a_fix_of_an_iri_with_a_placeholder_is_never_safe() {
+    for (name, text) in [
+        (
+            "CHANGELOG.adoc",
+            ":url-repo: https://github.com/asciidoctor/asciidoctor\n\n{url-repo}/compare/v2.0.25\\v2.0.26[full diff]\n",
+        ),
+        ("page.html", "<a href=\"{{ base }}/a b\">x</a>\n"),
+    ] {
+        let (dir, path) = with_file(name, text.as_bytes());
+        let (_, stdout, stderr) = check(dir.path(), &["--fix", name]);
+        assert!(
+            stdout.contains("Fixed 0 issues"),
+            "{name}: {stdout}\n{stderr}"
+        );
+        assert_eq!(fs::read_to_string(&path).unwrap(), text, "{name}");
+        assert_ne!(
+            utf8(fixed(name, text.as_bytes(), true)),
+            text,
+            "{name}: unsafe fix"
+        );
+    }
+}

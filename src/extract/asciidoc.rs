@@ -1,14 +1,19 @@
 //! IRIs in AsciiDoc (Asciidoctor, and the AsciiDoc.py of git's documentation).
 //!
 //! What is extracted, with its origin:
-//! - `asciidoc:link`: the target of a `link:` macro, `link:target[text]`;
+//! - `asciidoc:link`: the target of a `link:` macro, `link:target[text]`, and the `link=`
+//!   attribute of an inline or block image (`image::logo.png[Logo,link=https://example.org]`);
 //! - `asciidoc:image`: the target of an inline or block image macro (`image:x.png[]`,
 //!   `image::x.png[]`), and `asciidoc:media` that of `video::` and `audio::`;
-//! - `asciidoc:url`: URL macros and bare IRIs (`https://example.org[Example]`,
-//!   `<https://example.org>`, `mailto:a@example.org[]`), found by the plain-text detector
-//!   ([`super::text`]), which ends an IRI before its macro's `[…]`; and IRIs that start with an
-//!   attribute reference naming a URL — one the document sets to an IRI (`:url-repo: https://…`)
-//!   or, by Asciidoctor's convention, one named `url-…` or `uri-…`: `{url-repo}/blob/main[code]`.
+//! - `asciidoc:url`: URL macros, read as Asciidoctor's `InlineLinkRx` reads them — an `http`,
+//!   `https`, `file`, `ftp` or `irc` URL up to the first blank, `[` or `]`, then `[…]` closed by
+//!   the first unescaped `]` in the paragraph, where the macro ends whatever follows
+//!   (`https://brew.sh[Homebrew]-supported`) — and `mailto:` macros (`mailto:a@example.org[]`);
+//!   bare IRIs (`https://example.org`, `<https://example.org>`), found by the plain-text
+//!   detector ([`super::text`]); and IRIs that start with an attribute reference naming a URL —
+//!   one the document sets to an IRI (`:url-repo: https://…`) or, by Asciidoctor's convention,
+//!   one named `url-…` or `uri-…`: `{url-repo}/blob/main[code]`, `{issue}466[#466]` (a URL
+//!   macro once the reference is replaced, as Asciidoctor replaces it before reading macros).
 //!
 //! Attribute references (`{url-repo}`, `{litdd}`) inside an IRI are placeholders
 //! ([`super::template`]): not checked, the characters around them are — a zero-width space next
@@ -18,7 +23,9 @@
 //! placeholder, as `[user@]` is in plain text.
 //!
 //! Not IRIs, and skipped: listing (`----`), literal (`....`), passthrough (`++++`) and comment
-//! (`////`) blocks and fenced code; literal paragraphs (indented, after a blank line); comment
+//! (`////`) blocks and fenced code; literal paragraphs (indented, after a blank line — but an
+//! indented list item, `  * https://…`, `\t- …`, `  term:: …`, is a list item, which Asciidoctor
+//! looks for first, and so is the indented text after a description list term); comment
 //! lines (`// …`); inline passthroughs (`+text+`, `++text++`, `+++text+++`, `pass:[…]`) and
 //! backquoted code (`` `code` ``; Asciidoctor would still apply macros inside monospace, but
 //! git's AsciiDoc.py does not, and in documentation a URL in code is an example);
@@ -26,17 +33,21 @@
 //! `xref:` and `<<id>>` cross references. A two-line section title's underline (`NAME` over
 //! `----`, within two characters of its length) is not a listing delimiter.
 //!
-//! §5.2 preparation: AsciiDoc has no escapes inside a macro target except the passthrough
-//! `link:++https://example.org/a b++[]`, whose content is the IRI as written. In other targets
-//! and URLs, the character references Asciidoctor keeps in the link it writes (`&#8203;`,
-//! `&amp;`, `&copy;`) are resolved, as the browser resolves them in the `href`; each maps to its
-//! whole source. A macro without its closing `]`, an unclosed passthrough or backquote is read
+//! §5.2 preparation: a passthrough target, `link:++https://example.org/a b++[]`, is the IRI as
+//! written. In other targets and URLs, the character references Asciidoctor keeps in the link
+//! it writes (`&#8203;`, `&amp;`, `&copy;`) are resolved, as the browser resolves them in the
+//! `href`; each maps to its whole source. And the backslash of an escape Asciidoctor resolves
+//! before it reads macros is dropped (`compare/v1.0\...v1.1` links to `compare/v1.0...v1.1`):
+//! `\...`, `\--` between words, `\'` in a word, `\(C)`, and `\*`, `\_`, `\#`, `` \` ``,
+//! `\^`, `\~` when a closing mark follows in the paragraph (see `escape_at`); any other
+//! backslash stays, as it does in the link. A macro without its closing `]`, an unclosed passthrough or backquote is read
 //! as plain text, whose IRIs are found as such.
 //!
 //! Suppression directives are comment lines: `// irilint-disable-next-line RULE`.
 //!
 //! No AsciiDoc parser on crates.io gives the source offsets of macro targets, so this is a
-//! focused scanner; the fixtures in `fixtures/asciidoc/` come from git's documentation.
+//! focused scanner; the fixtures in `fixtures/asciidoc/` come from git's documentation and
+//! from real READMEs and changelogs, each named in its first lines.
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -90,17 +101,111 @@ pub fn extract(text: &str) -> Extraction {
 /// letters or more, then up to two digits), `&#` and 2 to 6 digits `;`, `&#x` and 2 to 5 hex
 /// digits `;` — and the browser resolves those in the `href`. So `&#8203;` in a target is a
 /// zero-width space in the link, and `&amp;` an `&`. The map covers each reference whole.
+///
+/// The backslash of an escape Asciidoctor resolves before it reads macros is not in the link
+/// either ([`escape_at`]): `compare/v1.0\...v1.1` links to `compare/v1.0...v1.1`.
 fn resolve_references(text: &str, range: Range<usize>) -> (String, SpanMap) {
     let end = range.end;
+    let mut closers = Closers::default();
     super::span_map::decode_escapes(
         text,
         range,
-        |rest| memchr::memchr(b'&', rest),
+        |rest| memchr::memchr2(b'&', b'\\', rest),
         |i| {
+            if text.as_bytes()[i] == b'\\' {
+                return escape_at(text, i, end, &mut closers);
+            }
             let n = kept_reference_len(&text.as_bytes()[i..end])?;
             super::html::charref::reference(text, i, i + n).filter(|(_, len)| *len == n)
         },
     )
+}
+
+/// The escape at `i` (a `\`) that Asciidoctor resolves in its replacements and quotes
+/// substitutions, which run before its macros: what is left of it, and its length. Its
+/// `REPLACEMENTS` drop the backslash of `\...`, `\(C)`, `\(R)`, `\(TM)`, `` \`' ``, of `\--`
+/// between word characters and of `\'` between a letter or digit and a letter; its quotes
+/// substitution that of a formatting mark (`\*`, `\_`, `\#`, `` \` ``, `\^`, `\~`) that
+/// pairs with a closing one later in the paragraph (`^` and `~` within the same word). Any
+/// other backslash stays (and the browser reads it as `/` in an `http` link).
+fn escape_at(text: &str, i: usize, end: usize, closers: &mut Closers) -> Option<(String, usize)> {
+    let b = &text.as_bytes()[..end];
+    let rest = &b[i + 1..];
+    let word = |k: Option<&u8>| k.is_some_and(|&c| is_word(c));
+    let before = i.checked_sub(1).map(|k| &b[k]);
+    let kept = if rest.starts_with(b"...") {
+        3
+    } else if let Some(n) = [&b"(C)"[..], b"(R)", b"(TM)", b"`'"]
+        .iter()
+        .find(|p| rest.starts_with(p))
+        .map(|p| p.len())
+    {
+        n
+    } else if rest.starts_with(b"--") && word(before) && word(rest.get(2)) {
+        2
+    } else if rest.starts_with(b"'")
+        && before.is_some_and(u8::is_ascii_alphanumeric)
+        && rest.get(1).is_some_and(u8::is_ascii_alphabetic)
+    {
+        1
+    } else {
+        let mark = *rest.first()?;
+        let kind = MARKS.iter().position(|&m| m == mark)?;
+        closers.closes(text.as_bytes(), kind, i + 2).then_some(1)?
+    };
+    Some((text[i + 1..i + 1 + kept].to_string(), 1 + kept))
+}
+
+/// The first `mark` from `from` on within the paragraph (an escaped one counts: the quotes
+/// substitution's closing mark is any); `Err` holds where the paragraph ends.
+fn find_mark(b: &[u8], from: usize, mark: u8) -> Result<usize, usize> {
+    let mut line_blank = false;
+    for (k, &c) in b.iter().enumerate().skip(from) {
+        if c == mark {
+            return Ok(k);
+        }
+        if c == b'\n' {
+            if line_blank {
+                return Err(k);
+            }
+            line_blank = true;
+        } else if !c.is_ascii_whitespace() {
+            line_blank = false;
+        }
+    }
+    Err(b.len())
+}
+
+/// The formatting marks whose escape Asciidoctor resolves when they pair.
+const MARKS: [u8; 6] = [b'*', b'_', b'#', b'`', b'^', b'~'];
+
+/// Where the last search for each mark's closer went, so that many escapes in one paragraph
+/// do not search it again and again.
+#[derive(Default)]
+struct Closers {
+    /// Per mark: the search started at, and the closer found or where it stopped.
+    last: [Option<(usize, Result<usize, usize>)>; MARKS.len()],
+}
+
+impl Closers {
+    /// Whether the mark `MARKS[kind]` closes after `from` (within the paragraph; for `^` and
+    /// `~`, within the word).
+    fn closes(&mut self, b: &[u8], kind: usize, from: usize) -> bool {
+        let mark = MARKS[kind];
+        if mark == b'^' || mark == b'~' {
+            return b[from.min(b.len())..]
+                .iter()
+                .take_while(|c| !c.is_ascii_whitespace())
+                .any(|&c| c == mark);
+        }
+        let found = match self.last[kind] {
+            Some((start, Ok(k))) if start <= from && from <= k => Ok(k),
+            Some((start, Err(stop))) if start <= from && from < stop => Err(stop),
+            _ => find_mark(b, from, mark),
+        };
+        self.last[kind] = Some((from, found));
+        found.is_ok()
+    }
 }
 
 /// The length of the character reference Asciidoctor keeps at the start of `b` (an `&`), if it
@@ -186,6 +291,62 @@ fn verbatim_delimiter(line: &str) -> Option<(u8, usize)> {
         .then_some((c, b.len()))
 }
 
+/// True when `line` starts a list item, indented or not, which Asciidoctor reads before it
+/// looks for a literal paragraph: its `UnorderedListRx` (`- `, `* `, `** `, `• `),
+/// `OrderedListRx` (`. `, `1. `, `a. `, `iv) `) and `DescriptionListRx` (`term:: text`,
+/// `term;; text`, with `:::` and `::::`).
+fn is_list_item(line: &str) -> bool {
+    let t = line.trim_start_matches([' ', '\t']).trim_end();
+    let b = t.as_bytes();
+    let marker = match b.first() {
+        Some(b'-') => 1,
+        Some(b'*') => b.iter().take_while(|&&c| c == b'*').count(),
+        Some(b'.') => b.iter().take_while(|&&c| c == b'.').count(),
+        Some(c) if c.is_ascii_digit() => {
+            let n = b.iter().take_while(|c| c.is_ascii_digit()).count();
+            if b.get(n) == Some(&b'.') { n + 1 } else { 0 }
+        }
+        Some(c) if c.is_ascii_alphabetic() && b.get(1) == Some(&b'.') => 2,
+        _ => 0,
+    };
+    let marker = if marker == 0 && t.starts_with('\u{2022}') {
+        '\u{2022}'.len_utf8()
+    } else if marker == 0 {
+        // Roman numerals: `iv)`, `IX)`.
+        let n = b.iter().take_while(|c| b"IVXivx".contains(c)).count();
+        if n > 0 && b.get(n) == Some(&b')') {
+            n + 1
+        } else {
+            0
+        }
+    } else {
+        marker
+    };
+    let item = marker > 0
+        && b.get(marker).is_some_and(|&c| c == b' ' || c == b'\t')
+        && marker + 1 < b.len();
+    item || is_description_item(t)
+}
+
+/// True when `t` (trimmed) is a description list item: a term, then `::`, `:::`, `::::` or
+/// `;;`, then the end of the line or a blank (not a line comment).
+fn is_description_item(t: &str) -> bool {
+    if t.starts_with("//") && !t.starts_with("///") {
+        return false;
+    }
+    let b = t.as_bytes();
+    (1..b.len()).any(|k| {
+        let ends = |n: usize| b.get(k + n).is_none_or(|&c| c == b' ' || c == b'\t');
+        if b[k..].starts_with(b";;") {
+            return ends(2);
+        }
+        b[k..].starts_with(b"::")
+            && (2..=4)
+                .rev()
+                .any(|n| b.len() >= k + n && b[k..k + n].iter().all(|&c| c == b':') && ends(n))
+    })
+}
+
 /// True when `line` ends a description list term (`term::`, `term;;`, `term:::`).
 fn is_list_term(line: &str) -> bool {
     let t = line.trim_end();
@@ -233,6 +394,7 @@ impl Scan<'_> {
             let literal = line.starts_with([' ', '\t'])
                 && !is_blank(line)
                 && prev.is_none_or(is_blank)
+                && !is_list_item(line)
                 && !self.after_list_term(&lines, i);
             if literal {
                 let mut end = i + 1;
@@ -308,9 +470,12 @@ impl Scan<'_> {
                     self.closed(b, i, 2, b"``", 4, &mut failed, &mut hides, false)
                 }
                 b'`' if word_start => self.closed(b, i, 1, b"`", 0, &mut failed, &mut hides, true),
-                b'{' if word_start => self.attribute_url(b, i, &mut hides).unwrap_or(i + 1),
+                b'{' if word_start => self
+                    .attribute_url(b, i, &mut failed, &mut hides)
+                    .unwrap_or(i + 1),
                 c if word_start && c.is_ascii_alphabetic() => self
-                    .macro_at(b, i, &mut failed, &mut hides)
+                    .url_macro_at(b, i, &mut failed, &mut hides)
+                    .or_else(|| self.macro_at(b, i, &mut failed, &mut hides))
                     .unwrap_or(i + 1),
                 _ => i + 1,
             };
@@ -354,8 +519,54 @@ impl Scan<'_> {
         }
     }
 
-    /// A `link:`, `image:`, `image::`, `video::` or `audio::` macro at `i`, extracted and hidden;
-    /// returns where it ends.
+    /// The `]` closing the attribute list opened at `open` (a `[`), in its paragraph and not
+    /// escaped (`\]`); a search that found none is remembered in `failed`.
+    fn attrlist_close(
+        b: &[u8],
+        open: usize,
+        failed: &mut [Option<(usize, usize)>; 5],
+    ) -> Option<usize> {
+        if failed[3].is_some_and(|(start, stop)| start < open && open < stop) {
+            return None;
+        }
+        match find_close(b, open + 1, b"]", false) {
+            Ok(k) => Some(k),
+            Err(stop) => {
+                failed[3] = Some((open, stop));
+                None
+            }
+        }
+    }
+
+    /// A URL macro at `i`, `https://brew.sh[Homebrew]`, extracted and hidden; returns where it
+    /// ends. As Asciidoctor's `InlineLinkRx` reads it: an `http`, `https`, `file`, `ftp` or
+    /// `irc` URL, the target running to the first blank, `[` or `]`, then an attribute list
+    /// closed by the first unescaped `]` in the paragraph — the macro ends there, whatever
+    /// follows (`https://brew.sh[Homebrew]-supported`). Without its `[…]` it is a bare URL,
+    /// left to the plain-text detector.
+    fn url_macro_at(
+        &mut self,
+        b: &[u8],
+        i: usize,
+        failed: &mut [Option<(usize, usize)>; 5],
+        hides: &mut Vec<Range<usize>>,
+    ) -> Option<usize> {
+        const SCHEMES: [&[u8]; 5] = [b"https://", b"http://", b"file://", b"ftp://", b"irc://"];
+        let scheme = SCHEMES.iter().find(|p| b[i..].starts_with(p))?;
+        let len = target_len(&b[i..]);
+        let open = i + len;
+        if len == scheme.len() || b.get(open) != Some(&b'[') {
+            return None;
+        }
+        let close = Self::attrlist_close(b, open, failed)?;
+        self.push(i..open, "asciidoc:url");
+        hides.push(i..close + 1);
+        Some(close + 1)
+    }
+
+    /// A `link:`, `mailto:`, `image:`, `image::`, `video::` or `audio::` macro at `i`,
+    /// extracted and hidden; returns where it ends. An image's `link=` attribute is extracted
+    /// too: `image:logo.png[Logo,link=https://example.org]`.
     fn macro_at(
         &mut self,
         b: &[u8],
@@ -363,8 +574,9 @@ impl Scan<'_> {
         failed: &mut [Option<(usize, usize)>; 5],
         hides: &mut Vec<Range<usize>>,
     ) -> Option<usize> {
-        const MACROS: [(&[u8], &str); 6] = [
+        const MACROS: [(&[u8], &str); 7] = [
             (b"link:", "asciidoc:link"),
+            (b"mailto:", "asciidoc:url"),
             (b"image::", "asciidoc:image"),
             (b"image:", "asciidoc:image"),
             (b"video::", "asciidoc:media"),
@@ -396,15 +608,12 @@ impl Scan<'_> {
         if b.get(open) != Some(&b'[') {
             return None;
         }
-        if failed[3].is_some_and(|(start, stop)| start < open && open < stop) {
-            return None;
-        }
-        let close = match find_close(b, open + 1, b"]", false) {
-            Ok(k) => k,
-            Err(stop) => {
-                failed[3] = Some((open, stop));
-                return None;
-            }
+        let close = Self::attrlist_close(b, open, failed)?;
+        // `mailto:a@example.org[]` links to the whole of it.
+        let target = if *name == b"mailto:" {
+            i..target.end
+        } else {
+            target
         };
         if !origin.is_empty() && !target.is_empty() {
             // A passthrough's content is written out as it is (`&` escaped): no references.
@@ -413,6 +622,11 @@ impl Scan<'_> {
             } else {
                 self.push(target, origin);
             }
+        }
+        if *origin == "asciidoc:image"
+            && let Some(link) = named_attribute(b, open + 1..close, b"link")
+        {
+            self.push(link, "asciidoc:link");
         }
         hides.push(i..close + 1);
         Some(close + 1)
@@ -423,6 +637,7 @@ impl Scan<'_> {
         &mut self,
         b: &[u8],
         i: usize,
+        failed: &mut [Option<(usize, usize)>; 5],
         hides: &mut Vec<Range<usize>>,
     ) -> Option<usize> {
         let close = attribute_name_end(b, i + 1)?;
@@ -434,6 +649,16 @@ impl Scan<'_> {
                 .any(|p| lower.starts_with(p));
         if !names_url {
             return None;
+        }
+        // Asciidoctor replaces the reference before it reads macros: `{issue}466[#466]` is the
+        // URL macro `https://…/issues/466[#466]`, which ends at its `[`.
+        let open = i + target_len(&b[i..]);
+        if b.get(open) == Some(&b'[')
+            && let Some(close) = Self::attrlist_close(b, open, failed)
+        {
+            self.push(i..open, "asciidoc:url");
+            hides.push(i..close + 1);
+            return Some(close + 1);
         }
         let mut end = text::iri_end(self.text, i);
         if let Some(k) = text_placeholders::macro_cut(&self.text[i..end]) {
@@ -467,6 +692,82 @@ impl Scan<'_> {
             origin: origin.into(),
         });
     }
+}
+
+/// The length of a URL macro's target at the start of `b`: up to the first blank, `[` or `]`
+/// (`InlineLinkRx`'s `[^\s\[\]]+`).
+fn target_len(b: &[u8]) -> usize {
+    b.iter()
+        .take_while(|c| !c.is_ascii_whitespace() && !matches!(c, b'[' | b']'))
+        .count()
+}
+
+/// The value of the attribute `name=` in the attribute list at `range` of `b`, as
+/// Asciidoctor's `AttributeList` parses it: entries separated by commas, a value in double or
+/// single quotes (a backslash escaping its quote) or running to the next comma, trimmed.
+fn named_attribute(b: &[u8], range: Range<usize>, name: &[u8]) -> Option<Range<usize>> {
+    let end = range.end;
+    let mut k = range.start;
+    let blank = |c: &u8| *c == b' ' || *c == b'\t';
+    while k < end {
+        while k < end && blank(&b[k]) {
+            k += 1;
+        }
+        // A quoted positional value, skipped whole.
+        let (key, value) = if k < end && matches!(b[k], b'"' | b'\'') {
+            (k..k, quoted_end(b, k, end).map_or(end, |q| q + 1)..end)
+        } else {
+            let stop = (k..end)
+                .find(|&j| matches!(b[j], b',' | b'='))
+                .unwrap_or(end);
+            if b.get(stop) == Some(&b'=') && stop < end {
+                (k..stop, stop + 1..end)
+            } else {
+                (k..k, stop..end)
+            }
+        };
+        let mut v = value.start;
+        if !key.is_empty() {
+            while v < end && blank(&b[v]) {
+                v += 1;
+            }
+            let val = if v < end && matches!(b[v], b'"' | b'\'') {
+                let q = quoted_end(b, v, end).unwrap_or(end);
+                let r = v + 1..q;
+                v = (q + 1).min(end);
+                r
+            } else {
+                let stop = (v..end).find(|&j| b[j] == b',').unwrap_or(end);
+                let mut e = stop;
+                while e > v && blank(&b[e - 1]) {
+                    e -= 1;
+                }
+                let r = v..e;
+                v = stop;
+                r
+            };
+            let key_text = b[key].trim_ascii();
+            if key_text == name {
+                return (!val.is_empty()).then_some(val);
+            }
+        }
+        k = (v..end).find(|&j| b[j] == b',').map_or(end, |j| j + 1);
+    }
+    None
+}
+
+/// The position of the quote closing the one at `open`, not escaped by a backslash.
+fn quoted_end(b: &[u8], open: usize, end: usize) -> Option<usize> {
+    let q = b[open];
+    let mut k = open + 1;
+    while k < end {
+        match b[k] {
+            b'\\' => k += 2,
+            c if c == q => return Some(k),
+            _ => k += 1,
+        }
+    }
+    None
 }
 
 /// A character that joins a word (so that a mark after it does not open quoted text).
@@ -660,5 +961,107 @@ mod tests {
         );
         let many = "`x".repeat(5_000) + " link:[" + &"+a".repeat(5_000);
         assert!(found(&many).is_empty());
+    }
+
+    /// Asciidoctor's `InlineLinkRx`: a URL macro ends at the `]` of its attribute list,
+    /// whatever follows it.
+    #[test]
+    fn a_url_macro_ends_at_its_bracket() {
+        let text = "Install via https://brew.sh[Homebrew]-supported platforms.\n\n\
+                    参见 https://example.org/a[示例]支持，https://example.org/b[例]（注）。\n\n\
+                    Write to mailto:git@vger.kernel.org[the list]-now or https://a.example/x[a\\]b]c.\n";
+        assert_eq!(
+            found(text),
+            pairs(&[
+                ("asciidoc:url", "https://brew.sh"),
+                ("asciidoc:url", "https://example.org/a"),
+                ("asciidoc:url", "https://example.org/b"),
+                ("asciidoc:url", "mailto:git@vger.kernel.org"),
+                ("asciidoc:url", "https://a.example/x"),
+            ])
+        );
+        // An attribute naming a URL, used as a macro's target (rewrite-clj's CHANGELOG).
+        let text = ":issue: https://github.com/clj-commons/rewrite-clj/issues/\n\n\
+                    {issue}466[#466] and {issue}467[#467]-later\n";
+        assert_eq!(
+            found(text),
+            pairs(&[
+                (
+                    "asciidoc:url",
+                    "https://github.com/clj-commons/rewrite-clj/issues/"
+                ),
+                ("asciidoc:url", "{issue}466"),
+                ("asciidoc:url", "{issue}467"),
+            ])
+        );
+    }
+
+    /// The escapes Asciidoctor resolves before it reads macros are not in the link; the
+    /// backslash maps to nothing, the character after it to itself.
+    #[test]
+    fn backslash_escapes_are_not_part_of_the_iri() {
+        let text = "{url-repo}/compare/v2.0.25\\...v2.0.26[full diff]\n\n\
+                    https://github.com/x/y/compare/v1\\...v2[log] and \
+                    https://x.example/a\\*b* and http://e.example/a\\--b and \
+                    http://f.example/it\\'s and http://g.example/a\\(C)\n\n\
+                    https://h.example/a\\*b and https://i.example/c\\d\n";
+        assert_eq!(
+            found(text),
+            pairs(&[
+                ("asciidoc:url", "{url-repo}/compare/v2.0.25...v2.0.26"),
+                ("asciidoc:url", "https://github.com/x/y/compare/v1...v2"),
+                ("asciidoc:url", "https://x.example/a*b"),
+                ("asciidoc:url", "http://e.example/a--b"),
+                ("asciidoc:url", "http://f.example/it's"),
+                ("asciidoc:url", "http://g.example/a(C)"),
+                // No closing `*` in the paragraph: the backslash stays, as in the link.
+                ("asciidoc:url", "https://h.example/a\\*b"),
+                ("asciidoc:url", "https://i.example/c\\d"),
+            ])
+        );
+        let e = extract(text);
+        let o = &e.occurrences[0];
+        assert!(o.placeholders.contains(&(0..10)), "{:?}", o.placeholders);
+        let dots = o.iri.find("...").unwrap();
+        assert_eq!(&text[o.map.to_source(dots..dots + 3)], "\\...");
+    }
+
+    /// Asciidoctor reads a list item before it looks for a literal paragraph: an indented
+    /// item is a list item, not code.
+    #[test]
+    fn indented_list_items_are_read() {
+        let text = "Text.\n\n  * https://list.example/a[x]\n\n\t- https://list.example/b[x]\n\n\
+                    \x20 . https://list.example/c\n\n  term:: https://list.example/d\n\n\
+                    \x20 $ wget https://literal.example/\n";
+        assert_eq!(
+            found(text),
+            pairs(&[
+                ("asciidoc:url", "https://list.example/a"),
+                ("asciidoc:url", "https://list.example/b"),
+                ("asciidoc:url", "https://list.example/c"),
+                ("asciidoc:url", "https://list.example/d"),
+            ])
+        );
+    }
+
+    #[test]
+    fn image_link_attributes_are_read() {
+        let text = "image:logo.png[alt,link=https://a.example/]\n\n\
+                    image::file.png[alt,link=https://b.example/]\n\n\
+                    image:x.png[\"A, b\",width=10, link = \"https://c.example/a,b\" ]\n\n\
+                    image:y.png[link='https://d.example/',alt=z]\n";
+        assert_eq!(
+            found(text),
+            pairs(&[
+                ("asciidoc:image", "logo.png"),
+                ("asciidoc:link", "https://a.example/"),
+                ("asciidoc:image", "file.png"),
+                ("asciidoc:link", "https://b.example/"),
+                ("asciidoc:image", "x.png"),
+                ("asciidoc:link", "https://c.example/a,b"),
+                ("asciidoc:image", "y.png"),
+                ("asciidoc:link", "https://d.example/"),
+            ])
+        );
     }
 }

@@ -24,8 +24,12 @@
 //!   characters (written after a delimiter, or in an IRI that already has non-ASCII ones), and
 //!   so does a host (`https://bank.example一login.com/`: `一` looks like `-`, the rules must
 //!   see it);
-//! - a closing `]`, `}` or CJK bracket (`」 』 ） 】 〉 》`) that closes nothing opened inside
-//!   the IRI (`{http://example.org/ns}tag`); a `)` does not end it, as in GFM.
+//! - the brackets and bar of CJK text, full-width and white (`（ ） ［ ］ ｛ ｝ 〈 〉 《 》 「 」
+//!   『 』 【 】 〔 〕 〖 〗 〘 〙 〚 〛 ｟ ｠ ｢ ｣ ｜ ￤`), which delimit an IRI written in it;
+//! - a closing `]` or `}` that closes nothing opened inside the IRI
+//!   (`{http://example.org/ns}tag`); a `)` does not end it, as in GFM, unless the IRI starts
+//!   right after a `(`: then it is a Markdown link's destination, and the `)` closing it ends
+//!   it (`[IBM](https://www.ibm.com)[mail](mailto:someone@ibm.com)` in a text file).
 //!
 //! - a `[` after the scheme that is not an IP literal (`http://[::1]/`) and not an optional part
 //!   of a synopsis: `https://github.com/newren/git-filter-repo[`filter-repo`]` is an AsciiDoc
@@ -38,8 +42,9 @@
 //! [`super::text_placeholders`].
 //!
 //! Then trailing punctuation is dropped: `. , : ; ! ? ' ) ] * `` ` `` and the CJK
-//! `。 、 ， ． ： ； ！ ？ 」 』 ） 】 〉 》` — a closing bracket only when it is unbalanced, so
-//! `https://en.wikipedia.org/wiki/Rust_(programming_language)` keeps its `)`.
+//! `。 、 ， ． ： ； ！ ？` — a closing bracket or `'` only when it is unbalanced, so
+//! `https://en.wikipedia.org/wiki/Rust_(programming_language)` keeps its `)` and
+//! `http://foo.com/blah_blah_'singlequoted'` its second `'`.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -56,20 +61,49 @@ pub const SCHEMES: &[&str] = &[
 ];
 
 /// Bracket pairs whose closer is kept at the end of an IRI only when balanced. All but the
-/// first also end an IRI when unbalanced in the middle of one.
-const PAIRS: [(char, char); 9] = [
-    ('(', ')'),
-    ('[', ']'),
-    ('{', '}'),
-    ('（', '）'),
-    ('「', '」'),
-    ('『', '』'),
-    ('【', '】'),
-    ('〈', '〉'),
-    ('《', '》'),
-];
+/// first also end an IRI when unbalanced in the middle of one; the first does when the IRI
+/// starts right after its opener (`[text](https://example.org)` in a text file).
+const PAIRS: [(char, char); 3] = [('(', ')'), ('[', ']'), ('{', '}')];
 /// Pairs from this index on end an IRI at an unbalanced closer.
 const FIRST_ENDING_PAIR: usize = 1;
+
+/// The brackets and bar of CJK text, full-width and white: they delimit an IRI written in it
+/// (`（https://example.org/）`, `https://a.example/｜https://b.example/`), and a link that
+/// really holds one is written percent-encoded.
+fn is_cjk_delimiter(c: char) -> bool {
+    matches!(
+        c,
+        '（' | '）'
+            | '［'
+            | '］'
+            | '｛'
+            | '｝'
+            | '｟'
+            | '｠'
+            | '｢'
+            | '｣'
+            | '〈'
+            | '〉'
+            | '《'
+            | '》'
+            | '「'
+            | '」'
+            | '『'
+            | '』'
+            | '【'
+            | '】'
+            | '〔'
+            | '〕'
+            | '〖'
+            | '〗'
+            | '〘'
+            | '〙'
+            | '〚'
+            | '〛'
+            | '｜'
+            | '￤'
+    )
+}
 
 /// Quotes that, right before an IRI, end it at their closing partner.
 const QUOTES: [(char, char); 6] = [
@@ -107,7 +141,7 @@ fn is_trailing_punctuation(c: char) -> bool {
 
 /// Characters that end an IRI wherever they appear.
 fn ends_iri(c: char) -> bool {
-    c.is_whitespace() || matches!(c, '<' | '>' | '"' | '。' | '、')
+    c.is_whitespace() || matches!(c, '<' | '>' | '"' | '。' | '、') || is_cjk_delimiter(c)
 }
 
 /// Full-width sentence punctuation of CJK text: ends an IRI unless an ASCII letter or digit
@@ -434,6 +468,8 @@ fn walk_to_end(text: &str, start: usize, shortcut: bool) -> usize {
     let mut balance = [0isize; PAIRS.len()];
     let mut end = text.len();
     let quote = closing_quote(text, start);
+    // Right after `(`, as a Markdown link's destination, the IRI ends at the `)` closing it.
+    let in_parens = text[..start].ends_with('(');
     let mut prev = '\0';
     let mut ascii_so_far = true;
     // In the host a CJK character right after ASCII may be a look-alike (`一` for `-`) that
@@ -477,13 +513,14 @@ fn walk_to_end(text: &str, start: usize, shortcut: bool) -> usize {
         if let Some(p) = pair_of_opener(c) {
             balance[p] += 1;
         } else if let Some(p) = pair_of_closer(c) {
-            if p >= FIRST_ENDING_PAIR && balance[p] <= 0 {
+            if (p >= FIRST_ENDING_PAIR || in_parens) && balance[p] <= 0 {
                 end = start + k;
                 break;
             }
             balance[p] -= 1;
         }
     }
+    let mut quote_count: Option<usize> = None;
     while let Some(c) = text[start..end].chars().next_back() {
         if !is_trailing_punctuation(c) {
             break;
@@ -494,9 +531,28 @@ fn walk_to_end(text: &str, start: usize, shortcut: bool) -> usize {
             }
             balance[p] += 1;
         }
+        // A quote closing one inside the IRI stays (`/blah_'singlequoted'`); an unbalanced one
+        // is the sentence's. An apostrophe (`it's`) opens nothing.
+        // (Counted once: what is trimmed is never a letter or digit, so no quote becomes an
+        // apostrophe or stops being one.)
+        if c == '\'' {
+            let q = quote_count.get_or_insert_with(|| quotes(&text.as_bytes()[start..end]));
+            if q.is_multiple_of(2) {
+                break;
+            }
+            *q -= 1;
+        }
         end -= c.len_utf8();
     }
     end
+}
+
+/// The `'` of `b` that are quotes, not apostrophes between two letters or digits.
+fn quotes(b: &[u8]) -> usize {
+    let alnum = |k: Option<&u8>| k.is_some_and(u8::is_ascii_alphanumeric);
+    (0..b.len())
+        .filter(|&k| b[k] == b'\'' && !(k > 0 && alnum(b.get(k - 1)) && alnum(b.get(k + 1))))
+        .count()
 }
 
 /// Where the authority of the IRI starting at `start` ends (its first `/`, `?` or `#` after
@@ -942,10 +998,72 @@ mod tests {
             iris("https://bank.example．evil.com/ x"),
             ["https://bank.example．evil.com/"]
         );
-        // Balanced CJK brackets stay.
+        // The brackets and bar of CJK text delimit it, balanced or not (a link that holds one
+        // is written percent-encoded).
+        assert_eq!(iris("https://example.jp/【重要】"), ["https://example.jp/"]);
+    }
+
+    #[test]
+    fn full_width_brackets_and_bars_end_an_iri() {
         assert_eq!(
-            iris("https://example.jp/【重要】"),
-            ["https://example.jp/【重要】"]
+            iris("全角 https://example.org/a｜https://example.org/b"),
+            ["https://example.org/a", "https://example.org/b"]
+        );
+        assert_eq!(
+            iris(
+                "（https://example.org/c）［https://example.org/d］｛https://example.org/e｝〔https://example.org/f〕"
+            ),
+            [
+                "https://example.org/c",
+                "https://example.org/d",
+                "https://example.org/e",
+                "https://example.org/f"
+            ]
+        );
+        assert_eq!(
+            iris(
+                "〈https://a.example/〉《https://b.example/》「https://c.example/」『https://d.example/』【https://e.example/x】"
+            ),
+            [
+                "https://a.example/",
+                "https://b.example/",
+                "https://c.example/",
+                "https://d.example/",
+                "https://e.example/x"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_markdown_link_in_text_ends_at_its_parenthesis() {
+        assert_eq!(
+            iris("[https](https://www.ibm.com)[mailto](mailto:someone@ibm.com)"),
+            ["https://www.ibm.com", "mailto:someone@ibm.com"]
+        );
+        // Balanced parentheses inside stay; without the `(` before, a `)` is GFM's.
+        assert_eq!(
+            iris("[Rust](https://en.wikipedia.org/wiki/Rust_(language)) and https://a.example/b)c"),
+            [
+                "https://en.wikipedia.org/wiki/Rust_(language)",
+                "https://a.example/b)c"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_balanced_trailing_quote_stays() {
+        assert_eq!(
+            iris(
+                "http://foo.com/blah_blah_'singlequoted' and http://foo.com/blah_blah_'unbalanced"
+            ),
+            [
+                "http://foo.com/blah_blah_'singlequoted'",
+                "http://foo.com/blah_blah_'unbalanced"
+            ]
+        );
+        assert_eq!(
+            iris("see http://foo.com/it's' now"),
+            ["http://foo.com/it's"]
         );
     }
 

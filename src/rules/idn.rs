@@ -91,7 +91,7 @@ fn check_empty_names(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             return;
         };
         let host = &authority.host;
-        if !host.range.is_empty() || reported_by_syntax_rules(iri, &authority.range) {
+        if !host.range.is_empty() || reported_by_syntax_rules(text, iri, &authority.range) {
             return;
         }
         // `http://` alone names the scheme in prose ("URLs starting with `https://`"), or is all
@@ -166,7 +166,7 @@ pub(super) fn for_each_dns_name(input: &IriCheck<'_>, mut f: impl FnMut(DnsName<
             let host = &authority.host;
             if host.kind == Some(HostKind::RegName)
                 && !host.range.is_empty()
-                && !reported_by_syntax_rules(iri, &host.range)
+                && !reported_by_syntax_rules(text, iri, &host.range)
             {
                 // RFC 3986 splits a host at `.` only; UTS #46, as browsers do, also at the wide
                 // dots, which only a non-ASCII host can hold (then the labels are split again).
@@ -193,17 +193,34 @@ pub(super) fn for_each_dns_name(input: &IriCheck<'_>, mut f: impl FnMut(DnsName<
 
 /// True when a syntax rule already reports a character in `range`: the name is then left alone,
 /// so that one character gets one report.
-fn reported_by_syntax_rules(iri: &Iri, range: &Range<usize>) -> bool {
+/// An invalid character that `invisible-character` reports instead (a tag character, a
+/// variation selector of U+E0100–U+E01EF) does not count: `syntax-invalid` is silent on it, and
+/// the rest of the name is checked without it ([`without_invisible_invalid`]).
+fn reported_by_syntax_rules(text: &str, iri: &Iri, range: &Range<usize>) -> bool {
     iri.issues.iter().any(|i| {
-        matches!(
-            i.kind,
-            IssueKind::Invalid
-                | IssueKind::Control
-                | IssueKind::BadPercent
-                | IssueKind::UnwiseAscii
-        ) && i.range.start < range.end
-            && range.start < i.range.end
+        let kind = match i.kind {
+            IssueKind::Invalid => !text[i.range.clone()]
+                .chars()
+                .next()
+                .is_some_and(super::syntax::is_left_to_invisible_character),
+            IssueKind::Control | IssueKind::BadPercent | IssueKind::UnwiseAscii => true,
+            _ => false,
+        };
+        kind && i.range.start < range.end && range.start < i.range.end
     })
+}
+
+/// `s` without the characters outside `ucschar` that `invisible-character` reports (U+E0000–
+/// U+E0FFF, U+FFF0–U+FFFB): one report per character, and the name around it still checked.
+fn without_invisible_invalid(s: Cow<'_, str>) -> Cow<'_, str> {
+    let drop = |c: char| {
+        (('\u{E0000}'..='\u{E0FFF}').contains(&c) || ('\u{FFF0}'..='\u{FFFB}').contains(&c))
+            && super::syntax::is_left_to_invisible_character(c)
+    };
+    if !s.chars().any(drop) {
+        return s;
+    }
+    Cow::Owned(s.chars().filter(|&c| !drop(c)).collect())
 }
 
 /// The domain of each address in a `mailto:` path, as a [`DnsName`] (IP literals left out).
@@ -230,7 +247,7 @@ pub(super) fn for_each_mail_domain(
     mut f: impl FnMut(Range<usize>, Range<usize>),
 ) {
     let path = input.iri.path.clone();
-    if reported_by_syntax_rules(input.iri, &path) {
+    if reported_by_syntax_rules(input.text, input.iri, &path) {
         return;
     }
     let mut start = path.start;
@@ -305,6 +322,7 @@ fn check_domain(
     } else {
         Cow::Borrowed(raw)
     };
+    let whole = without_invisible_invalid(whole);
     if to_ascii(&whole, root_dot).is_ok() {
         return;
     }
@@ -314,7 +332,7 @@ fn check_domain(
         match percent_decode(&text[r.clone()]) {
             Some(t) => labels.push(Label {
                 range: r.clone(),
-                text: t,
+                text: without_invisible_invalid(t),
             }),
             None => return,
         }
@@ -598,5 +616,35 @@ mod tests {
         assert!(diagnose_label("a\u{200D}b").unwrap().contains("U+200D"));
         assert!(diagnose_label("xn--a").unwrap().contains("U+0080"));
         assert_eq!(diagnose_label("b\u{FC}cher"), None);
+    }
+}
+
+#[cfg(test)]
+mod invisible_tests {
+    use crate::rules::{Selection, check};
+
+    fn rules_of(iri: &str) -> Vec<&'static str> {
+        check(iri, &Selection::default())
+            .iter()
+            .map(|f| f.rule.id)
+            .collect()
+    }
+
+    /// A character `invisible-character` reports (a variation selector or tag character,
+    /// outside `ucschar`) does not hide the rest of the host from `idn-invalid`.
+    #[test]
+    fn an_invisible_invalid_character_does_not_silence_the_host() {
+        let rules = rules_of("http://a\u{93926}.b\u{E012F}.com/");
+        assert!(rules.contains(&"idn-invalid"), "{rules:?}");
+        assert!(rules.contains(&"invisible-character"), "{rules:?}");
+        // Alone, it is reported once, by `invisible-character`.
+        assert_eq!(
+            rules_of("http://ab.b\u{E0041}.com/"),
+            ["invisible-character"]
+        );
+        assert_eq!(
+            rules_of("http://ab.b\u{E012F}.com/"),
+            ["invisible-character"]
+        );
     }
 }

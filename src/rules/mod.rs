@@ -361,7 +361,7 @@ impl Findings {
         self.list.push(f);
     }
 
-    fn attach_fix(&mut self, fix: crate::fix::IriFix) {
+    fn attach_fix(&mut self, mut fix: crate::fix::IriFix) {
         let Some((i, joined)) = self.last else {
             return;
         };
@@ -372,6 +372,12 @@ impl Findings {
             .any(|e| template::touches(&self.placeholders, &e.range))
         {
             return;
+        }
+        // With a placeholder, what the IRI will be is not known (an attribute reference may hold
+        // the scheme and host, and `%5C` for a `\` is equivalent only where `\` is no `/`): no
+        // fix of it keeps its meaning for certain.
+        if !self.placeholders.is_empty() {
+            fix.applicability = crate::fix::Applicability::Unsafe;
         }
         let f = &mut self.list[i];
         match (&mut f.fix, joined) {
@@ -472,6 +478,15 @@ pub fn parts(iri: &Iri) -> Vec<Part> {
     out
 }
 
+/// True when the IRI is a `javascript:` reference: code that a browser runs, not an IRI it
+/// resolves, so the syntax rules (spaces, quotes, brackets in code) do not apply; the rules on
+/// hidden characters (bidi, invisible, control) still do, a reader being deceived the same way.
+fn is_script(text: &str, iri: &Iri) -> bool {
+    iri.scheme
+        .as_ref()
+        .is_some_and(|s| text[s.clone()].eq_ignore_ascii_case("javascript"))
+}
+
 /// True when the IRI has a host label in ACE form (`xn--`), which the Unicode rules decode.
 fn has_ace_label(text: &str, iri: &Iri) -> bool {
     iri.authority.as_ref().is_some_and(|a| {
@@ -562,8 +577,12 @@ fn run_iri_checks(
         percent_runs: OnceCell::new(),
     };
     let mut out = Findings::new(merge, placeholders);
+    let code = is_script(text, parsed);
     for (rule, severity) in selection.enabled() {
         if ascii && rule.unicode_only {
+            continue;
+        }
+        if code && rule.group == "syntax" && rule.id != syntax::CONTROL_CHARACTER.id {
             continue;
         }
         let Check::Iri(check) = rule.check else {
@@ -790,5 +809,32 @@ mod tests {
             assert!(RULES[i + 1..].iter().all(|o| o.id != r.id), "{}", r.id);
             assert!(!r.summary().is_empty(), "{} has no summary", r.id);
         }
+    }
+}
+
+#[cfg(test)]
+mod script_tests {
+    use super::{Selection, check};
+
+    /// A `javascript:` reference is code: no syntax findings on its spaces, quotes and
+    /// brackets, but its hidden characters are still reported.
+    #[test]
+    fn javascript_is_code_but_its_hidden_characters_are_reported() {
+        let ids = |text: &str| -> Vec<&str> {
+            check(text, &Selection::default())
+                .into_iter()
+                .map(|f| f.rule.id)
+                .collect()
+        };
+        assert!(ids("javascript:alert('a b')").is_empty());
+        assert!(ids("JavaScript:void(0)|x{y}[0]%zz").is_empty());
+        assert_eq!(
+            ids("javascript:a(\u{202E}1)"),
+            ["bidi-formatting-character"]
+        );
+        assert_eq!(ids("javascript:a{b}\u{200B}"), ["invisible-character"]);
+        assert_eq!(ids("javascript:a(\u{7}1)"), ["control-character"]);
+        // Other schemes keep their syntax findings.
+        assert_eq!(ids("https://example.org/a b"), ["syntax-unwise-ascii"]);
     }
 }

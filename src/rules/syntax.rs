@@ -66,7 +66,12 @@ fn left_to_invisible_character(input: &IriCheck<'_>, issue: &Issue) -> bool {
     input.text[issue.range.clone()]
         .chars()
         .next()
-        .is_some_and(|c| chars::is_default_ignorable(c) || ('\u{FFF9}'..='\u{FFFB}').contains(&c))
+        .is_some_and(is_left_to_invisible_character)
+}
+
+/// A character outside `ucschar` that `invisible-character` reports, not `syntax-invalid`.
+pub(super) fn is_left_to_invisible_character(c: char) -> bool {
+    chars::is_default_ignorable(c) || ('\u{FFF9}'..='\u{FFFB}').contains(&c)
 }
 
 fn check_invalid(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
