@@ -56,13 +56,6 @@ impl std::fmt::Display for ReadError {
     }
 }
 
-impl ReadError {
-    /// Whether the file does not exist.
-    pub fn is_not_found(&self) -> bool {
-        matches!(self, ReadError::Io(e) if e.kind() == io::ErrorKind::NotFound)
-    }
-}
-
 /// What kind of file `t` is, in words, when it is not a regular file.
 fn kind_of(t: fs::FileType) -> Option<&'static str> {
     if t.is_file() {
@@ -100,7 +93,7 @@ fn open_nonblocking(path: &Path) -> io::Result<File> {
 }
 
 /// The bytes of the regular file `path` (symbolic links followed), at most `cap` of them.
-pub fn read_capped_bytes(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
+fn read_capped_bytes(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
     // Checked before opening, so that a FIFO is never opened, and again on the open file, in
     // case the path was swapped in between.
     let before = fs::metadata(path).map_err(ReadError::Io)?;

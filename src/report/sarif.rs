@@ -56,13 +56,6 @@ struct SarifRun<R: Serialize> {
     tool: Value,
 }
 
-/// The SARIF log of a run, as text.
-pub fn render(outcome: &RunOutcome, facts: &RunFacts<'_>, places: &Places) -> String {
-    let mut out = Vec::new();
-    write(outcome, facts, places, &mut out).expect("writing to memory cannot fail");
-    String::from_utf8(out).expect("serde_json writes UTF-8")
-}
-
 /// Writes the SARIF log of a run to `out`, one result at a time.
 pub fn write(
     outcome: &RunOutcome,

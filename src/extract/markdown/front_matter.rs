@@ -53,6 +53,23 @@ fn is_fence(line: &[u8], fence: &[u8]) -> bool {
 
 /// The front matter at the start of `text`, if any. As pulldown-cmark's metadata blocks (which
 /// irilint does not enable: it takes them anywhere in a document), its first line is neither
+/// The `\xHH`, `\uHHHH` or `\UHHHHHHHH` escape at byte `i` of `text` (both YAML's and TOML's
+/// double-quoted strings have them), ending before `end`: the character and the escape's
+/// length.
+fn hex_escape(text: &str, i: usize, end: usize) -> Option<(String, usize)> {
+    let n = match text.as_bytes().get(i + 1)? {
+        b'x' => 2,
+        b'u' => 4,
+        _ => 8,
+    };
+    let digits = text.get(i + 2..i + 2 + n).filter(|_| i + 2 + n <= end)?;
+    if !digits.bytes().all(|d| d.is_ascii_hexdigit()) {
+        return None;
+    }
+    let v = u32::from_str_radix(digits, 16).ok()?;
+    Some((char::from_u32(v)?.to_string(), 2 + n))
+}
+
 /// blank nor a closing fence, and it must be closed.
 pub fn find(text: &str) -> Option<FrontMatter> {
     let b = text.as_bytes();

@@ -243,19 +243,7 @@ fn basic_escapes(text: &str, inner: Range<usize>) -> (String, SpanMap) {
                 b'e' => '\u{1B}',
                 b'"' => '"',
                 b'\\' => '\\',
-                b'x' | b'u' | b'U' => {
-                    let n = match c {
-                        b'x' => 2,
-                        b'u' => 4,
-                        _ => 8,
-                    };
-                    let digits = text.get(i + 2..i + 2 + n).filter(|_| i + 2 + n <= end)?;
-                    if !digits.bytes().all(|d| d.is_ascii_hexdigit()) {
-                        return None;
-                    }
-                    let v = u32::from_str_radix(digits, 16).ok()?;
-                    return Some((char::from_u32(v)?.to_string(), 2 + n));
-                }
+                b'x' | b'u' | b'U' => return super::hex_escape(text, i, end),
                 _ => return None,
             };
             Some((simple.to_string(), 2))
