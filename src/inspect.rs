@@ -81,6 +81,7 @@ impl Inspection {
             map: SpanMap::identity(0..input.len()),
             origin: "inspect".into(),
             placeholders: Vec::new(),
+            label: None,
         };
         let shared: std::sync::Arc<str> = std::sync::Arc::from(input);
         let diagnostics = rules::check_parsed(input, &parsed, &Selection::all())

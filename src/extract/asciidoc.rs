@@ -560,8 +560,25 @@ impl Scan<'_> {
         }
         let close = Self::attrlist_close(b, open, failed)?;
         self.push(i..open, "asciidoc:url");
+        self.label_last(open + 1..close);
         hides.push(i..close + 1);
         Some(close + 1)
+    }
+
+    /// Gives the occurrence pushed last the text a reader sees of its link, the macro's
+    /// attribute list `text[inner]` (none when it is empty: the URL itself is shown).
+    fn label_last(&mut self, inner: Range<usize>) {
+        // `[text,window=_blank]` is an attribute list whose first entry is the text.
+        let list = &self.text[inner.clone()];
+        let inner = match list.find(',') {
+            Some(k) if list.contains('=') => inner.start..inner.start + k,
+            _ => inner,
+        };
+        if !self.text[inner.clone()].trim().is_empty()
+            && let Some(o) = self.occurrences.last_mut()
+        {
+            o.label = Some(inner);
+        }
     }
 
     /// A `link:`, `mailto:`, `image:`, `image::`, `video::` or `audio::` macro at `i`,
@@ -622,6 +639,9 @@ impl Scan<'_> {
             } else {
                 self.push(target, origin);
             }
+            if *origin != "asciidoc:image" && *origin != "asciidoc:media" {
+                self.label_last(open + 1..close);
+            }
         }
         if *origin == "asciidoc:image"
             && let Some(link) = named_attribute(b, open + 1..close, b"link")
@@ -657,6 +677,7 @@ impl Scan<'_> {
             && let Some(close) = Self::attrlist_close(b, open, failed)
         {
             self.push(i..open, "asciidoc:url");
+            self.label_last(open + 1..close);
             hides.push(i..close + 1);
             return Some(close + 1);
         }
@@ -690,6 +711,7 @@ impl Scan<'_> {
             iri,
             map,
             origin: origin.into(),
+            label: None,
         });
     }
 }

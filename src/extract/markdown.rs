@@ -320,6 +320,14 @@ impl<'t> Walker<'t> {
                     "markdown:link"
                 };
                 self.push_located(&link.dest, located, origin);
+                // What a reader sees of a link: its text, `[` to `]`.
+                let text_start = link.range.start + 1;
+                if !link.image
+                    && link.inner_end > text_start
+                    && let Some(pushed) = self.occurrences.last_mut()
+                {
+                    pushed.label = Some(text_start..link.inner_end);
+                }
             }
             LinkType::Autolink if link.range.len() >= 2 => {
                 // No escapes or references in autolinks: the text between `<` and `>`.
@@ -354,6 +362,7 @@ impl<'t> Walker<'t> {
                 map,
                 origin: origin.into(),
                 placeholders: Vec::new(),
+                label: None,
             }
             .with_templates(),
         );
@@ -487,6 +496,7 @@ impl<'t> Walker<'t> {
                 placeholders: super::text_placeholders::placeholders(&prepared[r.clone()]),
                 map: map.slice(r),
                 origin: "markdown:text".into(),
+                label: None,
             });
         }
     }

@@ -36,6 +36,10 @@ pub struct Occurrence {
     /// Byte ranges of `iri` that are template expressions (`{{ .Permalink }}`, an XSLT `{$x}`):
     /// placeholders whose characters are not checked ([`template`]). Empty for most IRIs.
     pub placeholders: Vec<Range<usize>>,
+    /// The source range of the text a reader sees for the link, when the IRI is a link's target
+    /// and the format gives it one: `<a href="…">text</a>`, `[text](…)`, `` `text <…>`_ ``,
+    /// `https://…[text]` (what `link-text-mismatch` compares the target with).
+    pub label: Option<Range<usize>>,
 }
 
 impl Occurrence {
@@ -46,6 +50,7 @@ impl Occurrence {
             map: SpanMap::identity(range),
             origin: origin.into(),
             placeholders: Vec::new(),
+            label: None,
         }
     }
 

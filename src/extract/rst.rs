@@ -354,6 +354,7 @@ impl Scan<'_> {
                 map,
                 origin: origin.into(),
                 placeholders: Vec::new(),
+                label: None,
             }
             .with_templates(),
         );
@@ -470,7 +471,15 @@ impl Scan<'_> {
         });
         let open = content.start + open?;
         let inner = open + 1..content.end - 1;
+        let pushed = self.occurrences.len();
         self.push_target(&cell_pieces(text, inner), "rst:reference");
+        // What a reader sees of the link: its text before the `<`.
+        let label = content.start..open;
+        if !text[label.clone()].trim().is_empty() {
+            for o in &mut self.occurrences[pushed..] {
+                o.label = Some(label.clone());
+            }
+        }
         Some(open)
     }
 }
@@ -540,6 +549,7 @@ fn unescaped(text: &str, bare: Occurrence) -> Occurrence {
             iri,
             map,
             origin: bare.origin,
+            label: bare.label,
         },
         None => bare,
     }

@@ -369,6 +369,7 @@ mod tests {
             map,
             origin: "a@href".into(),
             placeholders: Vec::new(),
+            label: None,
         };
         let (prepared, source) = widen(&occ, 1..4);
         assert_eq!((prepared, source), (1..4, 11..19));

@@ -15,6 +15,7 @@ pub mod equivalence;
 mod idn;
 mod idn_registrable;
 mod invisible;
+mod link_text;
 mod lookalike;
 mod normalization;
 mod percent;
@@ -122,6 +123,7 @@ pub static RULES: &[Rule] = &[
     delimiter::CONFUSABLE_DELIMITER,
     lookalike::MIXED_SCRIPT,
     lookalike::CONFUSABLE,
+    link_text::LINK_TEXT_MISMATCH,
     idn::IDN_INVALID,
     idn_registrable::IDN_NOT_REGISTRABLE,
     encoding::DECLARATION_MISMATCH,

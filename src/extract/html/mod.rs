@@ -281,12 +281,21 @@ fn scan_occurrences(
                 None => (attr.value, attr.map),
             };
             let ranges = url_ranges(&value, kind);
+            // What a reader sees of a link: the text up to its `</a>` (in Markdown, inline HTML
+            // ends at the tag and the text is Markdown: searched in the whole document).
+            let label = if &*tag.name == "a" && attr.name == "href" {
+                tag.after()
+                    .and_then(|after| anchor_text(text, after, text.len()))
+            } else {
+                None
+            };
             let occurrence = |iri: String, r: Range<usize>| {
                 Occurrence {
                     iri,
                     map: map.slice(r),
                     origin: origin.clone(),
                     placeholders: Vec::new(),
+                    label: label.clone(),
                 }
                 .with_templates()
             };
@@ -303,6 +312,34 @@ fn scan_occurrences(
             }
         }
     })
+}
+
+/// The longest link text looked at ([`anchor_text`]): a URL or host name shown as the text of a
+/// link is shorter, and the search for its `</a>` stays bounded.
+const MAX_LABEL: usize = 1024;
+
+/// The text of the `<a>` element whose start tag ends at `after`: up to its `</a>`, when that
+/// comes within [`MAX_LABEL`] bytes and before any other `<a` tag (else `None`). Each search
+/// stops at the next `<a` tag, so a page's searches never cover the same text twice.
+fn anchor_text(text: &str, after: usize, end: usize) -> Option<Range<usize>> {
+    let b = text.as_bytes();
+    let limit = end.min(after.saturating_add(MAX_LABEL));
+    let mut at = after;
+    while at < limit {
+        let p = at + memchr::memchr(b'<', &b[at..limit])?;
+        let rest = &b[p + 1..end];
+        let closing = rest.first() == Some(&b'/');
+        let name = if closing { &rest[1..] } else { rest };
+        let is_a = name.first().is_some_and(|c| c.eq_ignore_ascii_case(&b'a'))
+            && name
+                .get(1)
+                .is_none_or(|&c| c == b'>' || c == b'/' || is_ascii_space(c));
+        if is_a {
+            return (closing && p > after).then_some(after..p);
+        }
+        at = p + 1;
+    }
+    None
 }
 
 /// The attributes as located, for tests that compare irilint's decoding with html5ever's.

@@ -84,6 +84,8 @@ enum Place {
     Found {
         start: usize,
         raw: Vec<RawAttribute>,
+        /// Just after its `>`.
+        after: usize,
     },
     /// Not in the source as the tokenizer read it (a NUL in its name): nothing to locate.
     Missing,
@@ -110,12 +112,21 @@ impl FoundTag<'_> {
     fn found(&mut self) -> Option<(usize, &[RawAttribute])> {
         if let Place::Between { from, to } = self.place {
             self.place = match find_start_tag(self.text, from, Some(to), self.end, &self.name) {
-                Some((start, raw, _)) => Place::Found { start, raw },
+                Some((start, raw, after)) => Place::Found { start, raw, after },
                 None => Place::Missing,
             };
         }
         match &self.place {
-            Place::Found { start, raw } => Some((*start, raw)),
+            Place::Found { start, raw, .. } => Some((*start, raw)),
+            _ => None,
+        }
+    }
+
+    /// The offset just after its `>`; `None` when it is not in the source.
+    pub fn after(&mut self) -> Option<usize> {
+        self.found()?;
+        match self.place {
+            Place::Found { after, .. } => Some(after),
             _ => None,
         }
     }
@@ -289,7 +300,7 @@ impl<'t> TokenSink for Locator<'t, '_> {
                     None => find_start_tag(text, self.cursor.get(), None, end, &name).map(
                         |(start, raw, after)| {
                             self.cursor.set(after);
-                            Place::Found { start, raw }
+                            Place::Found { start, raw, after }
                         },
                     ),
                 };
@@ -312,7 +323,7 @@ impl<'t> TokenSink for Locator<'t, '_> {
                     Some((start, after, raw)) if place.is_some() && in_source(start) => {
                         self.cursor.set(after);
                         let (attrs, raw_of) = written_attributes(text, &raw);
-                        (attrs, raw_of, Some(Place::Found { start, raw }))
+                        (attrs, raw_of, Some(Place::Found { start, raw, after }))
                     }
                     _ => (attrs, Vec::new(), place),
                 };

@@ -90,7 +90,8 @@ fn compose(occ: Occurrence, html: &str, html_map: &SpanMap) -> Occurrence {
             map.push_replaced(r.len(), html_map.to_source(s));
         }
     }
-    Occurrence { map, ..occ }
+    let label = occ.label.clone().map(|l| html_map.to_source(l));
+    Occurrence { map, label, ..occ }
 }
 
 /// The IRIs in a group of contiguous HTML events (`(range, text)` each), the comments among

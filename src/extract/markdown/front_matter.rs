@@ -138,6 +138,7 @@ fn occurrence(value: Value) -> Option<Occurrence> {
             map: value.map.slice(r),
             origin: origin.into(),
             placeholders: Vec::new(),
+            label: None,
         }
         .with_templates(),
     )

@@ -220,6 +220,7 @@ impl<'a> Walker<'a> {
                         map,
                         origin: origin.clone(),
                         placeholders,
+                        label: None,
                     });
                 }
             }
@@ -263,6 +264,7 @@ impl<'a> Walker<'a> {
                         map,
                         origin: c.origin.into(),
                         placeholders: Vec::new(),
+                        label: None,
                     }
                     .with_templates(),
                 );
