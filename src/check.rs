@@ -75,6 +75,30 @@ pub struct FileOutcome {
     pub variants: Vec<Variant>,
     /// What `--fix` or `--diff` did to it.
     pub fixes: crate::fix::FileFixes,
+    /// Findings past the [`MAX_LISTED`] first, counted per rule and severity, not listed.
+    pub unlisted: Vec<(&'static str, Severity, usize)>,
+}
+
+impl FileOutcome {
+    /// About how many bytes it holds: what [`run_ordered`] lets run ahead.
+    pub fn held_bytes(&self) -> usize {
+        self.diagnostics.len() * 1024 + self.rendered.len()
+    }
+
+    /// How many findings it has of each severity, listed or not: (errors, warnings, infos).
+    pub fn counts(&self) -> (usize, usize, usize) {
+        let mut n = (0, 0, 0);
+        let listed = self.diagnostics.iter().map(|d| (d.severity, 1));
+        let unlisted = self.unlisted.iter().map(|&(_, s, k)| (s, k));
+        for (severity, k) in listed.chain(unlisted) {
+            match severity {
+                Severity::Error => n.0 += k,
+                Severity::Warning => n.1 += k,
+                Severity::Info => n.2 += k,
+            }
+        }
+        n
+    }
 }
 
 /// The result of running something over every input.
@@ -98,6 +122,18 @@ impl<T> Default for Run<T> {
             errors: Vec::new(),
             skipped: Vec::new(),
             named_errors: 0,
+        }
+    }
+}
+
+impl<T> Run<T> {
+    /// The inputs that were not read or were skipped, without the files' results.
+    pub fn unread(&self) -> Run<()> {
+        Run {
+            files: Vec::new(),
+            errors: self.errors.clone(),
+            skipped: self.skipped.clone(),
+            named_errors: self.named_errors,
         }
     }
 }
@@ -208,6 +244,161 @@ pub fn run_with_progress(
     });
     check_project(&mut outcome.files, options);
     outcome
+}
+
+/// How many files past the last one reported may be checked ahead of it by
+/// [`run_ordered`]: what bounds the results held while a slow file is still being checked.
+pub const ORDER_WINDOW: usize = 64;
+
+/// How much the outcomes checked ahead of the next file to report may hold, by
+/// [`FileOutcome::held_bytes`]: past it, no file but the next one is started.
+pub const AHEAD_BUDGET: usize = 16 << 20;
+
+/// The most diagnostics one file lists: past them, its findings are counted
+/// ([`FileOutcome::unlisted`]), not held, so that a file of a million findings takes the
+/// memory of this many.
+pub const MAX_LISTED: usize = 5_000;
+
+/// Checks every input like [`run_with_progress`], but hands each file's outcome to `consume`
+/// in input order as soon as it and every file before it are checked, and then drops it: the
+/// report is written while the run goes on, and at most [`ORDER_WINDOW`] files' outcomes, of
+/// at most [`AHEAD_BUDGET`] bytes between them besides the next one, are held at once, however
+/// many files there are. The project-level rules do not run (they need
+/// every file: use [`run`]). Returns what `consume` returns and the files that could not be
+/// read or were skipped, after those `already` holds (met while walking) (also readable as the iterator goes, [`Ordered::unread`]).
+pub fn run_ordered<R>(
+    inputs: &[Entry],
+    already: Run<()>,
+    load: &LoadOptions,
+    options: &CheckOptions<'_>,
+    file_done: &(dyn Fn(usize) + Sync),
+    consume: impl FnOnce(&mut Ordered) -> R,
+) -> (R, Run<()>) {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::{Condvar, Mutex};
+
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let held = AtomicUsize::new(0);
+    // How many outcomes the consumer has taken; a worker waits before taking input `i` until
+    // `i < taken + ORDER_WINDOW`. Inputs are taken in order, so the first one not yet
+    // consumed is always being checked by a worker that is not waiting: no deadlock.
+    let gate = (Mutex::new(0usize), Condvar::new());
+    let workers = rayon::current_num_threads().clamp(1, inputs.len().max(1));
+    let (tx, rx) = crossbeam_channel::unbounded::<(usize, Result<FileOutcome, NotLoaded>)>();
+    let unread = std::cell::RefCell::new(already);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let (next, stop, gate, held) = (&next, &stop, &gate, &held);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= inputs.len() || stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    {
+                        let (taken, wake) = gate;
+                        let mut t = taken.lock().unwrap_or_else(|e| e.into_inner());
+                        while i > *t
+                            && (i >= *t + ORDER_WINDOW
+                                || held.load(Ordering::Relaxed) > AHEAD_BUDGET)
+                            && !stop.load(Ordering::Relaxed)
+                        {
+                            t = wake.wait(t).unwrap_or_else(|e| e.into_inner());
+                        }
+                    }
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let entry = &inputs[i];
+                    let result = load_input(entry, load).map(|loaded| {
+                        let file = check_with(&loaded.source, &entry.settings, options);
+                        file_done(file.iris);
+                        held.fetch_add(file.held_bytes(), Ordering::Relaxed);
+                        file
+                    });
+                    if tx.send((i, result)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut ordered = Ordered {
+            rx,
+            pending: std::collections::BTreeMap::new(),
+            next: 0,
+            len: inputs.len(),
+            unread: &unread,
+            held: &held,
+            taken: &|n| {
+                let (taken, wake) = &gate;
+                *taken.lock().unwrap_or_else(|e| e.into_inner()) = n;
+                wake.notify_all();
+            },
+        };
+        let r = consume(&mut ordered);
+        // What the consumer did not take (it stopped early: a write failed) is not checked.
+        stop.store(true, Ordering::Relaxed);
+        (ordered.taken)(usize::MAX - ORDER_WINDOW);
+        drop(ordered);
+        (r, unread.take())
+    })
+}
+
+/// The outcomes of [`run_ordered`], in input order, as they are checked.
+pub struct Ordered<'g> {
+    rx: crossbeam_channel::Receiver<(usize, Result<FileOutcome, NotLoaded>)>,
+    pending: std::collections::BTreeMap<usize, Result<FileOutcome, NotLoaded>>,
+    next: usize,
+    len: usize,
+    unread: &'g std::cell::RefCell<Run<()>>,
+    held: &'g std::sync::atomic::AtomicUsize,
+    taken: &'g (dyn Fn(usize) + Sync),
+}
+
+impl<'g> Ordered<'g> {
+    /// The inputs met so far that could not be read, or were skipped (all of them once the
+    /// iterator has ended); usable while the iterator is lent out.
+    pub fn unread(&self) -> &'g std::cell::RefCell<Run<()>> {
+        self.unread
+    }
+}
+
+impl Iterator for Ordered<'_> {
+    type Item = FileOutcome;
+
+    fn next(&mut self) -> Option<FileOutcome> {
+        while self.next < self.len {
+            let result = match self.pending.remove(&self.next) {
+                Some(result) => result,
+                None => match self.rx.recv() {
+                    Ok((i, result)) => {
+                        self.pending.insert(i, result);
+                        continue;
+                    }
+                    Err(_) => return None,
+                },
+            };
+            self.next += 1;
+            if let Ok(file) = &result {
+                self.held
+                    .fetch_sub(file.held_bytes(), std::sync::atomic::Ordering::Relaxed);
+            }
+            (self.taken)(self.next);
+            match result {
+                Ok(file) => return Some(file),
+                Err(NotLoaded::Skipped(e)) => self.unread.borrow_mut().skipped.extend(e),
+                Err(NotLoaded::Failed { error, named }) => {
+                    let mut unread = self.unread.borrow_mut();
+                    unread.named_errors += usize::from(named);
+                    unread.errors.push(error);
+                }
+            }
+        }
+        None
+    }
 }
 
 /// Runs the project-level rules (`equivalent-variants`) over checked files, adding their
@@ -455,6 +646,7 @@ pub fn check_with(
     let mut variants = Vec::new();
     let (mut iris, mut allowed) = (0, 0);
     let mut strings = crate::diagnostic::Strings::default();
+    let mut unlisted = Vec::new();
     // Each IRI is checked as it is found and then dropped: only findings are kept.
     let extraction = extract::extract_each(source, &mut |occ| {
         iris += 1;
@@ -463,7 +655,13 @@ pub fn check_with(
             return;
         }
         let parsed = iri::analyze(&occ.checked_text());
-        let findings = rules::check_occurrence(source, &occ, &parsed, selection);
+        let mut findings = rules::check_occurrence(source, &occ, &parsed, selection);
+        if diagnostics.len() + findings.len() > MAX_LISTED {
+            let room = MAX_LISTED.saturating_sub(diagnostics.len());
+            for f in findings.drain(room.min(findings.len())..) {
+                count_unlisted(&mut unlisted, f.rule.id, f.severity);
+            }
+        }
         if !findings.is_empty() {
             let shared: std::sync::Arc<str> = std::sync::Arc::from(occ.iri.as_str());
             for finding in findings {
@@ -532,6 +730,22 @@ pub fn check_with(
         rendered,
         variants,
         fixes: Default::default(),
+        unlisted,
+    }
+}
+
+/// Counts one more finding of `rule` that is not listed.
+fn count_unlisted(
+    unlisted: &mut Vec<(&'static str, Severity, usize)>,
+    rule: &'static str,
+    severity: Severity,
+) {
+    match unlisted
+        .iter_mut()
+        .find(|(r, s, _)| *r == rule && *s == severity)
+    {
+        Some(entry) => entry.2 += 1,
+        None => unlisted.push((rule, severity, 1)),
     }
 }
 

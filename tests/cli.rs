@@ -542,19 +542,32 @@ fn a_ten_megabyte_line_and_a_hundred_thousand_iris() {
     assert_eq!(code, 1);
     assert_eq!(r["summary"]["iris"], 100_000);
     assert_eq!(r["summary"]["errors"], 100_000);
-    let last = &r["diagnostics"][99_999];
-    let expected_column: usize = (0..99_999)
+    // A file lists its first MAX_LISTED findings and counts the rest.
+    let listed = irilint::check::MAX_LISTED;
+    assert_eq!(r["diagnostics"].as_array().unwrap().len(), listed);
+    assert_eq!(r["unlisted"][0]["count"], 100_000 - listed);
+    assert_eq!(r["unlisted"][0]["rule"], "bidi-formatting-character");
+    let last = &r["diagnostics"][listed - 1];
+    let expected_column: usize = (0..listed - 1)
         .map(|i| {
             format!("https://example.org/{i}/\u{202E}x ")
                 .chars()
                 .count()
         })
         .sum::<usize>()
-        + "https://example.org/99999/".len()
+        + format!("https://example.org/{}/", listed - 1).len()
         + 1;
     assert_eq!(last["span"]["start"]["column"], expected_column);
     let (_, human, _) = run(&["check", many.to_str().unwrap()]);
-    assert_eq!(human.matches("bidi-formatting-character").count(), 100_000);
+    // Each listed finding, and the notice of the others.
+    assert_eq!(
+        human.matches("bidi-formatting-character").count(),
+        listed + 1
+    );
+    assert!(human.contains(&format!(
+        "{} more error findings of bidi-formatting-character not listed",
+        100_000 - listed
+    )));
 }
 
 #[test]

@@ -136,6 +136,65 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         keep_bytes: fixing.is_some(),
         ..args.input.load_options()
     };
+    // The report is written while the files are checked, file by file in order, unless
+    // something needs every file first: fixes, a baseline being written, the project-level
+    // rules, and the formats whose head counts what follows (JUnit) or that are written whole.
+    let project_level = walk.inputs.iter().any(|e| {
+        e.settings
+            .selection
+            .severity_of(crate::rules::equivalence::EQUIVALENT_VARIANTS.id)
+            .is_some()
+    });
+    let streamed = matches!(
+        args.format,
+        ReportFormat::Json | ReportFormat::Sarif | ReportFormat::Human | ReportFormat::Concise
+    );
+    if fixing.is_none() && !writing && !project_level && streamed {
+        let already = Run {
+            files: Vec::new(),
+            errors: walk.errors,
+            skipped: Vec::new(),
+            named_errors: walk.named_errors,
+        };
+        let selections: Vec<&Selection> =
+            walk.inputs.iter().map(|e| &e.settings.selection).collect();
+        let code = std::cell::Cell::new(0u8);
+        let unread = std::cell::RefCell::new(Run::default());
+        let report = |out: &mut dyn std::io::Write| {
+            let (written, left) = check::run_ordered(
+                &walk.inputs,
+                std::mem::take(&mut *unread.borrow_mut()),
+                &load,
+                &options,
+                &file_done,
+                |files| {
+                    write_streamed(
+                        files,
+                        &args,
+                        &selections,
+                        &|summary, unread| {
+                            let c = exit_code(&args, summary, unread);
+                            code.set(c);
+                            i32::from(c)
+                        },
+                        out,
+                    )
+                },
+            );
+            *unread.borrow_mut() = left;
+            written
+        };
+        *unread.borrow_mut() = already;
+        let written = stream_report(args.output_file.as_deref(), report);
+        if let Some(p) = &progress {
+            p.finish();
+        }
+        print_file_errors(&unread.borrow());
+        return match written {
+            Ok(()) => ExitCode::from(code.get()),
+            Err(message) => fail(&message),
+        };
+    }
     let mut outcome = match fixing {
         Some(fix) => crate::fix::run::run(&walk.inputs, &load, &options, fix),
         None => check::run_with_progress(&walk.inputs, &load, &options, &file_done),
@@ -172,21 +231,71 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     }
     // Unreadable files go to stderr, and into the report too where its format has a place.
     print_file_errors(&outcome);
-    let summary = Summary::of(&outcome);
-    let failed = summary.errors > 0 || (args.deny_warnings && summary.warnings > 0);
-    // A file named on the command line (or standard input) that could not be read fails the
-    // run, whatever the others gave and whatever --exit-zero says.
-    let code = if outcome.named_errors > 0 {
-        2
-    } else {
-        u8::from(failed && !args.exit_zero)
-    };
+    let code = exit_code(&args, &Summary::of(&outcome), &outcome.unread());
     let selections = walk.inputs.iter().map(|e| &e.settings.selection);
     let report = |out: &mut dyn std::io::Write| write_body(&outcome, &args, selections, code, out);
     match stream_report(args.output_file.as_deref(), report) {
         Ok(()) => ExitCode::from(code),
         Err(message) => fail(&message),
     }
+}
+
+/// The exit code of a run that gave `summary` and could not read `unread`.
+fn exit_code(args: &CheckArgs, summary: &Summary, unread: &Run<()>) -> u8 {
+    let failed = summary.errors > 0 || (args.deny_warnings && summary.warnings > 0);
+    // A file named on the command line (or standard input) that could not be read fails the
+    // run, whatever the others gave and whatever --exit-zero says.
+    if unread.named_errors > 0 {
+        2
+    } else {
+        u8::from(failed && !args.exit_zero)
+    }
+}
+
+/// Writes the report of `files` as they come ([`check::run_ordered`]), in a format that is
+/// written in order (JSON, SARIF, human, concise): one file's findings at a time are held.
+fn write_streamed(
+    files: &mut check::Ordered<'_>,
+    args: &CheckArgs,
+    selections: &[&Selection],
+    exit_code: &dyn Fn(&Summary, &Run<()>) -> i32,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let unread = files.unread();
+    let summary = match args.format {
+        ReportFormat::Json => json::write_files(files, unread, out)?,
+        ReportFormat::Sarif => {
+            let rules = report::rules_enabled(selections.iter().copied());
+            let places = Places::current();
+            sarif::write_files(files, unread, &rules, exit_code, &places, out)?
+        }
+        _ => {
+            let mut summary = Summary::default();
+            let mut statistics = report::Statistics::default();
+            for f in files {
+                out.write_all(f.rendered.as_bytes())?;
+                for u in report::Unlisted::of(&f) {
+                    out.write_all(format!("irilint: {}\n\n", u.notice()).as_bytes())?;
+                }
+                summary.add(&f);
+                if args.statistics {
+                    statistics.add(&f);
+                }
+            }
+            let mut tail = String::new();
+            for (rule, severity, n) in statistics.sorted() {
+                tail.push_str(&format!("{n:>6}  {:<8} {rule}\n", severity.name()));
+            }
+            if args.format == ReportFormat::Human && !args.quiet {
+                tail.push_str(&report::summary_line(&summary));
+                tail.push('\n');
+            }
+            out.write_all(tail.as_bytes())?;
+            summary
+        }
+    };
+    exit_code(&summary, &unread.borrow());
+    Ok(())
 }
 
 /// The report in the format asked for, as it will be written (`exit_code` goes into SARIF).

@@ -9,14 +9,18 @@
 //! `related`, present only when non-empty, lists other places
 //! that explain a diagnostic (the declaration of the entity an IRI came from; for
 //! `equivalent-variants`, the other spellings, with their `path` when in another file).
+//! `unlisted`, present only when a file had more findings than it lists
+//! ([`crate::check::MAX_LISTED`]), counts the others per file, rule and severity.
 
+use std::borrow::Borrow;
+use std::cell::{Cell, RefCell};
 use std::io;
 
 use serde::Serialize;
 use serde_json::ser::{Formatter, PrettyFormatter};
 
 use super::Summary;
-use crate::check::RunOutcome;
+use crate::check::{FileOutcome, Run, RunOutcome};
 use crate::diagnostic::{Diagnostic, Location};
 use crate::iri::chars::is_unsafe_to_display;
 
@@ -24,12 +28,30 @@ use crate::iri::chars::is_unsafe_to_display;
 pub const REPORT_VERSION: u32 = 1;
 
 #[derive(Serialize)]
-struct Report<'a, D: Serialize> {
+struct Report<'u, D: Serialize, E: Serialize, S: Serialize> {
     version: u32,
     tool: Tool,
     diagnostics: D,
-    errors: Vec<JsonError<'a>>,
-    summary: Summary,
+    /// Findings counted and not listed, present only when there are some.
+    #[serde(skip_serializing_if = "UnlistedField::is_empty")]
+    unlisted: UnlistedField<'u>,
+    errors: E,
+    summary: S,
+}
+
+/// The `unlisted` field, known once every file is written.
+struct UnlistedField<'u>(&'u RefCell<Vec<super::Unlisted>>);
+
+impl UnlistedField<'_> {
+    fn is_empty(&self) -> bool {
+        self.0.borrow().is_empty()
+    }
+}
+
+impl Serialize for UnlistedField<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.borrow().serialize(serializer)
+    }
 }
 
 #[derive(Serialize)]
@@ -39,9 +61,9 @@ struct Tool {
 }
 
 #[derive(Serialize)]
-struct JsonError<'a> {
-    path: &'a str,
-    message: &'a str,
+struct JsonError {
+    path: String,
+    message: String,
 }
 
 /// A diagnostic as JSON; `path` and `span` are left out where there is no document (`inspect`).
@@ -204,6 +226,27 @@ impl<I: Iterator<Item = T>, T: Serialize> Serialize for Stream<I> {
     }
 }
 
+/// The diagnostics of a run's files as one array, written file by file.
+struct Diagnostics<'s, I>(super::FilesOnce<'s, I>);
+
+impl<I: Iterator<Item = F>, F: Borrow<FileOutcome>> Serialize for Diagnostics<'_, I> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error as _, SerializeSeq as _};
+        let files = self
+            .0
+            .take()
+            .ok_or_else(|| S::Error::custom("a stream is serialized once"))?;
+        let mut seq = serializer.serialize_seq(None)?;
+        for f in files {
+            let f = f.borrow();
+            for d in &f.diagnostics {
+                seq.serialize_element(&JsonDiagnostic::new(d, Some(&f.path)))?;
+            }
+        }
+        seq.end()
+    }
+}
+
 /// The whole report of a run, as text.
 pub fn render(outcome: &RunOutcome) -> String {
     let mut out = Vec::new();
@@ -213,28 +256,43 @@ pub fn render(outcome: &RunOutcome) -> String {
 
 /// Writes the whole report of a run to `out`, one diagnostic at a time.
 pub fn write(outcome: &RunOutcome, out: &mut dyn io::Write) -> io::Result<()> {
+    let unread = RefCell::new(outcome.unread());
+    write_files(outcome.files.iter(), &unread, out).map(|_| ())
+}
+
+/// Writes the report of the files `files` gives, in order, as each comes (the run may still be
+/// going on: [`crate::check::run_ordered`]); `unread` is read after the last file, for the
+/// inputs that could not be read. Returns the run's summary.
+pub fn write_files<F: Borrow<FileOutcome>>(
+    files: impl Iterator<Item = F>,
+    unread: &RefCell<Run<()>>,
+    out: &mut dyn io::Write,
+) -> io::Result<Summary> {
+    let summary = Cell::new(Summary::default());
+    let unlisted = RefCell::new(Vec::new());
     let report = Report {
         version: REPORT_VERSION,
         tool: Tool {
             name: "irilint",
             version: env!("CARGO_PKG_VERSION"),
         },
-        diagnostics: Stream::new(outcome.files.iter().flat_map(|f| {
-            f.diagnostics
+        diagnostics: Diagnostics(super::FilesOnce::new(files, &summary, &unlisted)),
+        unlisted: UnlistedField(&unlisted),
+        errors: super::Later(|| {
+            unread
+                .borrow()
+                .errors
                 .iter()
-                .map(|d| JsonDiagnostic::new(d, Some(&f.path)))
-        })),
-        errors: outcome
-            .errors
-            .iter()
-            .map(|e| JsonError {
-                path: &e.path,
-                message: &e.message,
-            })
-            .collect(),
-        summary: Summary::of(outcome),
+                .map(|e| JsonError {
+                    path: e.path.clone(),
+                    message: e.message.clone(),
+                })
+                .collect::<Vec<_>>()
+        }),
+        summary: super::Later(|| summary.get()),
     };
-    to_writer(&report, out)
+    to_writer(&report, out)?;
+    Ok(summary.get())
 }
 
 /// Pretty JSON in which every character unsafe to display is written as a `\u` escape.

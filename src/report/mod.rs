@@ -11,7 +11,7 @@ pub mod junit;
 pub mod place;
 pub mod sarif;
 
-use crate::check::RunOutcome;
+use crate::check::{FileOutcome, RunOutcome};
 use crate::rules::{RULES, Rule, Selection, Severity};
 
 /// How `check` prints its findings.
@@ -87,11 +87,112 @@ pub fn rules_that_ran<'a>(
     for d in outcome.files.iter().flat_map(|f| &f.diagnostics) {
         mark(d.rule);
     }
+    ran_rules(ran)
+}
+
+/// The rules any of `selections` enables, in catalog order: every rule a diagnostic can name
+/// (what a report written before the findings are known lists).
+pub fn rules_enabled<'a>(
+    selections: impl IntoIterator<Item = &'a Selection>,
+) -> Vec<&'static Rule> {
+    rules_that_ran(selections, &RunOutcome::default())
+}
+
+fn ran_rules(ran: Vec<bool>) -> Vec<&'static Rule> {
     RULES
         .iter()
         .zip(ran)
         .filter_map(|(r, ran)| ran.then_some(r))
         .collect()
+}
+
+/// A value serialized when its turn comes, computed then: a report's summary, written after
+/// the findings it counts.
+pub(crate) struct Later<F>(pub F);
+
+impl<F: Fn() -> T, T: serde::Serialize> serde::Serialize for Later<F> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        (self.0)().serialize(serializer)
+    }
+}
+
+/// Findings a file has beyond those it lists ([`crate::check::MAX_LISTED`]): its path, the
+/// rule, the severity and how many.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Unlisted {
+    /// The file.
+    pub path: String,
+    /// The rule id.
+    pub rule: &'static str,
+    /// Their severity.
+    pub severity: Severity,
+    /// How many.
+    pub count: usize,
+}
+
+impl Unlisted {
+    /// What `file` does not list.
+    pub fn of(file: &FileOutcome) -> impl Iterator<Item = Unlisted> + '_ {
+        file.unlisted
+            .iter()
+            .map(|&(rule, severity, count)| Unlisted {
+                path: file.path.clone(),
+                rule,
+                severity,
+                count,
+            })
+    }
+
+    /// The notice irilint prints on stderr.
+    pub fn notice(&self) -> String {
+        format!(
+            "{}: {} more {} finding{} of {} not listed: a file lists at most {} (fix or exclude the file)",
+            crate::iri::chars::escape_unsafe(&self.path),
+            self.count,
+            self.severity.name(),
+            if self.count == 1 { "" } else { "s" },
+            self.rule,
+            crate::check::MAX_LISTED
+        )
+    }
+}
+
+/// A run's files, to be written once, in order, as they come ([`crate::check::run_ordered`]),
+/// each counted into `summary` (and what it does not list into `unlisted`) when it is taken.
+pub(crate) struct FilesOnce<'s, I> {
+    files: std::cell::Cell<Option<I>>,
+    summary: &'s std::cell::Cell<Summary>,
+    unlisted: &'s std::cell::RefCell<Vec<Unlisted>>,
+}
+
+impl<'s, I, F> FilesOnce<'s, I>
+where
+    I: Iterator<Item = F>,
+    F: std::borrow::Borrow<FileOutcome>,
+{
+    pub(crate) fn new(
+        files: I,
+        summary: &'s std::cell::Cell<Summary>,
+        unlisted: &'s std::cell::RefCell<Vec<Unlisted>>,
+    ) -> Self {
+        FilesOnce {
+            files: std::cell::Cell::new(Some(files)),
+            summary,
+            unlisted,
+        }
+    }
+
+    /// Each file in turn, counted; `None` the second time (a report is written once).
+    pub(crate) fn take(&self) -> Option<impl Iterator<Item = F> + '_> {
+        let files = self.files.take()?;
+        Some(files.inspect(|f| {
+            let f = f.borrow();
+            let mut s = self.summary.get();
+            s.add(f);
+            self.summary.set(s);
+            self.unlisted.borrow_mut().extend(Unlisted::of(f));
+        }))
+    }
 }
 
 /// Counts over a whole run.
@@ -116,37 +217,55 @@ pub struct Summary {
 impl Summary {
     /// Counts the outcome of a run.
     pub fn of(outcome: &RunOutcome) -> Summary {
-        let mut s = Summary {
-            files: outcome.files.len(),
-            ..Summary::default()
-        };
+        let mut s = Summary::default();
         for f in &outcome.files {
-            s.iris += f.iris;
-            s.baselined += f.baselined;
-            s.suppressed += f.suppressed;
-            for d in &f.diagnostics {
-                match d.severity {
-                    Severity::Error => s.errors += 1,
-                    Severity::Warning => s.warnings += 1,
-                    Severity::Info => s.infos += 1,
-                }
-            }
+            s.add(f);
         }
         s
+    }
+
+    /// Counts one more file.
+    pub fn add(&mut self, f: &FileOutcome) {
+        self.files += 1;
+        self.iris += f.iris;
+        self.baselined += f.baselined;
+        self.suppressed += f.suppressed;
+        let (errors, warnings, infos) = f.counts();
+        self.errors += errors;
+        self.warnings += warnings;
+        self.infos += infos;
     }
 }
 
 /// Diagnostics per rule, most frequent first (for `--statistics`).
 pub fn statistics(outcome: &RunOutcome) -> Vec<(&'static str, Severity, usize)> {
-    let mut counts: Vec<(&'static str, Severity, usize)> = Vec::new();
-    for d in outcome.files.iter().flat_map(|f| &f.diagnostics) {
-        match counts.iter_mut().find(|(r, _, _)| *r == d.rule) {
-            Some(entry) => entry.2 += 1,
-            None => counts.push((d.rule, d.severity, 1)),
+    let mut counts = Statistics::default();
+    for f in &outcome.files {
+        counts.add(f);
+    }
+    counts.sorted()
+}
+
+/// Diagnostics per rule, counted file by file.
+#[derive(Debug, Default)]
+pub struct Statistics(Vec<(&'static str, Severity, usize)>);
+
+impl Statistics {
+    /// Counts the diagnostics of one more file.
+    pub fn add(&mut self, f: &FileOutcome) {
+        for d in &f.diagnostics {
+            match self.0.iter_mut().find(|(r, _, _)| *r == d.rule) {
+                Some(entry) => entry.2 += 1,
+                None => self.0.push((d.rule, d.severity, 1)),
+            }
         }
     }
-    counts.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(b.0)));
-    counts
+
+    /// Rule, severity (of the first) and count, most frequent first.
+    pub fn sorted(mut self) -> Vec<(&'static str, Severity, usize)> {
+        self.0.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(b.0)));
+        self.0
+    }
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {

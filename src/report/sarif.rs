@@ -7,14 +7,17 @@
 //! Text from the input is shown with hidden characters as visible `⟨U+202E⟩` escapes; paths are
 //! percent-encoded into URIs.
 
+use std::borrow::Borrow;
+use std::cell::{Cell, RefCell};
+
 use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::fingerprint::fingerprints;
-use super::json::Stream;
 use super::place::Places;
+use super::{Later, Summary};
 use crate::baseline::Baseline;
-use crate::check::RunOutcome;
+use crate::check::{FileOutcome, Run, RunOutcome};
 use crate::diagnostic::{Diagnostic, Location};
 use crate::iri::chars::escape_unsafe;
 use crate::rules::{Rule, Severity};
@@ -36,23 +39,25 @@ pub struct RunFacts<'a> {
     pub exit_code: i32,
 }
 
-/// The top of a SARIF log; its fields in the alphabetical order `json!` gives the rest.
+/// The top of a SARIF log.
 #[derive(Serialize)]
-struct Log<R: Serialize> {
+struct Log<R: Serialize, V: Serialize> {
     #[serde(rename = "$schema")]
     schema: &'static str,
-    runs: [SarifRun<R>; 1],
+    runs: [SarifRun<R, V>; 1],
     version: &'static str,
 }
 
-/// The one run of a log, its results written one at a time.
+/// The one run of a log, its results written one at a time. The invocation comes after them:
+/// its exit code and notifications are known only once every file is checked
+/// ([`crate::check::run_ordered`]).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct SarifRun<R: Serialize> {
+struct SarifRun<R: Serialize, V: Serialize> {
     column_kind: &'static str,
-    invocations: Value,
     original_uri_base_ids: Value,
     results: R,
+    invocations: V,
     tool: Value,
 }
 
@@ -63,49 +68,110 @@ pub fn write(
     places: &Places,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    let keyer = Baseline::in_current_dir();
-    let results = Stream::new(outcome.files.iter().flat_map(|file| {
-        let prints = fingerprints(&keyer, &file.path, &file.diagnostics);
-        file.diagnostics
+    let unread = RefCell::new(outcome.unread());
+    write_files(
+        outcome.files.iter(),
+        &unread,
+        facts.rules,
+        &|_, _| facts.exit_code,
+        places,
+        out,
+    )
+    .map(|_| ())
+}
+
+/// The results of a run's files, written file by file as they come.
+struct Results<'a, I> {
+    files: super::FilesOnce<'a, I>,
+    rules: &'a [&'static Rule],
+    places: &'a Places,
+}
+
+impl<I: Iterator<Item = F>, F: Borrow<FileOutcome>> Serialize for Results<'_, I> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error as _, SerializeSeq as _};
+        let files = self
+            .files
+            .take()
+            .ok_or_else(|| S::Error::custom("a stream is serialized once"))?;
+        let keyer = Baseline::in_current_dir();
+        let mut seq = serializer.serialize_seq(None)?;
+        for file in files {
+            let file = file.borrow();
+            let prints = fingerprints(&keyer, &file.path, &file.diagnostics);
+            for (d, print) in file.diagnostics.iter().zip(prints) {
+                seq.serialize_element(&result(d, &file.path, &print, self.rules, self.places))?;
+            }
+        }
+        seq.end()
+    }
+}
+
+/// Writes the SARIF log of the files `files` gives, in order, as each comes; `unread` (the
+/// inputs not read) and `exit_code` (from the summary and them) are read after the last file.
+/// `rules` are the rules that ran. Returns the run's summary.
+pub fn write_files<F: Borrow<FileOutcome>>(
+    files: impl Iterator<Item = F>,
+    unread: &RefCell<Run<()>>,
+    rules: &[&'static Rule],
+    exit_code: &dyn Fn(&Summary, &Run<()>) -> i32,
+    places: &Places,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<Summary> {
+    let summary = Cell::new(Summary::default());
+    let unlisted = RefCell::new(Vec::new());
+    let invocations = Later(|| {
+        let unread = unread.borrow();
+        let mut notifications: Vec<Value> = unread
+            .errors
             .iter()
-            .zip(prints)
-            .map(|(d, print)| result(d, &file.path, &print, facts.rules, places))
-    }));
-    let notifications: Vec<Value> = outcome
-        .errors
-        .iter()
-        .map(|e| (e, "error"))
-        .chain(outcome.skipped.iter().map(|e| (e, "note")))
-        .map(|(e, level)| {
-            json!({
-                "level": level,
-                "message": { "text": sentence(&escape_unsafe(&e.message)) },
-                "locations": [{ "physicalLocation": { "artifactLocation": artifact(&e.path, places) } }],
+            .map(|e| (e, "error"))
+            .chain(unread.skipped.iter().map(|e| (e, "note")))
+            .map(|(e, level)| {
+                json!({
+                    "level": level,
+                    "message": { "text": sentence(&escape_unsafe(&e.message)) },
+                    "locations": [{ "physicalLocation": { "artifactLocation": artifact(&e.path, places) } }],
+                })
             })
-        })
-        .collect();
+            .collect();
+        notifications.extend(unlisted.borrow().iter().map(|u: &super::Unlisted| {
+            json!({
+                "level": level(u.severity),
+                "message": { "text": sentence(&u.notice()) },
+                "associatedRule": { "id": u.rule },
+                "locations": [{ "physicalLocation": { "artifactLocation": artifact(&u.path, places) } }],
+            })
+        }));
+        json!([{
+            "executionSuccessful": true,
+            "exitCode": exit_code(&summary.get(), &unread),
+            "toolExecutionNotifications": notifications,
+        }])
+    });
     let log = Log {
         schema: "https://json.schemastore.org/sarif-2.1.0.json",
         runs: [SarifRun {
             column_kind: "utf16CodeUnits",
-            invocations: json!([{
-                "executionSuccessful": true,
-                "exitCode": facts.exit_code,
-                "toolExecutionNotifications": notifications,
-            }]),
             original_uri_base_ids: json!({ SRCROOT: { "uri": directory_uri(places) } }),
-            results,
+            results: Results {
+                files: super::FilesOnce::new(files, &summary, &unlisted),
+                rules,
+                places,
+            },
+            invocations,
             tool: json!({ "driver": {
                 "name": "irilint",
                 "version": env!("CARGO_PKG_VERSION"),
                 "semanticVersion": env!("CARGO_PKG_VERSION"),
                 "informationUri": INFORMATION_URI,
-                "rules": facts.rules.iter().map(|r| descriptor(r)).collect::<Vec<_>>(),
+                "rules": rules.iter().map(|r| descriptor(r)).collect::<Vec<_>>(),
             }}),
         }],
         version: "2.1.0",
     };
-    super::json::to_writer(&log, out)
+    super::json::to_writer(&log, out)?;
+    Ok(summary.get())
 }
 
 fn level(severity: Severity) -> &'static str {

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)] // each test crate uses its own subset
 
+pub mod counting;
+
 use irilint::iri::chars::is_unsafe_to_display;
 use irilint::rules::{self, Selection, Severity};
 
