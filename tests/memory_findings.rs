@@ -11,9 +11,9 @@
 //! Alone in its test binary: the allocator counts the whole process, so one test drives every
 //! case, one after another.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+mod common;
 
+use common::counting::{Counting, cost_of};
 use irilint::check::{CheckOptions, RunOutcome, check_source};
 use irilint::report::place::Places;
 use irilint::report::sarif::{self, RunFacts};
@@ -23,44 +23,12 @@ use irilint::source::{Format, Source};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-static TOTAL: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every call goes to `System`; only sizes are counted.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        grow(layout.size());
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        grow(new_size);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-fn grow(n: usize) {
-    let live = LIVE.fetch_add(n, Ordering::Relaxed) + n;
-    PEAK.fetch_max(live, Ordering::Relaxed);
-    TOTAL.fetch_add(n, Ordering::Relaxed);
-}
-
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
 /// What checking and reporting `doc` cost: (peak live bytes above the start, bytes allocated).
 fn cost(name: &str, format: Format, doc: &[u8]) -> (usize, usize) {
-    let start = LIVE.load(Ordering::Relaxed);
-    PEAK.store(start, Ordering::Relaxed);
-    let total = TOTAL.load(Ordering::Relaxed);
-    {
+    cost_of(|| {
         let source = Source::decode(name.to_string(), format, doc).unwrap();
         let selection = Selection::all();
         let options = CheckOptions::new(&selection);
@@ -80,11 +48,8 @@ fn cost(name: &str, format: Format, doc: &[u8]) -> (usize, usize) {
             exit_code: 1,
         };
         sarif::write(&outcome, &facts, &Places::current(), &mut std::io::sink()).unwrap();
-    }
-    (
-        PEAK.load(Ordering::Relaxed) - start,
-        TOTAL.load(Ordering::Relaxed) - total,
-    )
+    })
+    .0
 }
 
 /// A long IRI: `n` repetitions of `piece` in its path, written in `format`'s link syntax.

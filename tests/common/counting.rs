@@ -1,4 +1,4 @@
-//! A global allocator that counts live bytes and their peak, for tests that bound memory. A
+//! A global allocator that counts live bytes, their peak and the bytes allocated in all, for tests that bound memory. A
 //! test binary installs it with `#[global_allocator] static A: Counting = Counting;` and runs
 //! one test function: it counts the whole process.
 
@@ -10,6 +10,7 @@ pub struct Counting;
 
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
+static TOTAL: AtomicUsize = AtomicUsize::new(0);
 
 // SAFETY: every call goes to `System`; only sizes are counted.
 unsafe impl GlobalAlloc for Counting {
@@ -31,12 +32,22 @@ unsafe impl GlobalAlloc for Counting {
 fn grow(n: usize) {
     let live = LIVE.fetch_add(n, Ordering::Relaxed) + n;
     PEAK.fetch_max(live, Ordering::Relaxed);
+    TOTAL.fetch_add(n, Ordering::Relaxed);
 }
 
 /// The peak of live bytes above the start while `f` runs, and its result.
 pub fn peak_of<T>(f: impl FnOnce() -> T) -> (usize, T) {
+    let ((peak, _), t) = cost_of(f);
+    (peak, t)
+}
+
+/// While `f` runs: the peak of live bytes above the start and the bytes allocated in all (the
+/// work), and its result.
+pub fn cost_of<T>(f: impl FnOnce() -> T) -> ((usize, usize), T) {
     let start = LIVE.load(Ordering::Relaxed);
     PEAK.store(start, Ordering::Relaxed);
+    let total = TOTAL.load(Ordering::Relaxed);
     let t = f();
-    (PEAK.load(Ordering::Relaxed) - start, t)
+    let peak = PEAK.load(Ordering::Relaxed) - start;
+    ((peak, TOTAL.load(Ordering::Relaxed) - total), t)
 }
