@@ -62,21 +62,29 @@ pub fn lowercase_outside_triplets(s: &mut str) {
 
 /// The maximal runs of consecutive well-formed `%HH` triplets in `s`, as byte ranges.
 pub fn runs(s: &str) -> Vec<Range<usize>> {
+    runs_from(s, 0).collect()
+}
+
+/// [`runs`] that start at or after `from`, found one at a time as the iterator is advanced: a
+/// caller that looks at each once holds none of the others.
+pub fn runs_from(s: &str, from: usize) -> impl Iterator<Item = Range<usize>> + '_ {
     let bytes = s.as_bytes();
-    let mut out: Vec<Range<usize>> = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && triplet_at(s, i).is_some() {
-            match out.last_mut() {
-                Some(last) if last.end == i => last.end = i + 3,
-                _ => out.push(i..i + 3),
+    let mut i = from;
+    std::iter::from_fn(move || {
+        while i < bytes.len() {
+            let at = i + memchr::memchr(b'%', &bytes[i..])?;
+            if triplet_at(s, at).is_some() {
+                let mut end = at + 3;
+                while bytes.get(end) == Some(&b'%') && triplet_at(s, end).is_some() {
+                    end += 3;
+                }
+                i = end;
+                return Some(at..end);
             }
-            i += 3;
-        } else {
-            i += 1;
+            i = at + 1;
         }
-    }
-    out
+        None
+    })
 }
 
 /// What a sequence of percent-encoded octets is, read as UTF-8.

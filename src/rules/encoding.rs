@@ -21,7 +21,7 @@ use super::{Check, InDocument, IriCheck, Rule, Severity, Sink, parts};
 use crate::fix::{Applicability, IriFix};
 use crate::iri::chars::{describe, escape_unsafe};
 use crate::source::{Source, is_utf16};
-use reading::{bytes_in, non_ascii_runs, utf8_reading, utf8_reading_of};
+use reading::{bytes_in, non_ascii_runs_from, utf8_reading, utf8_reading_of};
 
 /// `encoding-declaration-mismatch`: the declared charset disagrees with the BOM, with another
 /// declaration or with the bytes.
@@ -99,22 +99,28 @@ struct Garbled {
 /// What the author meant to write in each §4.2 component (segment, label, query part...) that
 /// holds garbled runs: the component with every garbled run replaced by `write(meant)`, shown
 /// at most 60 characters long. Each component is written once, however many runs it holds (a
-/// component of 10,000 garbled runs was written 10,000 times).
-struct AsMeant<'a, W: Fn(&str) -> String> {
+/// component of 10,000 garbled runs was written 10,000 times), from the garbled runs `from(at)`
+/// finds again from its start: the runs of an IRI are never all held at once.
+struct AsMeant<'a, W, F> {
     input: &'a IriCheck<'a>,
-    all: &'a [Garbled],
+    from: F,
     parts: Vec<Range<usize>>,
     write: W,
     /// The last component asked for, and its text.
     last: Option<(Range<usize>, String)>,
 }
 
-impl<'a, W: Fn(&str) -> String> AsMeant<'a, W> {
-    fn new(input: &'a IriCheck<'a>, all: &'a [Garbled], write: W) -> Self {
+impl<'a, W, F, I> AsMeant<'a, W, F>
+where
+    W: Fn(&str) -> String,
+    F: Fn(usize) -> I,
+    I: Iterator<Item = Garbled>,
+{
+    fn new(input: &'a IriCheck<'a>, from: F, write: W) -> Self {
         let parts = parts(input.iri).into_iter().map(|p| p.range).collect();
         AsMeant {
             input,
-            all,
+            from,
             parts,
             write,
             last: None,
@@ -141,11 +147,7 @@ impl<'a, W: Fn(&str) -> String> AsMeant<'a, W> {
         let text = &self.input.text;
         let mut out = String::new();
         let mut at = part.start;
-        let first = self.all.partition_point(|g| g.run.start < part.start);
-        for g in self.all[first..]
-            .iter()
-            .take_while(|g| g.run.end <= part.end)
-        {
+        for g in (self.from)(part.start).take_while(|g| g.run.end <= part.end) {
             out.push_str(&escape_unsafe(&text[at..g.run.start]));
             out.push_str(&(self.write)(&g.meant));
             at = g.run.end;
@@ -188,18 +190,19 @@ fn check_utf8_in_legacy(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     if input.text.is_ascii() || !is_legacy(encoding) {
         return;
     }
-    let found: Vec<Garbled> = non_ascii_runs(input.text)
-        .filter(|run| written_raw(&origin, run))
-        .filter_map(|run| {
-            let source = origin.occurrence.map.to_source(run.clone());
-            let bytes = file_bytes(origin.source, source)?;
-            let meant = utf8_reading_of(&input.text[run.clone()], &bytes, encoding)?;
-            Some(Garbled { run, meant })
-        })
-        .collect();
-    let mut as_meant = AsMeant::new(input, &found, escape_unsafe);
-    let mut as_references = AsMeant::new(input, &found, character_references);
-    for g in &found {
+    let found = |from: usize| {
+        non_ascii_runs_from(input.text, from)
+            .filter(move |run| written_raw(&origin, run))
+            .filter_map(move |run| {
+                let source = origin.occurrence.map.to_source(run.clone());
+                let bytes = file_bytes(origin.source, source)?;
+                let meant = utf8_reading_of(&input.text[run.clone()], &bytes, encoding)?;
+                Some(Garbled { run, meant })
+            })
+    };
+    let mut as_meant = AsMeant::new(input, found, escape_unsafe);
+    let mut as_references = AsMeant::new(input, found, character_references);
+    for g in found(0) {
         let meant = as_meant.around(&g.run);
         let references = as_references.around(&g.run);
         sink.report(
@@ -235,15 +238,16 @@ fn check_mojibake(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     }
     // In a legacy document, raw runs are `encoding-utf8-in-legacy-document`'s.
     let legacy = input.origin.filter(|o| is_legacy(o.source.encoding.used));
-    let found: Vec<Garbled> = non_ascii_runs(input.text)
-        .filter(|run| legacy.is_none_or(|o| !written_raw(&o, run)))
-        .filter_map(|run| {
-            let meant = utf8_reading(&input.text[run.clone()], WINDOWS_1252)?;
-            Some(Garbled { run, meant })
-        })
-        .collect();
-    let mut as_meant = AsMeant::new(input, &found, escape_unsafe);
-    for g in &found {
+    let found = |from: usize| {
+        non_ascii_runs_from(input.text, from)
+            .filter(move |run| legacy.is_none_or(|o| !written_raw(&o, run)))
+            .filter_map(move |run| {
+                let meant = utf8_reading(&input.text[run.clone()], WINDOWS_1252)?;
+                Some(Garbled { run, meant })
+            })
+    };
+    let mut as_meant = AsMeant::new(input, found, escape_unsafe);
+    for g in found(0) {
         let meant = as_meant.around(&g.run);
         sink.report(
             g.run.clone(),

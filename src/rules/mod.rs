@@ -189,8 +189,6 @@ pub struct IriCheck<'a> {
     pub iri: &'a Iri,
     /// The document and occurrence it was found in; `None` for an IRI checked on its own.
     pub origin: Option<InDocument<'a>>,
-    /// The IRI's percent-encoded runs, decoded the first time a percent rule asks.
-    percent_runs: OnceCell<Vec<percent::DecodedRun>>,
 }
 
 /// Where a checked IRI was written: what the encoding rules need to tell characters written
@@ -576,7 +574,6 @@ fn run_iri_checks(
         text,
         iri: parsed,
         origin,
-        percent_runs: OnceCell::new(),
     };
     let mut out = Findings::new(merge, placeholders);
     let code = is_script(text, parsed);

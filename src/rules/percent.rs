@@ -100,18 +100,21 @@ impl DecodedRun {
 /// that read them: all runs except those in the payload of a `data:` IRI, whose octets are
 /// whatever its media type says (an image, text in a declared charset) — binary there is not a
 /// legacy encoding nor an attack.
-fn decoding_runs<'a>(input: &'a IriCheck<'_>) -> &'a [DecodedRun] {
-    input.percent_runs.get_or_init(|| {
-        if !input.text.contains('%') {
-            return Vec::new();
-        }
-        let payload = data_payload(input);
-        percent::runs(input.text)
-            .into_iter()
-            .filter(|r| !payload.as_ref().is_some_and(|p| p.contains(&r.start)))
-            .map(|range| DecodedRun::new(input.text, range))
-            .collect()
-    })
+///
+/// Decoded one at a time as the iterator is advanced, from `from` on: an IRI of a million runs
+/// never holds them all decoded (each rule that reads them decodes them again, in linear work).
+fn decoding_runs<'a>(
+    input: &'a IriCheck<'_>,
+    from: usize,
+) -> impl Iterator<Item = DecodedRun> + 'a {
+    let payload = if input.text.contains('%') {
+        data_payload(input)
+    } else {
+        None
+    };
+    percent::runs_from(input.text, from)
+        .filter(move |r| !payload.as_ref().is_some_and(|p| p.contains(&r.start)))
+        .map(|range| DecodedRun::new(input.text, range))
 }
 
 /// From the first `,` of a `data:` IRI's path to its fragment (RFC 2397).
@@ -167,7 +170,7 @@ fn check_non_utf8(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         range: run,
         pieces,
         stretches,
-    } in decoding_runs(input)
+    } in decoding_runs(input, 0)
     {
         for stretch in stretches {
             let part = &pieces[stretch.clone()];
@@ -280,7 +283,7 @@ fn check_overlong(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     }
     for DecodedRun {
         pieces, stretches, ..
-    } in decoding_runs(input)
+    } in decoding_runs(input, 0)
     {
         let mut k = 0;
         while k < pieces.len() {
@@ -289,7 +292,7 @@ fn check_overlong(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             // an accident of the legacy octets, reported as `percent-non-utf8`; an overlong
             // delimiter, dot or control ends a stretch (see `legacy::stretches`), so it stays
             // an error wherever it is.
-            if legacy::in_stretch(stretches, k) {
+            if legacy::in_stretch(&stretches, k) {
                 k += 1;
                 continue;
             }

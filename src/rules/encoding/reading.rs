@@ -48,8 +48,13 @@ const WINDOWS_1252_C1: [char; 32] = [
 
 /// The maximal runs of non-ASCII characters of `s`, as byte ranges.
 pub(super) fn non_ascii_runs(s: &str) -> impl Iterator<Item = Range<usize>> + '_ {
+    non_ascii_runs_from(s, 0)
+}
+
+/// [`non_ascii_runs`] from byte `from` on (a character boundary, not inside a run).
+pub(super) fn non_ascii_runs_from(s: &str, from: usize) -> impl Iterator<Item = Range<usize>> + '_ {
     let b = s.as_bytes();
-    let mut at = 0;
+    let mut at = from;
     std::iter::from_fn(move || {
         let start = ascii_run_end(b, at);
         if start >= b.len() {

@@ -32,7 +32,11 @@ struct DecodedChar {
 
 /// The component `context` of the IRI with the characters of `runs` decoded; octets that are
 /// not a character stand as U+FFFD, which joins nothing and is no emoji.
-fn decode_context(text: &str, context: Range<usize>, runs: &[DecodedRun]) -> Vec<DecodedChar> {
+fn decode_context(
+    text: &str,
+    context: Range<usize>,
+    runs: impl Iterator<Item = DecodedRun>,
+) -> Vec<DecodedChar> {
     let as_written = |from: usize, to: usize| {
         text[from..to]
             .char_indices()
@@ -44,7 +48,7 @@ fn decode_context(text: &str, context: Range<usize>, runs: &[DecodedRun]) -> Vec
     };
     let mut out = Vec::new();
     let mut at = context.start;
-    for run in runs.iter().filter(|r| context.contains(&r.range.start)) {
+    for run in runs.filter(|r| context.contains(&r.range.start)) {
         out.extend(as_written(at, run.range.start));
         for piece in &run.pieces {
             let c = match piece.decoded {
@@ -74,15 +78,13 @@ pub(super) fn check_forbidden(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     if !percent::encodes_octet(text, |b| !(0x20..0x7F).contains(&b)) {
         return;
     }
-    let runs = decoding_runs(input);
-    let suspects: Vec<&Range<usize>> = runs
-        .iter()
+    let suspects: Vec<Range<usize>> = decoding_runs(input, 0)
         .filter(|r| {
             r.pieces
                 .iter()
                 .any(|p| matches!(p.decoded, Decoded::Char(c) if suspect(c)))
         })
-        .map(|r| &r.range)
+        .map(|r| r.range)
         .collect();
     if suspects.is_empty() {
         return;
@@ -103,6 +105,8 @@ pub(super) fn check_forbidden(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 (p.range.clone(), Some(p.component))
             });
         done = context.end;
+        let end = context.end;
+        let runs = decoding_runs(input, context.start).take_while(move |r| r.range.start < end);
         let decoded = decode_context(text, context, runs);
         let string: String = decoded.iter().map(|d| d.c).collect();
         let mut offset = 0;
@@ -331,7 +335,7 @@ mod tests {
             .into_iter()
             .map(|r| DecodedRun::new(text, r))
             .collect();
-        let got: Vec<(char, &str, bool)> = decode_context(text, 1..text.len(), &runs)
+        let got: Vec<(char, &str, bool)> = decode_context(text, 1..text.len(), runs.into_iter())
             .into_iter()
             .map(|d| (d.c, &text[d.range], d.encoded))
             .collect();
