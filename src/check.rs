@@ -86,9 +86,10 @@ pub struct Run<T> {
     pub errors: Vec<FileError>,
     /// Named files skipped because they are binary, with the reason.
     pub skipped: Vec<FileError>,
-    /// How many of `errors` are files named on the command line (or standard input): the run
-    /// then fails (exit code 2) once everything else is reported.
-    pub named_errors: usize,
+    /// How many of `errors` fail the run (exit code 2, once everything else is reported): files
+    /// named on the command line (or standard input) that cannot be read, and files found while
+    /// walking that cannot be opened or read (a file over `--max-file-size` only when named).
+    pub fatal_errors: usize,
 }
 
 impl<T> Default for Run<T> {
@@ -97,7 +98,7 @@ impl<T> Default for Run<T> {
             files: Vec::new(),
             errors: Vec::new(),
             skipped: Vec::new(),
-            named_errors: 0,
+            fatal_errors: 0,
         }
     }
 }
@@ -180,7 +181,7 @@ pub fn for_each_loaded<T: Send>(
             Ok(t) => run.files.push(t),
             Err(NotLoaded::Skipped(e)) => run.skipped.extend(e),
             Err(NotLoaded::Failed { error, named }) => {
-                run.named_errors += usize::from(named);
+                run.fatal_errors += usize::from(named);
                 run.errors.push(error);
             }
         }
@@ -298,7 +299,8 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Loaded, NotLoaded>
                     message: format!("cannot read file: {}", describe_io_error(e)),
                     path: display.clone(),
                 },
-                named: *explicit,
+                // Named or found while walking: a file that cannot be read fails the run.
+                named: true,
             };
             let file = std::fs::File::open(path).map_err(|e| failed(&e))?;
             let size = file.metadata().map(|m| m.len()).ok();

@@ -1,5 +1,6 @@
 //! `irilint check`: configuration, the run, the report and the exit code.
 
+use std::path::Path;
 use std::process::ExitCode;
 
 use std::sync::Arc;
@@ -67,11 +68,18 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     let walk_options = WalkOptions {
         stdin_filename: args.input.stdin_filename.as_deref(),
         force_exclude: args.config.force_exclude,
+        hidden: !args.input.no_hidden,
     };
     let walk = match walk::collect(&args.input.paths, &resolver, walk_options) {
         Ok(w) => w,
         Err(e) => return fail_fatal(e),
     };
+    if walk.inputs.is_empty() && walk.errors.is_empty() && !args.quiet {
+        // "No problems found in 0 files" alone reads as a pass; say that nothing was checked.
+        eprintln!(
+            "irilint: warning: no file to check: nothing under the paths given has an extension irilint reads (.html, .md, .rst, .adoc, .txt, .xml, ...: the README's \"Which files\"), or all of it is excluded"
+        );
+    }
     for (option, file) in [
         ("--output-file", &args.output_file),
         ("--write-baseline", &args.write_baseline),
@@ -144,7 +152,7 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         p.finish();
     }
     outcome.errors.splice(0..0, walk.errors);
-    outcome.named_errors += walk.named_errors;
+    outcome.fatal_errors += walk.fatal_errors;
     if let Some(fix) = fixing {
         let selections: Vec<&Selection> =
             walk.inputs.iter().map(|e| &e.settings.selection).collect();
@@ -174,19 +182,30 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     print_file_errors(&outcome);
     let summary = Summary::of(&outcome);
     let failed = summary.errors > 0 || (args.deny_warnings && summary.warnings > 0);
-    // A file named on the command line (or standard input) that could not be read fails the
-    // run, whatever the others gave and whatever --exit-zero says.
-    let code = if outcome.named_errors > 0 {
+    // A file or directory that could not be read (named, standard input, or met while walking)
+    // fails the run, whatever the others gave and whatever --exit-zero says.
+    let code = if outcome.fatal_errors > 0 {
         2
     } else {
         u8::from(failed && !args.exit_zero)
     };
     let selections = walk.inputs.iter().map(|e| &e.settings.selection);
     let report = |out: &mut dyn std::io::Write| write_body(&outcome, &args, selections, code, out);
-    match stream_report(args.output_file.as_deref(), report) {
-        Ok(()) => ExitCode::from(code),
-        Err(message) => fail(&message),
+    if let Err(message) = stream_report(args.output_file.as_deref(), report) {
+        return fail(&message);
     }
+    // A report written to a file is not in the CI log: the summary is, so that a failing step
+    // says why (how many errors, and where the report is).
+    if let Some(file) = args.output_file.as_deref().filter(|f| *f != Path::new("-"))
+        && !args.quiet
+    {
+        eprintln!(
+            "{} Report: {}",
+            report::summary_line(&summary),
+            escape_unsafe(&file.display().to_string())
+        );
+    }
+    ExitCode::from(code)
 }
 
 /// The report in the format asked for, as it will be written (`exit_code` goes into SARIF).

@@ -90,7 +90,7 @@ pub(super) fn finish(
         if !args.quiet {
             eprintln!("{}", fixed_line(&outcome, fix.output));
         }
-        if outcome.named_errors > 0 {
+        if outcome.fatal_errors > 0 {
             return ExitCode::from(2);
         }
         return ExitCode::from(u8::from(!diffs.is_empty() && !args.exit_zero));
@@ -108,7 +108,7 @@ pub(super) fn finish(
     }
     let summary = Summary::of(&outcome);
     let failed = summary.errors > 0 || (args.deny_warnings && summary.warnings > 0);
-    let code = if write_failed || outcome.named_errors > 0 {
+    let code = if write_failed || outcome.fatal_errors > 0 {
         2
     } else {
         u8::from(failed && !args.exit_zero)
