@@ -262,6 +262,10 @@ pub(super) struct CheckArgs {
     /// Report only the findings that are not in this baseline file.
     #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
     pub(super) baseline: Option<PathBuf>,
+    /// With `--baseline`, drop from it the entries that match nothing any more (fixed, or
+    /// their file is gone), so that a problem that comes back is reported; adds nothing.
+    #[arg(long, requires = "baseline")]
+    pub(super) prune_baseline: bool,
     /// Write every current finding to this baseline file and exit with 0.
     #[arg(long, value_name = "FILE")]
     pub(super) write_baseline: Option<PathBuf>,

@@ -153,6 +153,11 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     }
     outcome.errors.splice(0..0, walk.errors);
     outcome.fatal_errors += walk.fatal_errors;
+    if let (Some(baseline), Some(file)) = (&baseline, &args.baseline)
+        && let Err(message) = stale_baseline(baseline, file, &args)
+    {
+        return fail(&message);
+    }
     if let Some(fix) = fixing {
         let selections: Vec<&Selection> =
             walk.inputs.iter().map(|e| &e.settings.selection).collect();
@@ -206,6 +211,42 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         );
     }
     ExitCode::from(code)
+}
+
+/// Says how many entries of the baseline `file` matched nothing in this run, or with
+/// `--prune-baseline` drops them from it.
+fn stale_baseline(baseline: &Baseline, file: &Path, args: &CheckArgs) -> Result<(), String> {
+    let shown = escape_unsafe(&file.display().to_string());
+    let entries = |n: usize| format!("{n} entr{}", if n == 1 { "y" } else { "ies" });
+    if args.prune_baseline {
+        let dropped = baseline.prune(file)?;
+        if !args.quiet {
+            eprintln!(
+                "irilint: pruned {} from the baseline {shown}",
+                entries(dropped)
+            );
+        }
+        return Ok(());
+    }
+    let stale = baseline.stale();
+    if stale.total() > 0 && !args.quiet {
+        let gone = if stale.gone > 0 {
+            format!(" ({} of files that no longer exist)", stale.gone)
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "irilint: notice: {} of the baseline {shown} {} no finding any more{gone}: fixed, or the file is gone; drop {} with `--prune-baseline`, or a problem that comes back stays hidden",
+            entries(stale.total()),
+            if stale.total() == 1 {
+                "matches"
+            } else {
+                "match"
+            },
+            if stale.total() == 1 { "it" } else { "them" },
+        );
+    }
+    Ok(())
 }
 
 /// The report in the format asked for, as it will be written (`exit_code` goes into SARIF).
