@@ -48,11 +48,14 @@ fn fixed(name: &str, bytes: &[u8], unsafe_fixes: bool) -> Vec<u8> {
         args.push("--unsafe-fixes");
     }
     let (_, stdout, stderr) = check(dir.path(), &args);
-    assert!(stdout.contains("Fixed "), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("Fixed ") || stdout.contains("No safe fix to apply"),
+        "{stdout}\n{stderr}"
+    );
     let once = fs::read(&path).unwrap();
     let (_, stdout, _) = check(dir.path(), &args);
     assert!(
-        stdout.contains("Fixed 0 issues"),
+        stdout.contains("Fixed 0 issues") || stdout.contains("No safe fix to apply"),
         "not idempotent: {stdout}"
     );
     assert_eq!(
@@ -603,7 +606,7 @@ fn a_fix_of_an_iri_with_a_placeholder_is_never_safe() {
         let (dir, path) = with_file(name, text.as_bytes());
         let (_, stdout, stderr) = check(dir.path(), &["--fix", name]);
         assert!(
-            stdout.contains("Fixed 0 issues"),
+            stdout.contains("No safe fix to apply"),
             "{name}: {stdout}\n{stderr}"
         );
         assert_eq!(fs::read_to_string(&path).unwrap(), text, "{name}");
@@ -714,4 +717,42 @@ fn the_diff_applies_with_patch_and_git_apply_crlf_files_included() {
         }
         fs::remove_file(&patch_file).unwrap();
     }
+}
+
+#[test]
+fn a_first_fix_with_the_default_rules_says_its_fixes_are_unsafe_and_how_to_apply_them() {
+    // The default rules: what they fix (a bidi control, an invisible character) is unsafe.
+    let text = "http://e.org/a\u{202E}b\nhttp://e.org/c\u{200B}d\n";
+    let (dir, path) = with_file("a.txt", text.as_bytes());
+    let run = |args: &[&str]| {
+        let out = irilint()
+            .current_dir(dir.path())
+            .args(["check", "--isolated"])
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (stdout, _) = run(&["--fix"]);
+    let last = stdout.lines().last().unwrap();
+    assert_eq!(
+        last,
+        "No safe fix to apply, 2 remaining. The 2 fixes available are unsafe (they may change which resource a link names): review them with `--diff --unsafe-fixes`, apply them with `--fix --unsafe-fixes`."
+    );
+    assert_eq!(fs::read_to_string(&path).unwrap(), text);
+    let (_, stderr) = run(&["--diff"]);
+    assert!(
+        stderr.contains("No safe fix to show. The 2 fixes available are unsafe"),
+        "{stderr}"
+    );
+    // What it says to run works.
+    let (stdout, _) = run(&["--fix", "--unsafe-fixes"]);
+    assert!(stdout.contains("Fixed 2 issues, 0 remaining."), "{stdout}");
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        "http://e.org/ab\nhttp://e.org/cd\n"
+    );
 }
