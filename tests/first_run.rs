@@ -161,6 +161,9 @@ fn hidden_directories_are_checked_as_named_files_are_and_version_control_ones_ne
     fs::write(d.join(".notes.txt"), "http://example.org/\u{202E}\n").unwrap();
     fs::create_dir_all(d.join(".git")).unwrap();
     fs::write(d.join(".git/description.md"), "http://e.org/\u{202E}\n").unwrap();
+    // A Python environment's installed packages are excluded by default, as node_modules/.
+    fs::create_dir_all(d.join(".venv/lib/pkg")).unwrap();
+    fs::write(d.join(".venv/lib/pkg/README.md"), "http://e.org/\u{202E}\n").unwrap();
     let paths = |args: &[&str]| -> Vec<String> {
         let mut full = vec!["check", "--format", "concise"];
         full.extend_from_slice(args);

@@ -12,7 +12,6 @@ use std::process::Command;
 /// The schemas every report must pass: the strict Ant one first.
 const SCHEMAS: [&str; 2] = ["tests/junit.xsd", "tests/junit-10.xsd"];
 
-
 /// Whether the validator accepts `xml` against every schema, and what it said.
 fn validate(validator: &Path, xml: &Path) -> (bool, String) {
     let mut said = String::new();
