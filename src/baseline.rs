@@ -6,9 +6,15 @@
 //! number among the findings of the file with the same rule and IRI, in source order — never
 //! by line, so that inserting lines above a baselined finding does not bring it back. The file
 //! is JSON, versioned, sorted, and the same for the same findings whatever the run.
+//!
+//! Each entry holds back one finding: a key written twice holds back two, and a third is new.
+//! A run counts what each key matched; entries that matched nothing in a file the run checked
+//! (the problem was fixed), or whose file is gone, are stale — said on stderr, and dropped by
+//! `--prune-baseline`, so that a fixed problem that comes back is reported again.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
@@ -40,13 +46,41 @@ struct File {
     findings: Vec<Key>,
 }
 
+/// (path, rule, iri): what a baseline entry matches, but for its occurrence number.
+type Group = (String, String, Option<String>);
+
 /// A loaded baseline (or one being written), and where its paths are relative to.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Baseline {
     dir: PathBuf,
     cwd: PathBuf,
-    /// (path, rule, iri) → how many such findings are baselined.
-    counts: HashMap<(String, String, Option<String>), usize>,
+    /// (path, rule, iri) → how many such findings are baselined (one per entry).
+    counts: HashMap<Group, usize>,
+    /// What this run's findings matched: (path, rule, iri) → how many were held back, and the
+    /// paths (as keyed) that were checked.
+    matched: Mutex<Matched>,
+}
+
+#[derive(Debug, Default)]
+struct Matched {
+    held: HashMap<Group, usize>,
+    checked: HashSet<String>,
+}
+
+/// Baseline entries that no longer match a finding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Stale {
+    /// Entries whose file was checked and had fewer such findings (fixed).
+    pub fixed: usize,
+    /// Entries whose file no longer exists.
+    pub gone: usize,
+}
+
+impl Stale {
+    /// All of them.
+    pub fn total(self) -> usize {
+        self.fixed + self.gone
+    }
 }
 
 impl Baseline {
@@ -60,6 +94,7 @@ impl Baseline {
             dir,
             cwd,
             counts: HashMap::new(),
+            matched: Mutex::default(),
         }
     }
 
@@ -71,6 +106,7 @@ impl Baseline {
             dir: cwd.clone(),
             cwd,
             counts: HashMap::new(),
+            matched: Mutex::default(),
         }
     }
 
@@ -125,9 +161,11 @@ impl Baseline {
             ));
         }
         let mut baseline = Baseline::empty(file);
-        for k in parsed.findings {
-            let n = baseline.counts.entry((k.path, k.rule, k.iri)).or_default();
-            *n = (*n).max(k.occurrence);
+        // One finding per entry: the occurrence numbers order them, the count is what matches
+        // (a hand-edited file with occurrences 1 and 3 holds back two, not three).
+        let unique: HashSet<Key> = parsed.findings.into_iter().collect();
+        for k in unique {
+            *baseline.counts.entry((k.path, k.rule, k.iri)).or_default() += 1;
         }
         Ok(baseline)
     }
@@ -152,23 +190,80 @@ impl Baseline {
         if self.counts.is_empty() {
             return 0;
         }
+        let mut held_here: HashMap<Group, usize> = HashMap::new();
         let keep: Vec<bool> = self
             .keys(path, diagnostics)
             .into_iter()
             .map(|k| {
                 let n = k.occurrence;
-                let held = self
-                    .counts
-                    .get(&(k.path, k.rule, k.iri))
-                    .copied()
-                    .unwrap_or(0);
+                let group = (k.path, k.rule, k.iri);
+                let held = self.counts.get(&group).copied().unwrap_or(0);
+                if n <= held {
+                    *held_here.entry(group).or_default() += 1;
+                }
                 n > held
             })
             .collect();
+        {
+            // A file may be filtered more than once (its own findings, then the project's; each
+            // pass of --fix): what a key matched is the most any filtering of it held back.
+            let mut matched = self.matched.lock().expect("lock");
+            matched.checked.insert(self.path_key(path));
+            for (group, n) in held_here {
+                let m = matched.held.entry(group).or_default();
+                *m = (*m).max(n);
+            }
+        }
         let before = diagnostics.len();
         let mut keep = keep.into_iter();
         diagnostics.retain(|_| keep.next().unwrap_or(true));
         before - diagnostics.len()
+    }
+
+    /// The entries this run found stale: in a checked file, more than its findings matched; or
+    /// in a file that no longer exists. Files the run did not check are not judged.
+    pub fn stale(&self) -> Stale {
+        let matched = self.matched.lock().expect("lock");
+        let mut stale = Stale::default();
+        for (group, &count) in &self.counts {
+            if matched.checked.contains(&group.0) {
+                let held = matched.held.get(group).copied().unwrap_or(0);
+                stale.fixed += count.saturating_sub(held);
+            } else if self.is_gone(&group.0) {
+                stale.gone += count;
+            }
+        }
+        stale
+    }
+
+    fn is_gone(&self, key: &str) -> bool {
+        key != "-" && self.dir.join(key).symlink_metadata().is_err()
+    }
+
+    /// Rewrites the baseline `file` without its stale entries (and adds nothing); returns how
+    /// many it dropped.
+    pub fn prune(&self, file: &Path) -> Result<usize, String> {
+        let matched = self.matched.lock().expect("lock");
+        let mut findings = Vec::new();
+        let mut dropped = 0;
+        for (group, &count) in &self.counts {
+            let keep = if matched.checked.contains(&group.0) {
+                matched.held.get(group).copied().unwrap_or(0).min(count)
+            } else if self.is_gone(&group.0) {
+                0
+            } else {
+                count
+            };
+            dropped += count - keep;
+            findings.extend((1..=keep).map(|occurrence| Key {
+                path: group.0.clone(),
+                rule: group.1.clone(),
+                iri: group.2.clone(),
+                occurrence,
+            }));
+        }
+        write_keys(file, findings)?;
+        Ok(dropped)
     }
 
     /// Writes `files` (path as shown, diagnostics in source order) as the baseline `file`;
@@ -182,15 +277,20 @@ impl Baseline {
         for (path, diagnostics) in files {
             findings.extend(base.keys(path, diagnostics));
         }
-        findings.sort();
-        let count = findings.len();
-        let json = crate::report::json::to_string(&File {
-            version: BASELINE_VERSION,
-            tool: "irilint".to_string(),
-            findings,
-        });
-        write_atomically(file, Expect::Anything, |out| out.write_all(json.as_bytes()))
-            .map_err(|e| format!("cannot write baseline {}: {e}", file.display()))?;
-        Ok(count)
+        write_keys(file, findings)
     }
+}
+
+/// Writes `findings` as the baseline `file`, sorted; returns how many.
+fn write_keys(file: &Path, mut findings: Vec<Key>) -> Result<usize, String> {
+    findings.sort();
+    let count = findings.len();
+    let json = crate::report::json::to_string(&File {
+        version: BASELINE_VERSION,
+        tool: "irilint".to_string(),
+        findings,
+    });
+    write_atomically(file, Expect::Anything, |out| out.write_all(json.as_bytes()))
+        .map_err(|e| format!("cannot write baseline {}: {e}", file.display()))?;
+    Ok(count)
 }

@@ -110,9 +110,10 @@ pub struct Run<T> {
     pub errors: Vec<FileError>,
     /// Named files skipped because they are binary, with the reason.
     pub skipped: Vec<FileError>,
-    /// How many of `errors` are files named on the command line (or standard input): the run
-    /// then fails (exit code 2) once everything else is reported.
-    pub named_errors: usize,
+    /// How many of `errors` fail the run (exit code 2, once everything else is reported): files
+    /// named on the command line (or standard input) that cannot be read, and files found while
+    /// walking that cannot be opened or read (a file over `--max-file-size` only when named).
+    pub fatal_errors: usize,
 }
 
 impl<T> Default for Run<T> {
@@ -121,7 +122,7 @@ impl<T> Default for Run<T> {
             files: Vec::new(),
             errors: Vec::new(),
             skipped: Vec::new(),
-            named_errors: 0,
+            fatal_errors: 0,
         }
     }
 }
@@ -133,7 +134,7 @@ impl<T> Run<T> {
             files: Vec::new(),
             errors: self.errors.clone(),
             skipped: self.skipped.clone(),
-            named_errors: self.named_errors,
+            fatal_errors: self.fatal_errors,
         }
     }
 }
@@ -216,7 +217,7 @@ pub fn for_each_loaded<T: Send>(
             Ok(t) => run.files.push(t),
             Err(NotLoaded::Skipped(e)) => run.skipped.extend(e),
             Err(NotLoaded::Failed { error, named }) => {
-                run.named_errors += usize::from(named);
+                run.fatal_errors += usize::from(named);
                 run.errors.push(error);
             }
         }
@@ -392,7 +393,7 @@ impl Iterator for Ordered<'_> {
                 Err(NotLoaded::Skipped(e)) => self.unread.borrow_mut().skipped.extend(e),
                 Err(NotLoaded::Failed { error, named }) => {
                     let mut unread = self.unread.borrow_mut();
-                    unread.named_errors += usize::from(named);
+                    unread.fatal_errors += usize::from(named);
                     unread.errors.push(error);
                 }
             }
@@ -489,7 +490,8 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Loaded, NotLoaded>
                     message: format!("cannot read file: {}", describe_io_error(e)),
                     path: display.clone(),
                 },
-                named: *explicit,
+                // Named or found while walking: a file that cannot be read fails the run.
+                named: true,
             };
             let file = std::fs::File::open(path).map_err(|e| failed(&e))?;
             let size = file.metadata().map(|m| m.len()).ok();

@@ -1,5 +1,6 @@
 //! Which files to read: named paths, directories walked with the `ignore` crate (honouring
-//! `.gitignore`, skipping hidden files), and standard input.
+//! `.gitignore`, entering hidden directories unless told not to, never version-control ones),
+//! and standard input.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -62,9 +63,9 @@ pub struct Walk {
     /// Unreadable directories and files met while walking, and named paths that cannot be
     /// read.
     pub errors: Vec<FileError>,
-    /// How many of `errors` are paths named on the command line: the run fails (exit code 2)
-    /// once everything else is reported.
-    pub named_errors: usize,
+    /// How many of `errors` fail the run (exit code 2, once everything else is reported): all
+    /// of them, named paths and what could not be read while walking.
+    pub fatal_errors: usize,
 }
 
 pub use crate::fsio::describe_io_error;
@@ -76,7 +77,13 @@ pub struct WalkOptions<'a> {
     pub stdin_filename: Option<&'a str>,
     /// Apply `exclude` to paths named on the command line too.
     pub force_exclude: bool,
+    /// Walk hidden (dot) files and directories: what a pre-commit hook, which names them, and a
+    /// CI run over the directory then agree on.
+    pub hidden: bool,
 }
+
+/// Directories of version-control systems: never walked (what ruff excludes by default).
+const VCS_DIRECTORIES: [&str; 7] = [".git", ".hg", ".svn", ".bzr", ".jj", ".sl", "_darcs"];
 
 /// Expands `paths` (empty means the current directory) into the inputs to lint, each with its
 /// settings; excluded paths are left out (named ones only with `force_exclude`).
@@ -111,7 +118,7 @@ pub fn collect(
                 path: path.display().to_string(),
                 message,
             });
-            walk.named_errors += 1;
+            walk.fatal_errors += 1;
         };
         let meta = match std::fs::metadata(path) {
             Ok(m) => m,
@@ -124,7 +131,7 @@ pub fn collect(
             if options.force_exclude && resolver.resolve(path, true)?.excluded {
                 continue;
             }
-            walk_dir(path, resolver, &mut walk)?;
+            walk_dir(path, resolver, options.hidden, &mut walk)?;
         } else if !meta.is_file() {
             // A FIFO would block, a device never end: only regular files and `-` are read.
             cannot_read(
@@ -157,7 +164,12 @@ pub fn collect(
     Ok(walk)
 }
 
-fn walk_dir(dir: &Path, resolver: &Arc<Resolver>, walk: &mut Walk) -> Result<(), FatalError> {
+fn walk_dir(
+    dir: &Path,
+    resolver: &Arc<Resolver>,
+    hidden: bool,
+    walk: &mut Walk,
+) -> Result<(), FatalError> {
     // A directory below the one named is entered unless its parent's configuration excludes it.
     let failed: Arc<Mutex<Option<ConfigError>>> = Arc::default();
     let walker = {
@@ -166,6 +178,7 @@ fn walk_dir(dir: &Path, resolver: &Arc<Resolver>, walk: &mut Walk) -> Result<(),
         ignore::WalkBuilder::new(dir)
             .require_git(false)
             .follow_links(false)
+            .hidden(!hidden)
             // Siblings' paths are their parent's path, a `/` and their names: as bytes they
             // compare as their names do, which is how paths compare component by component,
             // without parsing the components for every pair.
@@ -173,6 +186,12 @@ fn walk_dir(dir: &Path, resolver: &Arc<Resolver>, walk: &mut Walk) -> Result<(),
             .filter_entry(move |entry| {
                 if entry.depth() == 0 || !entry.file_type().is_some_and(|t| t.is_dir()) {
                     return true;
+                }
+                if VCS_DIRECTORIES
+                    .iter()
+                    .any(|v| entry.file_name() == std::ffi::OsStr::new(v))
+                {
+                    return false;
                 }
                 match resolver.resolve_walked(entry.path(), true) {
                     Ok(r) => !r.excluded,
@@ -204,15 +223,34 @@ fn walk_dir(dir: &Path, resolver: &Arc<Resolver>, walk: &mut Walk) -> Result<(),
                     });
                 }
             }
-            Err(err) => walk.errors.push(FileError {
-                path: error_path(&err).unwrap_or_else(|| dir.display().to_string()),
-                message: err.to_string(),
-            }),
+            Err(err) => {
+                // The path once, then why: not ignore's `PATH: IO error for operation on PATH`.
+                let message = match err.io_error() {
+                    Some(e) => format!("cannot read it: {}", describe_io_error(e)),
+                    None => strip_path(&err),
+                };
+                walk.errors.push(FileError {
+                    path: error_path(&err).unwrap_or_else(|| dir.display().to_string()),
+                    message,
+                });
+                walk.fatal_errors += 1;
+            }
         }
     }
     match failed.lock().expect("lock").take() {
         Some(e) => Err(e.into()),
         None => Ok(()),
+    }
+}
+
+/// The message of an error that is not an I/O error (a symbolic link loop, ...) without the
+/// path it carries, which the report shows before it.
+fn strip_path(err: &ignore::Error) -> String {
+    match err {
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => strip_path(err),
+        other => other.to_string(),
     }
 }
 

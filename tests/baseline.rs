@@ -181,3 +181,71 @@ fn a_bad_baseline_is_a_clear_error() {
         assert_eq!(stderr, message, "{content:?}");
     }
 }
+
+#[test]
+fn stale_entries_are_said_and_pruned_and_a_fixed_problem_that_comes_back_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir_all(root.join("docs")).unwrap();
+    fs::write(root.join("docs/page.html"), PAGE).unwrap();
+    fs::write(root.join("docs/other.txt"), "http://c.example/\u{200B}\n").unwrap();
+    let (code, _, stderr) = run(root, &["check", "docs", "--write-baseline", "base.json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let base = |args: &[&str]| {
+        let mut all = vec!["check", "docs", "--baseline", "base.json"];
+        all.extend(args);
+        run(root, &all)
+    };
+    let (code, _, stderr) = base(&[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("notice"), "{stderr}");
+
+    // One of the two links with a U+202E is fixed: its entry is stale, and said so.
+    let fixed = PAGE.replacen("http://a.example/x\u{202E}y", "http://a.example/xy", 1);
+    fs::write(root.join("docs/page.html"), &fixed).unwrap();
+    let (code, _, stderr) = base(&[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("notice: 1 entry of the baseline base.json matches no finding any more")
+            && stderr.contains("--prune-baseline"),
+        "{stderr}"
+    );
+    // A run over other files does not judge the page's entries.
+    let (_, _, stderr) = run(
+        root,
+        &["check", "docs/other.txt", "--baseline", "base.json"],
+    );
+    assert!(!stderr.contains("notice"), "{stderr}");
+
+    // Pruned, the baseline holds what still matches, and the fixed problem, back, is new.
+    let (code, _, stderr) = base(&["--prune-baseline"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("pruned 1 entry"), "{stderr}");
+    let pruned: Value =
+        serde_json::from_str(&fs::read_to_string(root.join("base.json")).unwrap()).unwrap();
+    assert_eq!(pruned["version"], 1);
+    assert_eq!(pruned["findings"].as_array().unwrap().len(), 3);
+    let (_, _, stderr) = base(&[]);
+    assert!(!stderr.contains("notice"), "{stderr}");
+    fs::write(root.join("docs/page.html"), PAGE).unwrap();
+    let (code, r) = report(root, &["docs", "--baseline", "base.json"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        rules_and_lines(&r),
+        [("bidi-formatting-character".to_string(), 3)]
+    );
+    // Pruning adds nothing: the new finding is still not in the baseline.
+    let (code, _, _) = base(&["--prune-baseline"]);
+    assert_eq!(code, 1);
+
+    // A file that is gone: its entries are stale too.
+    fs::remove_file(root.join("docs/other.txt")).unwrap();
+    let (_, _, stderr) = base(&[]);
+    assert!(
+        stderr.contains("1 entry of the baseline base.json matches no finding any more (1 of files that no longer exist)"),
+        "{stderr}"
+    );
+    // --prune-baseline needs --baseline.
+    let (code, _, _) = run(root, &["check", "docs", "--prune-baseline"]);
+    assert_eq!(code, 2);
+}

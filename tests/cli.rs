@@ -422,7 +422,13 @@ fn walking_honours_gitignore_hidden_and_known_extensions() {
     fs::create_dir(d.join("sub")).unwrap();
     fs::write(d.join("sub/b.txt"), "http://b/\u{202E}\n").unwrap();
     fs::write(d.join("a.txt"), "http://a/\u{202E}\n").unwrap();
-    let (_, r) = json(&["check", "--format", "json", d.to_str().unwrap()]);
+    let (_, r) = json(&[
+        "check",
+        "--format",
+        "json",
+        "--no-hidden",
+        d.to_str().unwrap(),
+    ]);
     let paths: Vec<String> = r["diagnostics"]
         .as_array()
         .unwrap()

@@ -48,11 +48,14 @@ fn fixed(name: &str, bytes: &[u8], unsafe_fixes: bool) -> Vec<u8> {
         args.push("--unsafe-fixes");
     }
     let (_, stdout, stderr) = check(dir.path(), &args);
-    assert!(stdout.contains("Fixed "), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("Fixed ") || stdout.contains("No safe fix to apply"),
+        "{stdout}\n{stderr}"
+    );
     let once = fs::read(&path).unwrap();
     let (_, stdout, _) = check(dir.path(), &args);
     assert!(
-        stdout.contains("Fixed 0 issues"),
+        stdout.contains("Fixed 0 issues") || stdout.contains("No safe fix to apply"),
         "not idempotent: {stdout}"
     );
     assert_eq!(
@@ -603,7 +606,7 @@ fn a_fix_of_an_iri_with_a_placeholder_is_never_safe() {
         let (dir, path) = with_file(name, text.as_bytes());
         let (_, stdout, stderr) = check(dir.path(), &["--fix", name]);
         assert!(
-            stdout.contains("Fixed 0 issues"),
+            stdout.contains("No safe fix to apply"),
             "{name}: {stdout}\n{stderr}"
         );
         assert_eq!(fs::read_to_string(&path).unwrap(), text, "{name}");
@@ -613,4 +616,143 @@ fn a_fix_of_an_iri_with_a_placeholder_is_never_safe() {
             "{name}: unsafe fix"
         );
     }
+}
+
+/// Writes the same small project (LF, CRLF, a BOM, no newline at the end, in a subdirectory)
+/// into `dir`.
+fn patchable_project(dir: &Path) {
+    fs::create_dir_all(dir.join("docs/sub")).unwrap();
+    let files: [(&str, &[u8]); 4] = [
+        (
+            "docs/lf.html",
+            b"<p>\n<a href=\"HTTP://Example.org/caf%c3%a9\">x</a>\n<a href=\"http://e.org/%7e\">y</a>\n</p>\n",
+        ),
+        (
+            "docs/crlf.md",
+            b"# Title\r\n\r\nSee <http://e.org/a%7eb> and\r\n[x](http://E.org/%3a).\r\nEnd.\r\n",
+        ),
+        (
+            "docs/sub/bom.txt",
+            // The BOM is an invisible character, shown escaped: a hunk with the first line
+            // would not apply, so the fix is further down.
+            b"\xEF\xBB\xBFfirst\n2\n3\n4\n5\nhttp://e.org/%7e\nplain\nhttp://e.org/%3a last\n",
+        ),
+        ("docs/sub/no-newline.txt", b"line\nhttp://e.org/%7e"),
+    ];
+    for (name, bytes) in files {
+        fs::write(dir.join(name), bytes).unwrap();
+    }
+}
+
+/// Every file under `dir`, with its bytes, sorted.
+fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let name = p.strip_prefix(dir).unwrap().display().to_string();
+                out.push((name, fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn the_diff_applies_with_patch_and_git_apply_crlf_files_included() {
+    let have = |tool: &str| {
+        std::process::Command::new(tool)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if !have("patch") || !have("git") {
+        let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+        assert!(!ci, "CI is set and `patch` or `git` is missing");
+        eprintln!("SKIPPED: `patch` or `git` is not installed");
+        return;
+    }
+    // The reference: --fix in place.
+    let fixed = tempfile::tempdir().unwrap();
+    patchable_project(fixed.path());
+    let before = tree(fixed.path());
+    let (_, _, stderr) = check(fixed.path(), &["--fix"]);
+    let after = tree(fixed.path());
+    assert_ne!(before, after, "{stderr}");
+    // The diff, from the current directory (`./docs/...` as walked) and of a named directory.
+    for args in [&["--diff"][..], &["--diff", "docs"]] {
+        let source = tempfile::tempdir().unwrap();
+        patchable_project(source.path());
+        let (code, diff, stderr) = check(source.path(), args);
+        assert_eq!(code, 1, "{stderr}");
+        assert!(!diff.contains("a/./"), "{diff}");
+        assert!(diff.contains("\r\n"), "CRLF lines keep their ends: {diff}");
+        assert_eq!(tree(source.path()), before, "--diff writes nothing");
+        let patch_file = source.path().join("../fixes.patch");
+        fs::write(&patch_file, &diff).unwrap();
+        for tool in [
+            &["patch", "-p1", "--forward", "--batch", "-i"][..],
+            &["git", "apply", "--verbose"],
+        ] {
+            let target = tempfile::tempdir().unwrap();
+            patchable_project(target.path());
+            let out = std::process::Command::new(tool[0])
+                .args(&tool[1..])
+                .arg(&patch_file)
+                .current_dir(target.path())
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{tool:?} refuses the diff:\n{}{}\n{diff}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert_eq!(tree(target.path()), after, "{tool:?}");
+        }
+        fs::remove_file(&patch_file).unwrap();
+    }
+}
+
+#[test]
+fn a_first_fix_with_the_default_rules_says_its_fixes_are_unsafe_and_how_to_apply_them() {
+    // The default rules: what they fix (a bidi control, an invisible character) is unsafe.
+    let text = "http://e.org/a\u{202E}b\nhttp://e.org/c\u{200B}d\n";
+    let (dir, path) = with_file("a.txt", text.as_bytes());
+    let run = |args: &[&str]| {
+        let out = irilint()
+            .current_dir(dir.path())
+            .args(["check", "--isolated"])
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (stdout, _) = run(&["--fix"]);
+    let last = stdout.lines().last().unwrap();
+    assert_eq!(
+        last,
+        "No safe fix to apply, 2 remaining. The 2 fixes available are unsafe (they may change which resource a link names): review them with `--diff --unsafe-fixes`, apply them with `--fix --unsafe-fixes`."
+    );
+    assert_eq!(fs::read_to_string(&path).unwrap(), text);
+    let (_, stderr) = run(&["--diff"]);
+    assert!(
+        stderr.contains("No safe fix to show. The 2 fixes available are unsafe"),
+        "{stderr}"
+    );
+    // What it says to run works.
+    let (stdout, _) = run(&["--fix", "--unsafe-fixes"]);
+    assert!(stdout.contains("Fixed 2 issues, 0 remaining."), "{stdout}");
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        "http://e.org/ab\nhttp://e.org/cd\n"
+    );
 }

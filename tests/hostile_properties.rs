@@ -64,7 +64,7 @@ proptest! {
             files: vec![outcome],
             errors: Vec::new(),
             skipped: Vec::new(),
-            named_errors: 0,
+            fatal_errors: 0,
         });
         prop_assert!(!json.chars().any(|c| c != '\n' && is_unsafe_to_display(c)), "raw unsafe character in JSON");
     }

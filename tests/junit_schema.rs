@@ -1,21 +1,36 @@
-//! The JUnit report against `tests/junit.xsd` (the subset of JUnit XML that Jenkins' schema and
-//! GitLab accept) with a real XSD validator (PyPI `xmlschema`, installed by `.ci/run`), on the
-//! fixtures' report and on one of hostile file names.
+//! The JUnit report against the strict Apache Ant JUnit schema (`tests/junit.xsd`: one failure
+//! per test case, `time` everywhere, `timestamp` and `hostname` on the suite) and Jenkins' xunit
+//! schema (`tests/junit-10.xsd`), with a real XSD validator (PyPI `xmlschema`, installed by
+//! `.ci/run`), on the fixtures' report, on one of hostile file names and on one with every kind
+//! of test case; and the counts against the test cases.
 
 mod consumers;
 
 use std::path::Path;
 use std::process::Command;
 
-fn schema() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/junit.xsd")
+/// The schemas every report must pass: the strict Ant one first.
+const SCHEMAS: [&str; 2] = ["tests/junit.xsd", "tests/junit-10.xsd"];
+
+/// Whether the validator accepts `xml` against every schema, and what it said.
+fn validate(validator: &Path, xml: &Path) -> (bool, String) {
+    let mut said = String::new();
+    for schema in SCHEMAS {
+        let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join(schema);
+        let (valid, text) = validate_with(validator, &schema, xml);
+        said.push_str(&text);
+        if !valid {
+            return (false, said);
+        }
+    }
+    (true, said)
 }
 
-/// Whether the validator accepts `xml`, and what it said.
-fn validate(validator: &Path, xml: &Path) -> (bool, String) {
+/// Whether the validator accepts `xml` against `schema`, and what it said.
+fn validate_with(validator: &Path, schema: &Path, xml: &Path) -> (bool, String) {
     let out = Command::new(validator)
         .arg("--schema")
-        .arg(schema())
+        .arg(schema)
         .arg(xml)
         .output()
         .expect("xmlschema-validate runs");
@@ -83,4 +98,73 @@ fn the_validator_catches_a_report_the_schema_refuses() {
     .unwrap();
     let (valid, said) = validate(&validator, &xml);
     assert!(!valid, "{said}");
+}
+
+#[test]
+fn every_kind_of_test_case_is_valid_and_counted() {
+    let Some(validator) = consumers::require(consumers::xmlschema_validate(), "xmlschema") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in [
+        // Three findings in one file: three test cases, one failure each.
+        (
+            "many.txt",
+            "http://e.org/\u{202E}a http://e.org/\u{200B}b http://e.org/c%\n",
+        ),
+        ("clean.txt", "http://e.org/\n"),
+        ("bin.txt", "\0"),
+    ] {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_irilint"))
+        .args([
+            "check",
+            "--format",
+            "junit",
+            "bin.txt",
+            "clean.txt",
+            "many.txt",
+        ])
+        .env("SOURCE_DATE_EPOCH", "1700000000")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let report = String::from_utf8(out.stdout).unwrap();
+    let xml = dir.path().join("report.xml");
+    std::fs::write(&xml, &report).unwrap();
+    let (valid, said) = validate(&validator, &xml);
+    assert!(valid, "{said}\n{report}");
+    let count = |s: &str| report.matches(s).count();
+    assert_eq!(count("<testcase "), 5, "{report}");
+    assert_eq!(count("<failure "), 3, "{report}");
+    assert_eq!(count("<skipped "), 1, "{report}");
+    assert!(
+        report.contains("tests=\"5\" failures=\"3\" errors=\"0\" skipped=\"1\" time=\"0\" timestamp=\"2023-11-14T22:13:20\" hostname=\"localhost\""),
+        "{report}"
+    );
+    assert!(
+        report.contains("<testcase name=\"many.txt:1:14: bidi-formatting-character\""),
+        "{report}"
+    );
+}
+
+#[test]
+fn the_strict_schema_refuses_two_failures_in_one_test_case() {
+    // The shape irilint wrote before: Jenkins' lenient schema takes it, the Ant schema does not.
+    let Some(validator) = consumers::require(consumers::xmlschema_validate(), "xmlschema") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let xml = dir.path().join("two.xml");
+    std::fs::write(
+        &xml,
+        "<testsuites><testsuite name=\"s\" package=\"s\" id=\"0\" tests=\"1\" failures=\"2\" errors=\"0\" time=\"0\" timestamp=\"2023-11-14T22:13:20\" hostname=\"localhost\"><properties/><testcase name=\"a\" classname=\"c\" time=\"0\"><failure type=\"r\">1</failure><failure type=\"r\">2</failure></testcase><system-out/><system-err/></testsuite></testsuites>",
+    )
+    .unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (valid, said) = validate_with(&validator, &root.join(SCHEMAS[0]), &xml);
+    assert!(!valid, "{said}");
+    let (valid, said) = validate_with(&validator, &root.join(SCHEMAS[1]), &xml);
+    assert!(valid, "{said}");
 }

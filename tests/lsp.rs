@@ -610,3 +610,106 @@ fn a_terabyte_content_length_is_refused_at_once_without_allocating_it() {
     // The rest of the terabyte never comes: the client goes away, as before (exit code 1).
     assert_eq!(c.wait(), 1);
 }
+
+#[test]
+fn a_saved_configuration_applies_at_the_next_save_or_open_without_a_file_watcher() {
+    // An editor that does not watch files (Neovim on Linux): no didChangeWatchedFiles ever
+    // comes, and irilint.toml is not a document the server is attached to.
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("f.html");
+    let uri = format!("file://{}", page.display());
+    let text = format!("<a href=\"http://a.example/{RLO}\">z</a>\n");
+    std::fs::write(&page, &text).unwrap();
+    let (mut c, _) = Client::start(json!({}), dir.path());
+    c.open(&uri, "html", &text);
+    assert_eq!(codes(&c.published(&uri)), ["bidi-formatting-character"]);
+    std::fs::write(dir.path().join("irilint.toml"), "ignore = [\"bidi\"]\n").unwrap();
+    // Saving the page (or any document) notices the new file.
+    c.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert_eq!(codes(&c.published(&uri)), Vec::<String>::new());
+    // Changed again, then another document opened: every open document is checked again.
+    std::fs::write(dir.path().join("irilint.toml"), "ignore = []\n").unwrap();
+    let other = dir.path().join("g.md");
+    let other_uri = format!("file://{}", other.display());
+    std::fs::write(&other, "x\n").unwrap();
+    c.open(&other_uri, "markdown", "x\n");
+    assert_eq!(codes(&c.published(&uri)), ["bidi-formatting-character"]);
+    assert_eq!(c.shutdown(), 0);
+}
+
+/// The characters a page's bytes are when read as latin1 (ISO-8859-1: byte = code point).
+fn as_latin1(bytes: &[u8]) -> String {
+    bytes.iter().map(|&b| char::from(b)).collect()
+}
+
+fn messages(c: &Client) -> Vec<String> {
+    c.backlog
+        .iter()
+        .filter(|m| m["method"] == "window/showMessage")
+        .map(|m| m["params"]["message"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_page_opened_in_another_encoding_than_it_declares_is_said_once_not_reported_as_mojibake() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("sjis.html");
+    let uri = format!("file://{}", page.display());
+    let (bytes, _, _) = encoding_rs::SHIFT_JIS.encode(
+        "<meta charset=\"Shift_JIS\">\n<p>日本語のページ <a href=\"http://example.jp/資料/案内.html\">案内</a></p>\n",
+    );
+    std::fs::write(&page, &bytes).unwrap();
+    let misread = as_latin1(&bytes);
+    let (mut c, _) = Client::start(json!({}), dir.path());
+    c.open(&uri, "html", &misread);
+    assert_eq!(codes(&c.published(&uri)), Vec::<String>::new());
+    // Edited (still misread): no findings, and nothing said again.
+    let edited = format!("{misread}<p>more</p>\n");
+    c.change(&uri, 2, &edited);
+    let last = c.published_until(&uri, 2).pop().unwrap();
+    assert_eq!(codes(&last), Vec::<String>::new());
+    let said = messages(&c);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(
+        said[0].contains("declares Shift_JIS") && said[0].contains("decoded it as latin1"),
+        "{}",
+        said[0]
+    );
+    // Reopened as Shift_JIS: checked (and clean).
+    c.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let (text, _, _) = encoding_rs::SHIFT_JIS.decode(&bytes);
+    c.open(&uri, "html", &text);
+    let published = c.published_until(&uri, 1).pop().unwrap();
+    assert_eq!(codes(&published), Vec::<String>::new());
+    assert_eq!(messages(&c).len(), 1);
+    assert_eq!(c.shutdown(), 0);
+}
+
+#[test]
+fn a_utf8_page_read_as_latin1_is_said_but_real_mojibake_in_a_utf8_page_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("utf8.html");
+    let uri = format!("file://{}", page.display());
+    let source =
+        "<meta charset=\"utf-8\">\n<a href=\"http://example.org/caf\u{e9}\">caf\u{e9}</a>\n";
+    std::fs::write(&page, source).unwrap();
+    let (mut c, _) = Client::start(json!({}), dir.path());
+    c.open(&uri, "html", &as_latin1(source.as_bytes()));
+    assert_eq!(codes(&c.published(&uri)), Vec::<String>::new());
+    assert_eq!(messages(&c).len(), 1, "{:?}", messages(&c));
+    // The same characters really in the file (UTF-8, read as UTF-8): the page's own mojibake.
+    let real = dir.path().join("real.html");
+    let real_uri = format!("file://{}", real.display());
+    let text = as_latin1(source.as_bytes());
+    std::fs::write(&real, &text).unwrap();
+    c.open(&real_uri, "html", &text);
+    assert_eq!(codes(&c.published(&real_uri)), ["encoding-mojibake"]);
+    assert_eq!(messages(&c).len(), 1);
+    assert_eq!(c.shutdown(), 0);
+}

@@ -1,5 +1,6 @@
 //! The language server against a real LSP client: pytest-lsp (PyPI), announcing the
-//! capabilities Neovim, VS Code and Emacs send (`tests/editors/test_lsp_clients.py`).
+//! capabilities Neovim, VS Code and Emacs send (`tests/editors/test_lsp_clients.py`): quick
+//! fixes and hover, and a saved `irilint.toml` applied without a restart.
 //! `.ci/run` installs pytest-lsp under `tests/consumers/`; in CI a missing client fails this
 //! test instead of skipping it.
 
@@ -30,5 +31,5 @@ fn editors_capabilities_through_pytest_lsp() {
         "{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(stdout.contains("3 passed"), "{stdout}");
+    assert!(stdout.contains("6 passed"), "{stdout}");
 }

@@ -115,3 +115,61 @@ fn the_pre_commit_snippets_and_the_hook_manifest_are_valid() {
     };
     assert_eq!(files(&blocks[3]), files(&manifest));
 }
+
+/// The irilint commands of a snippet's script (`- irilint ...` lines), as argument lists.
+fn irilint_commands(block: &str) -> Vec<Vec<String>> {
+    block
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("- irilint "))
+        .map(|rest| rest.split_whitespace().map(str::to_string).collect())
+        .collect()
+}
+
+#[test]
+fn the_gitlab_job_fails_on_its_own_example_and_says_why_and_passes_a_clean_project() {
+    let blocks = snippets();
+    let job = &blocks[1];
+    let commands = irilint_commands(job);
+    assert!(commands.len() >= 2, "{job}");
+    for (document, failing) in [
+        ("[x](https://example.org/invoice-\u{202E}gpj.exe)\n", true),
+        ("[x](https://example.org/invoice.pdf)\n", false),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("docs")).unwrap();
+        std::fs::write(dir.path().join("docs/index.md"), document).unwrap();
+        let mut failed_at = None;
+        for (i, args) in commands.iter().enumerate() {
+            let out = Command::new(env!("CARGO_BIN_EXE_irilint"))
+                .args(args)
+                .current_dir(dir.path())
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            // Every report goes to its file: the CI log has only stderr, which must say why.
+            assert!(out.stdout.is_empty(), "{args:?}");
+            if failing {
+                assert!(
+                    stderr.contains("Found 1 error in 1 file"),
+                    "{args:?}: {stderr}"
+                );
+            } else {
+                assert!(stderr.contains("No problems found"), "{args:?}: {stderr}");
+            }
+            if !out.status.success() {
+                assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+                failed_at.get_or_insert(i);
+            }
+        }
+        // The job fails (at its last command, so the reports are all written) only on an error.
+        assert_eq!(
+            failed_at,
+            failing.then_some(commands.len() - 1),
+            "{document}"
+        );
+        for report in ["gl-code-quality-report.json", "irilint-junit.xml"] {
+            assert!(job.contains(report), "{job}");
+            assert!(dir.path().join(report).is_file(), "{report} written");
+        }
+    }
+}

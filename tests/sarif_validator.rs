@@ -144,3 +144,58 @@ fn the_validator_catches_a_broken_log() {
     let (bad, _) = validate(&multitool, &sarif);
     assert!(bad.iter().any(|b| b.starts_with("error \"GH")), "{bad:?}");
 }
+
+#[test]
+fn security_rules_carry_a_security_severity_for_github() {
+    // GitHub lists a result as a security alert when its rule has `security-severity` (a score
+    // as a string) and the tag `security`; the report keeps passing the validator with them.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("a.html"),
+        "<a href=\"http://e.org/\u{202E}x\">x</a> <a href=\"http://e.org/a\u{200B}b\">y</a>\n\
+         <a href=\"http://e.org/%7e\">z</a>\n",
+    )
+    .unwrap();
+    let sarif = dir.path().join("security.sarif");
+    consumers::report_to_file(dir.path(), "sarif", &["--select", "ALL"], &sarif);
+    let log: Value = serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
+    let rules = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap();
+    let rule = |id: &str| {
+        rules
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap_or_else(|| panic!("{id} is described"))
+    };
+    for id in [
+        "bidi-formatting-character",
+        "invisible-character",
+        "confusable",
+    ] {
+        let properties = &rule(id)["properties"];
+        let score: f64 = properties["security-severity"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{id}: {properties}"))
+            .parse()
+            .unwrap();
+        assert!(score >= 7.0, "{id}: high, {score}");
+        let tags = properties["tags"].as_array().unwrap();
+        assert!(tags.contains(&Value::from("security")), "{id}: {tags:?}");
+    }
+    // A style rule is not a security alert.
+    let style = &rule("percent-lowercase-hex")["properties"];
+    assert!(style.get("security-severity").is_none(), "{style}");
+    assert!(
+        !style["tags"]
+            .as_array()
+            .unwrap()
+            .contains(&Value::from("security"))
+    );
+    let Some(multitool) = consumers::require(consumers::sarif_multitool(), "the SARIF Multitool")
+    else {
+        return;
+    };
+    let (bad, console) = validate(&multitool, &sarif);
+    assert!(bad.is_empty(), "{}\n{console}", bad.join("\n"));
+}

@@ -149,9 +149,17 @@ pub(super) struct InputArgs {
     /// Read named files and standard input as this format, whatever their extension.
     #[arg(long, value_parser = parse_input_format, value_name = "FORMAT")]
     pub(super) input_format: Option<Format>,
-    /// The name (and, by its extension, the format) of standard input.
+    /// The name (and, by its extension, the format) of standard input; without a PATH, standard
+    /// input is read.
     #[arg(long, value_name = "PATH")]
     pub(super) stdin_filename: Option<String>,
+    /// Walk hidden (dot) files and directories too: `.github/`, `.vitepress/` (the default, as
+    /// ruff; version-control directories such as `.git/` are never walked).
+    #[arg(long, overrides_with = "no_hidden")]
+    pub(super) hidden: bool,
+    /// Skip hidden files and directories when walking (named ones are still read).
+    #[arg(long, overrides_with = "hidden")]
+    pub(super) no_hidden: bool,
     /// Files (and standard input) larger than this are not read: bytes, or with a K, M or G
     /// suffix (powers of 1024).
     #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "512M")]
@@ -159,6 +167,14 @@ pub(super) struct InputArgs {
 }
 
 impl InputArgs {
+    /// As ruff does, `--stdin-filename` without a path reads standard input (not the current
+    /// directory).
+    pub(super) fn stdin_by_default(&mut self) {
+        if self.paths.is_empty() && self.stdin_filename.is_some() {
+            self.paths.push(PathBuf::from("-"));
+        }
+    }
+
     pub(super) fn load_options(&self) -> LoadOptions {
         LoadOptions {
             input_format: self.input_format,
@@ -246,6 +262,10 @@ pub(super) struct CheckArgs {
     /// Report only the findings that are not in this baseline file.
     #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
     pub(super) baseline: Option<PathBuf>,
+    /// With `--baseline`, drop from it the entries that match nothing any more (fixed, or
+    /// their file is gone), so that a problem that comes back is reported; adds nothing.
+    #[arg(long, requires = "baseline")]
+    pub(super) prune_baseline: bool,
     /// Write every current finding to this baseline file and exit with 0.
     #[arg(long, value_name = "FILE")]
     pub(super) write_baseline: Option<PathBuf>,

@@ -1,5 +1,6 @@
 //! `irilint check`: configuration, the run, the report and the exit code.
 
+use std::path::Path;
 use std::process::ExitCode;
 
 use std::sync::Arc;
@@ -67,11 +68,18 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     let walk_options = WalkOptions {
         stdin_filename: args.input.stdin_filename.as_deref(),
         force_exclude: args.config.force_exclude,
+        hidden: !args.input.no_hidden,
     };
     let walk = match walk::collect(&args.input.paths, &resolver, walk_options) {
         Ok(w) => w,
         Err(e) => return fail_fatal(e),
     };
+    if walk.inputs.is_empty() && walk.errors.is_empty() && !args.quiet {
+        // "No problems found in 0 files" alone reads as a pass; say that nothing was checked.
+        eprintln!(
+            "irilint: warning: no file to check: nothing under the paths given has an extension irilint reads (.html, .md, .rst, .adoc, .txt, .xml, ...: the README's \"Which files\"), or all of it is excluded"
+        );
+    }
     for (option, file) in [
         ("--output-file", &args.output_file),
         ("--write-baseline", &args.write_baseline),
@@ -154,11 +162,12 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
             files: Vec::new(),
             errors: walk.errors,
             skipped: Vec::new(),
-            named_errors: walk.named_errors,
+            fatal_errors: walk.fatal_errors,
         };
         let selections: Vec<&Selection> =
             walk.inputs.iter().map(|e| &e.settings.selection).collect();
         let code = std::cell::Cell::new(0u8);
+        let summary = std::cell::Cell::new(Summary::default());
         let unread = std::cell::RefCell::new(Run::default());
         let report = |out: &mut dyn std::io::Write| {
             let (written, left) = check::run_ordered(
@@ -172,9 +181,10 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
                         files,
                         &args,
                         &selections,
-                        &|summary, unread| {
-                            let c = exit_code(&args, summary, unread);
+                        &|counted, unread| {
+                            let c = exit_code(&args, counted, unread);
                             code.set(c);
+                            summary.set(*counted);
                             i32::from(c)
                         },
                         out,
@@ -190,10 +200,16 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
             p.finish();
         }
         print_file_errors(&unread.borrow());
-        return match written {
-            Ok(()) => ExitCode::from(code.get()),
-            Err(message) => fail(&message),
-        };
+        if let Err(message) = written {
+            return fail(&message);
+        }
+        if let (Some(baseline), Some(file)) = (&baseline, &args.baseline)
+            && let Err(message) = stale_baseline(baseline, file, &args)
+        {
+            return fail(&message);
+        }
+        summary_to_stderr(&args, &summary.get());
+        return ExitCode::from(code.get());
     }
     let mut outcome = match fixing {
         Some(fix) => crate::fix::run::run(&walk.inputs, &load, &options, fix),
@@ -203,7 +219,12 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         p.finish();
     }
     outcome.errors.splice(0..0, walk.errors);
-    outcome.named_errors += walk.named_errors;
+    outcome.fatal_errors += walk.fatal_errors;
+    if let (Some(baseline), Some(file)) = (&baseline, &args.baseline)
+        && let Err(message) = stale_baseline(baseline, file, &args)
+    {
+        return fail(&message);
+    }
     if let Some(fix) = fixing {
         let selections: Vec<&Selection> =
             walk.inputs.iter().map(|e| &e.settings.selection).collect();
@@ -231,13 +252,65 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     }
     // Unreadable files go to stderr, and into the report too where its format has a place.
     print_file_errors(&outcome);
-    let code = exit_code(&args, &Summary::of(&outcome), &outcome.unread());
+    let summary = Summary::of(&outcome);
+    let code = exit_code(&args, &summary, &outcome.unread());
     let selections = walk.inputs.iter().map(|e| &e.settings.selection);
     let report = |out: &mut dyn std::io::Write| write_body(&outcome, &args, selections, code, out);
-    match stream_report(args.output_file.as_deref(), report) {
-        Ok(()) => ExitCode::from(code),
-        Err(message) => fail(&message),
+    if let Err(message) = stream_report(args.output_file.as_deref(), report) {
+        return fail(&message);
     }
+    summary_to_stderr(&args, &summary);
+    ExitCode::from(code)
+}
+
+/// A report written to a file is not in the CI log: the summary is, so that a failing step
+/// says why (how many errors, and where the report is).
+fn summary_to_stderr(args: &CheckArgs, summary: &Summary) {
+    if let Some(file) = args.output_file.as_deref().filter(|f| *f != Path::new("-"))
+        && !args.quiet
+    {
+        eprintln!(
+            "{} Report: {}",
+            report::summary_line(summary),
+            escape_unsafe(&file.display().to_string())
+        );
+    }
+}
+
+/// Says how many entries of the baseline `file` matched nothing in this run, or with
+/// `--prune-baseline` drops them from it.
+fn stale_baseline(baseline: &Baseline, file: &Path, args: &CheckArgs) -> Result<(), String> {
+    let shown = escape_unsafe(&file.display().to_string());
+    let entries = |n: usize| format!("{n} entr{}", if n == 1 { "y" } else { "ies" });
+    if args.prune_baseline {
+        let dropped = baseline.prune(file)?;
+        if !args.quiet {
+            eprintln!(
+                "irilint: pruned {} from the baseline {shown}",
+                entries(dropped)
+            );
+        }
+        return Ok(());
+    }
+    let stale = baseline.stale();
+    if stale.total() > 0 && !args.quiet {
+        let gone = if stale.gone > 0 {
+            format!(" ({} of files that no longer exist)", stale.gone)
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "irilint: notice: {} of the baseline {shown} {} no finding any more{gone}: fixed, or the file is gone; drop {} with `--prune-baseline`, or a problem that comes back stays hidden",
+            entries(stale.total()),
+            if stale.total() == 1 {
+                "matches"
+            } else {
+                "match"
+            },
+            if stale.total() == 1 { "it" } else { "them" },
+        );
+    }
+    Ok(())
 }
 
 /// The exit code of a run that gave `summary` and could not read `unread`.
@@ -245,7 +318,7 @@ fn exit_code(args: &CheckArgs, summary: &Summary, unread: &Run<()>) -> u8 {
     let failed = summary.errors > 0 || (args.deny_warnings && summary.warnings > 0);
     // A file named on the command line (or standard input) that could not be read fails the
     // run, whatever the others gave and whatever --exit-zero says.
-    if unread.named_errors > 0 {
+    if unread.fatal_errors > 0 {
         2
     } else {
         u8::from(failed && !args.exit_zero)

@@ -21,6 +21,7 @@ pub(super) fn run_list(args: &ListArgs) -> ExitCode {
     let walk_options = walk::WalkOptions {
         stdin_filename: args.input.stdin_filename.as_deref(),
         force_exclude: args.config.force_exclude,
+        hidden: !args.input.no_hidden,
     };
     let walk = match walk::collect(&args.input.paths, &resolver, walk_options) {
         Ok(w) => w,
@@ -30,13 +31,13 @@ pub(super) fn run_list(args: &ListArgs) -> ExitCode {
         list::list_source(s)
     });
     run.errors.splice(0..0, walk.errors);
-    run.named_errors += walk.named_errors;
+    run.fatal_errors += walk.fatal_errors;
     print_file_errors(&run);
     match args.format {
         ListFormat::Json => emit(&list::render_json(&run)),
         ListFormat::Human => emit(&list::render_human(&run)),
     }
-    if run.named_errors > 0 {
+    if run.fatal_errors > 0 {
         return ExitCode::from(2);
     }
     ExitCode::SUCCESS

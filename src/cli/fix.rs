@@ -38,6 +38,27 @@ fn fixed_line(outcome: &RunOutcome, output: FixOutput) -> String {
     let applied: usize = outcome.files.iter().map(|f| f.fixes.applied).sum();
     let more: usize = outcome.files.iter().map(|f| f.fixes.unsafe_available).sum();
     let remaining: usize = outcome.files.iter().map(|f| f.diagnostics.len()).sum();
+    if applied == 0 && more > 0 {
+        // The default rules' fixes are unsafe (removing a bidi control changes the link): a
+        // first `--fix` that says only "Fixed 0" reads as broken. Say why, and what to run.
+        let (fixes, they, them) = if more == 1 {
+            ("The fix available is".to_string(), "it may", "it")
+        } else {
+            (
+                format!("The {more} fixes available are"),
+                "they may",
+                "them",
+            )
+        };
+        return match output {
+            FixOutput::Diff => format!(
+                "No safe fix to show. {fixes} unsafe ({they} change which resource a link names): show {them} with `--diff --unsafe-fixes`."
+            ),
+            FixOutput::Write => format!(
+                "No safe fix to apply, {remaining} remaining. {fixes} unsafe ({they} change which resource a link names): review {them} with `--diff --unsafe-fixes`, apply {them} with `--fix --unsafe-fixes`."
+            ),
+        };
+    }
     let mut line = match output {
         FixOutput::Diff => format!("Would fix {}", plural(applied, "issue", "issues")),
         FixOutput::Write => format!(
@@ -90,7 +111,7 @@ pub(super) fn finish(
         if !args.quiet {
             eprintln!("{}", fixed_line(&outcome, fix.output));
         }
-        if outcome.named_errors > 0 {
+        if outcome.fatal_errors > 0 {
             return ExitCode::from(2);
         }
         return ExitCode::from(u8::from(!diffs.is_empty() && !args.exit_zero));
@@ -108,7 +129,7 @@ pub(super) fn finish(
     }
     let summary = Summary::of(&outcome);
     let failed = summary.errors > 0 || (args.deny_warnings && summary.warnings > 0);
-    let code = if write_failed || outcome.named_errors > 0 {
+    let code = if write_failed || outcome.fatal_errors > 0 {
         2
     } else {
         u8::from(failed && !args.exit_zero)

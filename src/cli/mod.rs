@@ -2,8 +2,8 @@
 //! [`check`], the catalog commands in [`commands`].
 //!
 //! Exit codes: 0 no error-level diagnostics; 1 at least one (or any warning with
-//! `--deny-warnings`); 2 the run itself failed (bad arguments, a named path that cannot be read,
-//! a bad configuration).
+//! `--deny-warnings`); 2 the run itself failed (bad arguments, a path that cannot be read, named
+//! or met while walking, a bad configuration).
 
 mod args;
 mod check;
@@ -33,9 +33,13 @@ pub fn run(mut args: Vec<OsString>) -> ExitCode {
         SUBCOMMANDS.contains(&a) || matches!(a, "-h" | "--help" | "-V" | "--version")
     });
     if !explicit {
+        if let Some(message) = first.and_then(mistyped_subcommand) {
+            eprintln!("irilint: error: {message}");
+            return ExitCode::from(2);
+        }
         args.insert(1.min(args.len()), "check".into());
     }
-    let cli = match Cli::try_parse_from(args) {
+    let mut cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) if e.use_stderr() => {
             // clap quotes the bad value: a hidden character or an escape in it is shown as
@@ -49,6 +53,11 @@ pub fn run(mut args: Vec<OsString>) -> ExitCode {
             return ExitCode::SUCCESS;
         }
     };
+    match &mut cli.command {
+        Command::Check(args) => args.input.stdin_by_default(),
+        Command::List(args) => args.input.stdin_by_default(),
+        _ => {}
+    }
     match cli.command {
         Command::Check(args) => run_check(args),
         Command::List(args) => run_list(&args),
@@ -155,6 +164,28 @@ fn fail_fatal(e: crate::walk::FatalError) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// For a first argument that is no path and no subcommand but looks like one (`chek`), the
+/// error that suggests the subcommand; `None` when it exists as a path or is like none.
+fn mistyped_subcommand(arg: &str) -> Option<String> {
+    if arg.starts_with('-') || std::path::Path::new(arg).symlink_metadata().is_ok() {
+        return None;
+    }
+    let lower = arg.to_lowercase();
+    let (best, distance) = SUBCOMMANDS
+        .iter()
+        .map(|s| (*s, strsim::damerau_levenshtein(&lower, s)))
+        .min_by_key(|(_, d)| *d)?;
+    // One edit, or two in a longer word (`ls` is a missing path, not `lsp` mistyped).
+    let near =
+        distance <= 1 && lower.chars().count() >= 3 || distance == 2 && lower.chars().count() >= 5;
+    near.then(|| {
+        format!(
+            "`{}` is neither a subcommand nor a path that exists; did you mean `{best}`? (`irilint {best} --help`; to check a path, `irilint check PATH`)",
+            escape_unsafe(arg)
+        )
+    })
 }
 
 fn use_color(choice: ColorChoice) -> bool {

@@ -31,8 +31,10 @@ use crate::source::Format;
 /// The names a configuration file may have, in the order they win within one directory.
 pub const FILE_NAMES: [&str; 3] = [".irilint.toml", "irilint.toml", "pyproject.toml"];
 
-/// `exclude` when no configuration sets it.
-pub const DEFAULT_EXCLUDE: &[&str] = &["node_modules/"];
+/// `exclude` when no configuration sets it: installed packages, not the project's documents.
+/// Hidden directories are walked, so Python's environments (`.venv/`, tox's and nox's) are
+/// named here, as ruff's default `exclude` names them.
+pub const DEFAULT_EXCLUDE: &[&str] = &["node_modules/", ".venv/", ".tox/", ".nox/", ".direnv/"];
 
 /// How far `extend` may chain.
 const MAX_EXTEND_DEPTH: usize = 32;

@@ -68,7 +68,7 @@ pub const OPTIONS: &[OptionDoc] = &[
     OptionDoc {
         name: "exclude",
         kind: "array of gitignore-style globs",
-        default: r#"["node_modules/"]"#,
+        default: r#"["node_modules/", ".venv/", ".tox/", ".nox/", ".direnv/"]"#,
         in_overrides: true,
         doc: "Files and directories not to check, relative to this file (`legacy/`, \
               `/public/`, `*.min.html`). Replaces the default; files named on the command line \

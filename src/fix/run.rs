@@ -164,11 +164,16 @@ fn fix_file(
     match (fix.output, &loaded.path) {
         (FixOutput::Diff, _) => {
             if changed {
-                fixes.diff = Some(diff::unified(
-                    &loaded.source.path,
-                    &loaded.source.text,
-                    &shown.text,
-                ));
+                // A UTF-8 file's bytes, BOM included, are what a patch applies to; another
+                // encoding's diff is of the decoded text, to be read.
+                let (old, new) = match (
+                    std::str::from_utf8(&loaded.bytes),
+                    std::str::from_utf8(&bytes),
+                ) {
+                    (Ok(old), Ok(new)) => (old, new),
+                    _ => (loaded.source.text.as_ref(), shown.text.as_ref()),
+                };
+                fixes.diff = Some(diff::unified(&loaded.source.path, old, new));
             }
         }
         (FixOutput::Write, None) => fixes.stdout = Some(bytes),

@@ -2,7 +2,7 @@
 
 use lsp_types::{DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Uri};
 
-use super::document::Document;
+use super::document::{Document, Misread};
 use super::positions::Lines;
 use crate::check::{CheckOptions, check_project, check_with};
 use crate::config::{FileSettings, Resolver};
@@ -23,6 +23,8 @@ pub struct Checked {
     pub source: Option<Source>,
     /// Why it was not checked, if it was not (excluded, a format irilint does not read).
     pub skipped: Option<String>,
+    /// Not checked because the editor's text contradicts the page's charset declaration.
+    pub misread: Option<Misread>,
 }
 
 /// Checks `doc` with the settings its configuration gives it. A configuration error is
@@ -44,6 +46,7 @@ pub fn check(doc: &Document, resolver: &Resolver) -> (Checked, Option<String>) {
         diagnostics: Vec::new(),
         source: None,
         skipped: None,
+        misread: None,
     };
     let format = configured_format.or_else(|| doc.format());
     let Some(format) = format else {
@@ -55,6 +58,12 @@ pub fn check(doc: &Document, resolver: &Resolver) -> (Checked, Option<String>) {
     };
     if excluded {
         checked.skipped = Some("excluded by the configuration".into());
+        return (checked, config_error);
+    }
+    if let Some(misread) = doc.misread(format) {
+        // Its findings would be the misreading's (mojibake everywhere), not the page's.
+        checked.skipped = Some(misread.message(&doc.display()));
+        checked.misread = Some(misread);
         return (checked, config_error);
     }
     let source = doc.source(format);

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use encoding_rs::UTF_8;
 use lsp_types::Uri;
 
+use crate::iri::chars::escape_unsafe;
 use crate::source::{Format, Source};
 
 /// A document the client opened.
@@ -69,6 +70,104 @@ impl Document {
             _ => Source::from_text(name, format, self.text.clone()),
         }
     }
+}
+
+/// The editor's text of a page that declares its encoding, when it is the page's bytes read with
+/// another encoding (a Shift_JIS page opened as latin1): what irilint would report then is the
+/// misreading, not the page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Misread {
+    /// The encoding the editor used, as users name it (`latin1`, `windows-1252`).
+    pub read_as: &'static str,
+    /// The encoding the page declares (WHATWG name).
+    pub declared: &'static str,
+    /// The declaration's label as written (`Shift_JIS`).
+    pub label: String,
+}
+
+impl Misread {
+    /// What the editor is told, once.
+    pub fn message(&self, shown: &str) -> String {
+        format!(
+            "irilint: {} declares {} (`{}`), but the editor decoded it as {}: its text is mojibake, so irilint does not check it; reopen it as {} (Neovim: `:edit ++enc={}`; VS Code: Reopen with Encoding)",
+            escape_unsafe(shown),
+            self.declared,
+            escape_unsafe(&self.label),
+            self.read_as,
+            self.declared,
+            escape_unsafe(&self.label).to_lowercase(),
+        )
+    }
+}
+
+impl Document {
+    /// Whether the editor's text contradicts the page's own charset declaration: read back
+    /// into the bytes of a single-byte reading (latin1, windows-1252), it decodes without error
+    /// in the declared encoding to another, plausible text (no control character, no U+FFFD).
+    /// A page declared UTF-8 whose text could also be real mojibake is said to be misread only
+    /// when the file on disk holds exactly those bytes.
+    pub fn misread(&self, format: Format) -> Option<Misread> {
+        if self.text.is_ascii() {
+            return None;
+        }
+        // The declaration is ASCII, so it reads the same in the editor's text.
+        let probe = Source::decode(String::new(), format, self.text.as_bytes()).ok()?;
+        let declaration = probe.encoding.deciding()?;
+        let declared = declaration.encoding?;
+        let readings: [(&'static str, Reading); 2] = [
+            ("latin1", latin1_bytes),
+            ("windows-1252", windows_1252_bytes),
+        ];
+        for (read_as, bytes_of) in readings {
+            let Some(bytes) = bytes_of(&self.text) else {
+                continue;
+            };
+            let Some(text) = declared.decode_without_bom_handling_and_without_replacement(&bytes)
+            else {
+                continue;
+            };
+            let plausible = !text
+                .chars()
+                .any(|c| c == '\u{FFFD}' || (c.is_control() && !matches!(c, '\t' | '\n' | '\r')));
+            if text == self.text || !plausible {
+                continue;
+            }
+            if declared == UTF_8 && !self.on_disk_as(&bytes) {
+                continue;
+            }
+            return Some(Misread {
+                read_as,
+                declared: declared.name(),
+                label: declaration.label.clone(),
+            });
+        }
+        None
+    }
+
+    /// Whether the document's file holds exactly `bytes` (a regular file of that length).
+    fn on_disk_as(&self, bytes: &[u8]) -> bool {
+        let Some(path) = &self.path else {
+            return false;
+        };
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64)
+            && std::fs::read(path).is_ok_and(|disk| disk == bytes)
+    }
+}
+
+/// The bytes an editor read as `text` with a single-byte encoding, if it could have.
+type Reading = fn(&str) -> Option<Vec<u8>>;
+
+/// The bytes whose ISO-8859-1 reading is `text`: every character below U+0100.
+fn latin1_bytes(text: &str) -> Option<Vec<u8>> {
+    text.chars()
+        .map(|c| u8::try_from(u32::from(c)).ok())
+        .collect()
+}
+
+/// The bytes whose windows-1252 reading is `text`, if it has one.
+fn windows_1252_bytes(text: &str) -> Option<Vec<u8>> {
+    let (bytes, _, unmappable) = encoding_rs::WINDOWS_1252.encode(text);
+    (!unmappable).then(|| bytes.into_owned())
 }
 
 /// The format a client's language id names.

@@ -2,8 +2,9 @@
 
 use std::collections::{HashMap, HashSet};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
@@ -72,6 +73,12 @@ pub struct Server {
     shutdown: bool,
     /// The last configuration error shown, so that it is shown once.
     shown_error: Option<String>,
+    /// Open documents whose text was said to contradict their charset declaration (said once).
+    shown_misread: HashSet<Uri>,
+    /// The configuration files seen next to and above the documents opened or saved, as they
+    /// were then (length and modification time; `None`: absent): for editors that do not
+    /// watch files, a saved `irilint.toml` is noticed at the next open or save of any document.
+    config_files: HashMap<PathBuf, Option<(u64, SystemTime)>>,
     next_request: i32,
 }
 
@@ -109,6 +116,8 @@ impl Server {
             results_rx,
             shutdown: false,
             shown_error: None,
+            shown_misread: HashSet::new(),
+            config_files: HashMap::new(),
             next_request: 0,
         }
     }
@@ -254,8 +263,12 @@ impl Server {
                     version: doc.version,
                     text: doc.text,
                 };
+                let path = document.path.clone();
                 self.documents.insert(doc.uri.clone(), document);
                 self.due.insert(doc.uri, Instant::now());
+                if let Some(path) = path {
+                    self.recheck_if_configuration_changed(&path);
+                }
             }
             DidChangeTextDocument::METHOD => {
                 let Ok(p) = serde_json::from_value::<DidChangeTextDocumentParams>(n.params) else {
@@ -294,6 +307,7 @@ impl Server {
                 let uri = p.text_document.uri;
                 self.documents.remove(&uri);
                 self.checked.remove(&uri);
+                self.shown_misread.remove(&uri);
                 self.due.remove(&uri);
                 if !self.pulls {
                     self.notify::<PublishDiagnostics>(PublishDiagnosticsParams::new(
@@ -309,6 +323,8 @@ impl Server {
                 };
                 if is_configuration(&p.text_document.uri) {
                     self.configuration_changed();
+                } else if let Some(path) = uri_to_path(&p.text_document.uri) {
+                    self.recheck_if_configuration_changed(&path);
                 }
             }
             DidChangeWatchedFiles::METHOD => {
@@ -323,10 +339,35 @@ impl Server {
         }
     }
 
+    /// Reads the configuration again (and checks every open document) when a configuration
+    /// file in `document`'s directory or above is not as it was when last seen: what an editor
+    /// that does not watch files (Neovim on Linux) needs to pick up a saved `irilint.toml`.
+    fn recheck_if_configuration_changed(&mut self, document: &Path) {
+        let mut changed = false;
+        for dir in document.ancestors().skip(1) {
+            for name in FILE_NAMES {
+                let file = dir.join(name);
+                let now = std::fs::metadata(&file)
+                    .ok()
+                    .map(|m| (m.len(), m.modified().unwrap_or(SystemTime::UNIX_EPOCH)));
+                match self.config_files.insert(file, now) {
+                    // First seen: the resolver reads it as it is now.
+                    None => {}
+                    Some(before) => changed |= before != now,
+                }
+            }
+        }
+        if changed {
+            self.configuration_changed();
+        }
+    }
+
     /// A configuration file changed: read them again and check every open document.
     fn configuration_changed(&mut self) {
         self.resolver = resolver();
         self.shown_error = None;
+        // Pulled diagnostics are computed again too.
+        self.checked.clear();
         let now = Instant::now();
         for uri in self.documents.keys() {
             self.due.insert(uri.clone(), now);
@@ -367,6 +408,7 @@ impl Server {
         match done.result {
             Ok((checked, error)) => {
                 self.show_configuration_error(error);
+                self.show_misread(&done.uri, &checked);
                 if current != Some(checked.version) {
                     // Stale: the newer version is due (or already checked) and wins.
                     return;
@@ -378,6 +420,24 @@ impl Server {
                 typ: MessageType::ERROR,
                 message,
             }),
+        }
+    }
+
+    /// Says once per open document that its text contradicts its charset declaration (and
+    /// again if it comes back after being resolved).
+    fn show_misread(&mut self, uri: &Uri, checked: &Checked) {
+        match (&checked.misread, &checked.skipped) {
+            (Some(_), Some(message)) => {
+                if self.shown_misread.insert(uri.clone()) {
+                    self.notify::<ShowMessage>(ShowMessageParams {
+                        typ: MessageType::WARNING,
+                        message: message.clone(),
+                    });
+                }
+            }
+            _ => {
+                self.shown_misread.remove(uri);
+            }
         }
     }
 
@@ -434,6 +494,7 @@ impl Server {
         if !fresh {
             let (checked, error) = check(doc, &self.resolver);
             self.show_configuration_error(error);
+            self.show_misread(uri, &checked);
             self.checked.insert(uri.clone(), checked);
         }
         self.checked.get(uri)

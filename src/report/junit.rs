@@ -1,12 +1,14 @@
-//! JUnit XML (`--format junit`), as Jenkins and GitLab read test reports: one test suite, one
-//! test case per file (named by its path), one `<failure>` per diagnostic; files that could not
-//! be read are test cases with an `<error>`, named binary files skipped ones.
-//!
-//! The shape is the common subset of Jenkins' schema (xunit plugin `junit-10.xsd`, which for
-//! instance allows no `file` attribute on a test case) and what GitLab parses; `tests/junit.xsd`
-//! holds it and a test validates every report against it. Text from the input goes out with
-//! hidden characters — C0 controls and others XML 1.0 forbids among them — as visible
-//! `⟨U+001B⟩` escapes, then XML-escaped.
+//! JUnit XML (`--format junit`), as Jenkins and GitLab read test reports, valid against the
+//! strict Apache Ant JUnit schema (`tests/junit.xsd`, which the tests validate every report
+//! against; Jenkins' lenient xunit `junit-10.xsd` accepts what it accepts): one test suite; a
+//! passing test case per clean file and a test case with one `<failure>` per diagnostic (the
+//! schema allows one per test case), named `PATH:LINE:COLUMN: RULE`; a test case with an
+//! `<error>` per file that could not be read, and a `<skipped>` one per named binary file. The
+//! counts are those of the test cases. irilint does not time files: every `time` is `0`, and
+//! the suite's `timestamp` is the run's (`SOURCE_DATE_EPOCH` when set, for reproducible
+//! reports); the `hostname` is `localhost`, so that nothing of the machine is written. Text from
+//! the input goes out with hidden characters — C0 controls and others XML 1.0 forbids among
+//! them — as visible `⟨U+001B⟩` escapes, then XML-escaped.
 
 use super::place::Places;
 use crate::check::RunOutcome;
@@ -16,45 +18,85 @@ use crate::iri::chars::escape_unsafe;
 /// The JUnit report of a run.
 pub fn render(outcome: &RunOutcome, places: &Places) -> String {
     let mut cases = String::new();
-    let (mut failures, mut errors) = (0, 0);
+    let (mut tests, mut failures) = (0, 0);
     for file in &outcome.files {
         let path = places.display(&file.path);
-        cases.push_str(&format!(
-            "    <testcase name=\"{}\" classname=\"irilint\"",
-            xml(&path)
-        ));
         if file.diagnostics.is_empty() {
-            cases.push_str("/>\n");
+            tests += 1;
+            cases.push_str(&format!(
+                "    <testcase name=\"{}\" classname=\"irilint\" time=\"0\"/>\n",
+                xml(&path)
+            ));
             continue;
         }
-        cases.push_str(">\n");
         for d in &file.diagnostics {
+            tests += 1;
             failures += 1;
-            cases.push_str(&failure(d, &path));
+            cases.push_str(&format!(
+                "    <testcase name=\"{}:{}:{}: {}\" classname=\"irilint\" time=\"0\">\n{}    </testcase>\n",
+                xml(&path),
+                d.start.line,
+                d.start.column,
+                d.rule,
+                failure(d, &path)
+            ));
         }
-        cases.push_str("    </testcase>\n");
     }
     for (e, element) in outcome
         .errors
         .iter()
-        .map(|e| (e, "error"))
+        .map(|e| (e, "error type=\"unreadable\""))
         .chain(outcome.skipped.iter().map(|e| (e, "skipped")))
     {
-        if element == "error" {
-            errors += 1;
-        }
+        tests += 1;
         cases.push_str(&format!(
-            "    <testcase name=\"{}\" classname=\"irilint\">\n      <{element} message=\"{}\"/>\n    </testcase>\n",
+            "    <testcase name=\"{}\" classname=\"irilint\" time=\"0\">\n      <{element} message=\"{}\"/>\n    </testcase>\n",
             xml(&places.display(&e.path)),
             xml(&e.message),
         ));
     }
-    let tests = outcome.files.len() + outcome.errors.len() + outcome.skipped.len();
-    let counts = format!("tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\"",);
     format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"irilint\" {counts}>\n  <testsuite name=\"irilint\" {counts} skipped=\"{}\">\n{cases}  </testsuite>\n</testsuites>\n",
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"irilint\" package=\"irilint\" id=\"0\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{}\" skipped=\"{}\" time=\"0\" timestamp=\"{}\" hostname=\"localhost\">\n    <properties/>\n{cases}    <system-out/>\n    <system-err/>\n  </testsuite>\n</testsuites>\n",
+        outcome.errors.len(),
         outcome.skipped.len(),
+        timestamp(),
     )
+}
+
+/// The run's time in UTC as the schema's `timestamp` wants it (`2026-11-26T10:40:00`, no zone):
+/// `SOURCE_DATE_EPOCH` (seconds) when set, else now.
+fn timestamp() -> String {
+    let seconds = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs())
+        });
+    let (days, rest) = (seconds / 86_400, seconds % 86_400);
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
+/// Year, month and day of the `days`-th day after 1970-01-01: Howard Hinnant's
+/// `civil_from_days` (howardhinnant.github.io/date_algorithms.html), for days after the epoch.
+fn civil_from_days(days: u64) -> (u64, u64, u64) {
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + u64::from(m <= 2);
+    (y, m, d)
 }
 
 fn failure(d: &Diagnostic, path: &str) -> String {
@@ -106,6 +148,15 @@ pub fn xml(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn days_are_civil_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(59), (1970, 3, 1));
+        // 2000-02-29 (a leap day of a century leap year) and 2026-11-26.
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_783), (2026, 11, 26));
+    }
 
     #[test]
     fn markup_and_forbidden_characters_are_escaped() {

@@ -192,8 +192,43 @@ fn descriptor(rule: &Rule) -> Value {
         "fullDescription": { "text": sentence(&escape_unsafe(&what_it_does(rule.doc))) },
         "help": { "text": doc, "markdown": doc },
         "defaultConfiguration": { "level": level(rule.severity) },
-        "properties": { "tags": [rule.group] },
+        "properties": properties(rule),
     })
+}
+
+/// The rules whose findings are security problems, with GitHub code scanning's
+/// `security-severity` (a CVSS-like score: 9.0 and up critical, 7.0 high, 4.0 medium, 0.1 low)
+/// and the weakness (CWE) they are an instance of. A deceptive link is high (what it shows is
+/// not where it goes); what a filter or parser may be led astray by is medium.
+const SECURITY: [(&str, &str, u32); 10] = [
+    // CWE-451: user interface misrepresentation of critical information.
+    ("bidi-formatting-character", "7.5", 451),
+    ("invisible-character", "7.5", 451),
+    ("percent-encoded-forbidden", "7.0", 451),
+    // CWE-1007: insufficient visual distinction of homoglyphs.
+    ("confusable", "7.5", 1007),
+    ("confusable-delimiter", "7.5", 1007),
+    ("mixed-script", "5.0", 1007),
+    // CWE-176: improper handling of Unicode encoding (overlong forms pass filters).
+    ("percent-overlong-utf8", "7.0", 176),
+    // CWE-93: CRLF injection (a raw line feed or carriage return in a URL).
+    ("control-character", "5.5", 93),
+    // CWE-776: recursive entity references (billion laughs); CWE-611: external entities.
+    ("xml-entity-limit", "5.5", 776),
+    ("xml-external-entity", "5.5", 611),
+];
+
+/// A rule's `properties`: its group as a tag, and for a security rule the tags `security` and
+/// `external/cwe/cwe-N` and its `security-severity`, by which GitHub lists its findings as
+/// security alerts.
+fn properties(rule: &Rule) -> Value {
+    match SECURITY.iter().find(|(id, _, _)| *id == rule.id) {
+        Some((_, score, cwe)) => json!({
+            "tags": [rule.group, "security", format!("external/cwe/cwe-{cwe}")],
+            "security-severity": score,
+        }),
+        None => json!({ "tags": [rule.group] }),
+    }
 }
 
 fn result(d: &Diagnostic, path: &str, print: &str, rules: &[&Rule], places: &Places) -> Value {
@@ -370,6 +405,15 @@ fn sentence(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_security_rule_exists_and_its_score_is_a_cvss_number() {
+        for (id, score, _) in SECURITY {
+            assert!(crate::rules::rule(id).is_some(), "{id} is not a rule");
+            let n: f64 = score.parse().unwrap();
+            assert!((0.1..=10.0).contains(&n), "{id}: {score}");
+        }
+    }
 
     #[test]
     fn paths_become_uri_paths_that_cannot_be_misread() {

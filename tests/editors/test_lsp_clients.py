@@ -4,6 +4,7 @@ a position encoding the editor offers, deliver diagnostics the way the editor as
 (pushed, or pulled when the editor pulls), offer quick fixes whose edits silence the finding,
 and hover with the IRI's characters escaped. Run by `cargo test --test lsp_clients`."""
 
+import asyncio
 import os
 import sys
 
@@ -129,6 +130,41 @@ async def test_an_editor_sees_quick_fixes_and_hover(client: LanguageClient):
         )
     )
     assert list(await diagnostics(client, capabilities)) == []
+
+
+async def diagnostics_of(client: LanguageClient, capabilities, uri: str):
+    """`uri`'s diagnostics: pulled if the editor pulls, else the next ones pushed."""
+    if pulls(capabilities):
+        report = await client.text_document_diagnostic_async(
+            types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri))
+        )
+        return report.items
+    while uri not in client.diagnostics:
+        # A server that never publishes fails the test instead of hanging it.
+        await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 30)
+    return client.diagnostics.pop(uri)
+
+
+@pytest.mark.asyncio
+async def test_a_saved_configuration_applies_at_the_next_save(client: LanguageClient, tmp_path):
+    """Whether or not the editor watches files (Neovim on Linux does not), an irilint.toml
+    saved next to the page applies once the page is saved: no restart."""
+    capabilities = client.irilint_capabilities
+    page = tmp_path / "page.html"
+    text = f'<a href="http://a.example/{RLO}x">y</a>\n'
+    page.write_text(text)
+    uri = page.as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="html", version=1, text=text)
+        )
+    )
+    assert [d.code for d in await diagnostics_of(client, capabilities, uri)] == ["bidi-formatting-character"]
+    (tmp_path / "irilint.toml").write_text('ignore = ["bidi"]\n')
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    assert list(await diagnostics_of(client, capabilities, uri)) == []
 
 
 if __name__ == "__main__":
