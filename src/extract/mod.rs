@@ -80,6 +80,10 @@ pub struct Problem {
     pub help: Option<String>,
     /// Other places that explain it (an entity's declaration).
     pub related: Vec<Related>,
+    /// A milder case of its rule: reported as a warning where the rule is an error (bytes that
+    /// are not UTF-8 in a file that declares nothing: only its IRIs holding them are harmed,
+    /// and those are reported on their own).
+    pub milder: bool,
 }
 
 /// A comment of the document that may hold an inline suppression (its content starts with

@@ -637,6 +637,7 @@ fn problem(
         message,
         help: Some(help.to_string()),
         related,
+        milder: false,
     }
 }
 

@@ -346,7 +346,23 @@ fn undecodable(source: &Source, deciding: Option<&Declaration>, sink: &mut Docum
         1 => ", and 1 more undecodable sequence".to_string(),
         n => format!(", and {n} more undecodable sequences"),
     };
-    sink.report(
+    // A file of a format that has no way to declare its encoding, with no BOM: nothing claims
+    // UTF-8 but irilint's reading, and readers pick a default of their own. Only its IRIs that
+    // hold the bytes are harmed, and each of those is an error of its own (U+FFFD is not an IRI
+    // character, `syntax-invalid`); the file as a whole is a warning.
+    let undeclared = facts.bom.is_none()
+        && deciding.is_none()
+        && matches!(
+            source.format,
+            Format::Text | Format::Markdown | Format::Rst | Format::Asciidoc
+        );
+    let report = if undeclared {
+        DocumentSink::report_milder
+    } else {
+        DocumentSink::report
+    };
+    report(
+        sink,
         first.text_offset..first.text_offset + char::REPLACEMENT_CHARACTER.len_utf8(),
         format!(
             "the document is read as {used} ({why}), but byte{} {} at offset {} {} not valid \
