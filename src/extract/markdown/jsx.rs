@@ -70,6 +70,39 @@ fn closing_brace(b: &[u8], open: usize) -> Option<usize> {
     None
 }
 
+/// The lines that hold nothing but the opening or closing tag of a component (`<Note>`,
+/// `</Pitfall>`, `<TeamMember name="…" photo="…">`; a name starting with an uppercase letter),
+/// as React's docs write them around Markdown. To MDX the lines between are Markdown; to
+/// CommonMark the opening line starts an HTML block that runs to the next blank line, and a
+/// link on the line after it (`<Note>` then `See [the guide](https://…)`) would be raw HTML.
+/// Blanked before parsing, these lines become blank lines: the Markdown between is read as
+/// such, at its own offsets.
+pub fn component_tag_lines(text: &str) -> Vec<Range<usize>> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    // Only lines that start (after indentation) with `<` and an uppercase letter or `/`.
+    for end in memchr::memchr_iter(b'\n', b).chain(std::iter::once(b.len())) {
+        let line = &text[start..end];
+        let t = line.trim();
+        if let Some(inner) = t.strip_prefix('<').and_then(|r| r.strip_suffix('>')) {
+            let inner = inner.strip_prefix('/').unwrap_or(inner);
+            let name_end = inner
+                .bytes()
+                .position(|c| !(c.is_ascii_alphanumeric() || c == b'_' || c == b'.'))
+                .unwrap_or(inner.len());
+            // One tag: its name, then attributes (after a blank) or nothing.
+            let one_tag = !inner.contains('<')
+                && (name_end == inner.len() || inner.as_bytes()[name_end].is_ascii_whitespace());
+            if inner.as_bytes().first().is_some_and(u8::is_ascii_uppercase) && one_tag {
+                out.push(start..start + line.trim_end_matches('\r').len());
+            }
+        }
+        start = end + 1;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
