@@ -176,12 +176,13 @@ def run(binary, name, mirror, commit, under, work):
 def main():
     binary = os.path.abspath(sys.argv[1])
     only = set(sys.argv[2:])
-    work = tempfile.mkdtemp(prefix="irilint-recall-")
     all_total = all_found = 0
     for name, mirror, commit, under in repos():
         if only and name not in only:
             continue
-        total, found, misses = run(binary, name, mirror, commit, under, work)
+        # Unpacked, injected, checked and removed in turn (hundreds of MB each).
+        with tempfile.TemporaryDirectory(prefix="irilint-recall-") as work:
+            total, found, misses = run(binary, name, mirror, commit, under, work)
         all_total += total
         all_found += found
         share = 100.0 * found / total if total else 100.0

@@ -22,13 +22,13 @@ for line in open(os.path.join(here, "judged.tsv"), encoding="utf-8"):
     judged.setdefault(repo, {})[(path, int(ln), rule, sev)] = verdict
 
 differs = False
-work = tempfile.mkdtemp(prefix="irilint-real-")
+# Each repository is unpacked, checked and removed in turn (they take hundreds of MB).
 for name, mirror, commit, under in repos():
     if only and name not in only:
         continue
-    dest = os.path.join(work, name)
-    missing = unpack(mirror, commit, under, dest)
-    out = subprocess.run([binary, "check", "--format", "json", "--exit-zero", "."], cwd=dest, capture_output=True)
+    with tempfile.TemporaryDirectory(prefix="irilint-real-") as dest:
+        missing = unpack(mirror, commit, under, dest)
+        out = subprocess.run([binary, "check", "--format", "json", "--exit-zero", "."], cwd=dest, capture_output=True)
     report = json.loads(out.stdout)
     found = {}
     for d in report["diagnostics"]:
