@@ -80,11 +80,26 @@ fn closing_brace(b: &[u8], open: usize) -> Option<usize> {
 pub fn component_tag_lines(text: &str) -> Vec<Range<usize>> {
     let b = text.as_bytes();
     let mut out = Vec::new();
-    let mut start = 0;
-    // Only lines that start (after indentation) with `<` and an uppercase letter or `/`.
-    for end in memchr::memchr_iter(b'\n', b).chain(std::iter::once(b.len())) {
-        let line = &text[start..end];
-        let t = line.trim();
+    let mut next = 0;
+    // From one `<` to the next (most lines have none): a `<` followed by an uppercase letter,
+    // or `/` and one, with only blanks before it on its line.
+    for i in memchr::memchr_iter(b'<', b) {
+        let upper = |k: usize| b.get(k).is_some_and(u8::is_ascii_uppercase);
+        if i < next || !(upper(i + 1) || (b.get(i + 1) == Some(&b'/') && upper(i + 2))) {
+            continue;
+        }
+        let indent = b[..i]
+            .iter()
+            .rev()
+            .take_while(|&&c| c == b' ' || c == b'\t')
+            .count();
+        let start = i - indent;
+        if start > 0 && b[start - 1] != b'\n' {
+            continue;
+        }
+        let end = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |k| i + k);
+        next = end;
+        let t = text[i..end].trim_end();
         if let Some(inner) = t.strip_prefix('<').and_then(|r| r.strip_suffix('>')) {
             let inner = inner.strip_prefix('/').unwrap_or(inner);
             let name_end = inner
@@ -94,11 +109,10 @@ pub fn component_tag_lines(text: &str) -> Vec<Range<usize>> {
             // One tag: its name, then attributes (after a blank) or nothing.
             let one_tag = !inner.contains('<')
                 && (name_end == inner.len() || inner.as_bytes()[name_end].is_ascii_whitespace());
-            if inner.as_bytes().first().is_some_and(u8::is_ascii_uppercase) && one_tag {
-                out.push(start..start + line.trim_end_matches('\r').len());
+            if one_tag {
+                out.push(start..end - usize::from(text[..end].ends_with('\r')));
             }
         }
-        start = end + 1;
     }
     out
 }
@@ -106,6 +120,22 @@ pub fn component_tag_lines(text: &str) -> Vec<Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn component_tag_lines_are_whole_lines_of_one_capitalized_tag() {
+        let t = "<Note>\r\nText <Inline> here.\n  <TeamMember name=\"a\" photo=\"/b.jpg\">\n\
+                 </Note>\n<div>\n<Vec<T>>\n<a href=\"x\">\n  </TeamMember>";
+        let lines: Vec<&str> = component_tag_lines(t).into_iter().map(|r| &t[r]).collect();
+        assert_eq!(
+            lines,
+            [
+                "<Note>",
+                "  <TeamMember name=\"a\" photo=\"/b.jpg\">",
+                "</Note>",
+                "  </TeamMember>"
+            ]
+        );
+    }
 
     fn masked(t: &str) -> Vec<&str> {
         expression_masks(t).into_iter().map(|r| &t[r]).collect()
