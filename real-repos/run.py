@@ -6,13 +6,14 @@ severity, verdict real|false, why). Prints per repository: files, IRIs, errors, 
 and every finding not judged yet or judged but gone. Exit 1 when anything differs.
 
     python3 real-repos/run.py target/release/irilint            # compare
-    python3 real-repos/run.py target/release/irilint --unjudged  # list findings to judge
+    python3 real-repos/run.py target/release/irilint NAME...    # only these repositories
 """
 import json, os, subprocess, sys, tempfile
 
-here = os.path.dirname(os.path.abspath(__file__))
+from harness import here, repos, unpack
+
 binary = os.path.abspath(sys.argv[1])
-mirrors = os.environ.get("MIRRORS", "/work/.mirror")
+only = set(sys.argv[2:])
 judged = {}
 for line in open(os.path.join(here, "judged.tsv"), encoding="utf-8"):
     if line.startswith("#") or not line.strip():
@@ -21,17 +22,13 @@ for line in open(os.path.join(here, "judged.tsv"), encoding="utf-8"):
     judged.setdefault(repo, {})[(path, int(ln), rule, sev)] = verdict
 
 differs = False
-work = tempfile.mkdtemp(prefix="irilint-real-")
-for line in open(os.path.join(here, "repos.txt"), encoding="utf-8"):
-    if line.startswith("#") or not line.strip():
+# Each repository is unpacked, checked and removed in turn (they take hundreds of MB).
+for name, mirror, commit, under in repos():
+    if only and name not in only:
         continue
-    name, mirror, commit = line.split()
-    dest = os.path.join(work, name)
-    os.makedirs(dest)
-    git = os.path.join(mirrors, mirror, "repo")
-    archive = subprocess.run(["git", f"--git-dir={git}", "archive", commit], check=True, capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", dest], input=archive, check=True)
-    out = subprocess.run([binary, "check", "--format", "json", "--exit-zero", "."], cwd=dest, capture_output=True)
+    with tempfile.TemporaryDirectory(prefix="irilint-real-") as dest:
+        missing = unpack(mirror, commit, under, dest)
+        out = subprocess.run([binary, "check", "--format", "json", "--exit-zero", "."], cwd=dest, capture_output=True)
     report = json.loads(out.stdout)
     found = {}
     for d in report["diagnostics"]:
@@ -39,7 +36,9 @@ for line in open(os.path.join(here, "repos.txt"), encoding="utf-8"):
         found[key] = d
     s = report["summary"]
     real = sum(1 for k in found if judged.get(name, {}).get(k) == "real")
-    print(f"{name}: {s['files']} files, {s['iris']} IRIs, {s['errors']} errors, {s['warnings']} warnings, {real} judged real")
+    absent = f", {len(missing)} files absent from the mirror" if missing else ""
+    print(f"{name}: {s['files']} files, {s['iris']} IRIs, {s['errors']} errors, {s['warnings']} warnings, "
+          f"{s.get('infos', 0)} infos, {real} judged real{absent}")
     for k in sorted(found):
         if k not in judged.get(name, {}):
             differs = True

@@ -696,6 +696,11 @@ pub fn check_with(
     let document_problems = rules::check_document(source, selection);
     for problem in extraction.problems.iter().chain(&document_problems) {
         if let Some(severity) = selection.severity_of(problem.rule) {
+            let severity = if problem.milder {
+                severity.min(Severity::Warning)
+            } else {
+                severity
+            };
             diagnostics.push(Diagnostic::from_problem(source, problem, severity));
         }
     }

@@ -756,3 +756,57 @@ fn a_first_fix_with_the_default_rules_says_its_fixes_are_unsafe_and_how_to_apply
         "http://e.org/ab\nhttp://e.org/cd\n"
     );
 }
+
+/// Issue W item 1: `[` `]` in a query and a second `#` are what every browser keeps as data, so
+/// with the default settings they are warnings (exit 0) with a fix; the fix needs
+/// `--unsafe-fixes` (reserved characters: RFC 3986 does not make `%5B` and `[` equivalent),
+/// and the fixed file lints clean. Lines cut from real documents: the Vue docs' link to
+/// `filter[lang][0]` style queries and GNOME's matrix.to room links.
+#[test]
+fn brackets_in_the_query_and_a_second_hash_are_warnings_with_a_fix() {
+    let doc = "See [the list](https://example.com/list?filter[lang][0]=Python) and \
+               [the room](https://matrix.to/#/#room:gnome.org).\n";
+    let (dir, path) = with_file("a.md", doc.as_bytes());
+    let out = irilint()
+        .current_dir(dir.path())
+        .args(["check", "--isolated", "--format", "json", "a.md"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "warnings only: exit 0");
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let found: Vec<(&str, &str, usize)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["rule"].as_str().unwrap(),
+                d["severity"].as_str().unwrap(),
+                d["spans"].as_array().map_or(1, Vec::len),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("syntax-unwise-ascii", "warning", 3),
+            ("syntax-unwise-ascii", "warning", 1)
+        ],
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    // The safe fixes leave them alone; the unsafe ones percent-encode them.
+    let (_, _, _) = check(dir.path(), &["--fix", "a.md"]);
+    assert_eq!(fs::read_to_string(&path).unwrap(), doc);
+    let after = fixed("a.md", doc.as_bytes(), true);
+    assert_eq!(
+        String::from_utf8(after.clone()).unwrap(),
+        "See [the list](https://example.com/list?filter%5Blang%5D%5B0%5D=Python) and \
+         [the room](https://matrix.to/#/%23room:gnome.org).\n"
+    );
+    let (dir, _) = with_file("a.md", &after);
+    let (code, stdout, _) = check(dir.path(), &["--format", "json", "a.md"]);
+    assert_eq!(code, 0);
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["diagnostics"], serde_json::json!([]), "{stdout}");
+}

@@ -490,29 +490,39 @@ fn unwise_ascii_is_invalid_everywhere() {
 }
 
 #[test]
-fn brackets_outside_the_host_are_invalid() {
+fn brackets_outside_the_host_are_invalid_or_stray() {
     for c in ["[", "]"] {
         bad(&format!("http://{c}@h/"), 7, C::Userinfo, K::Invalid);
         bad(&format!("http://u{c}@h/"), 8, C::Userinfo, K::Invalid);
         bad(&format!("http://h{c}/"), 8, C::Host, K::Invalid);
-        bad(&format!("http://h/{c}"), 9, C::Path, K::Invalid);
-        bad(&format!("http://h/a/b{c}c/d"), 12, C::Path, K::Invalid);
-        bad(&format!("urn:{c}"), 4, C::Path, K::Invalid);
-        bad(&format!("a{c}"), 1, C::Path, K::Invalid);
-        bad(&format!("a/{c}"), 2, C::Path, K::Invalid);
-        bad(&format!("/{c}"), 1, C::Path, K::Invalid);
-        bad(&format!("http://h/?{c}"), 10, C::Query, K::Invalid);
-        bad(&format!("?a={c}&b"), 3, C::Query, K::Invalid);
-        bad(&format!("http://h/#{c}"), 10, C::Fragment, K::Invalid);
-        bad(&format!("#x{c}"), 2, C::Fragment, K::Invalid);
+        bad(&format!("http://h/{c}"), 9, C::Path, K::StrayDelimiter);
+        bad(
+            &format!("http://h/a/b{c}c/d"),
+            12,
+            C::Path,
+            K::StrayDelimiter,
+        );
+        bad(&format!("urn:{c}"), 4, C::Path, K::StrayDelimiter);
+        bad(&format!("a{c}"), 1, C::Path, K::StrayDelimiter);
+        bad(&format!("a/{c}"), 2, C::Path, K::StrayDelimiter);
+        bad(&format!("/{c}"), 1, C::Path, K::StrayDelimiter);
+        bad(&format!("http://h/?{c}"), 10, C::Query, K::StrayDelimiter);
+        bad(&format!("?a={c}&b"), 3, C::Query, K::StrayDelimiter);
+        bad(
+            &format!("http://h/#{c}"),
+            10,
+            C::Fragment,
+            K::StrayDelimiter,
+        );
+        bad(&format!("#x{c}"), 2, C::Fragment, K::StrayDelimiter);
         bad_in(&format!("x{c}:x"), 1, C::Scheme);
     }
     bad_at("]", 0);
     bad_at("http://h]/", 8);
-    bad("http:/[::1]", 6, C::Path, K::Invalid);
-    bad("/[::1]", 1, C::Path, K::Invalid);
-    bad("x:[::1]", 2, C::Path, K::Invalid);
-    bad("http://a/b?[::1]", 11, C::Query, K::Invalid);
+    bad("http:/[::1]", 6, C::Path, K::StrayDelimiter);
+    bad("/[::1]", 1, C::Path, K::StrayDelimiter);
+    bad("x:[::1]", 2, C::Path, K::StrayDelimiter);
+    bad("http://a/b?[::1]", 11, C::Query, K::StrayDelimiter);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1777,8 +1787,8 @@ fn isegment_invalid() {
     segment_bad("seg|ment", 3, K::UnwiseAscii);
     segment_bad("seg<ment", 3, K::UnwiseAscii);
     segment_bad("seg>ment", 3, K::UnwiseAscii);
-    segment_bad("seg[ment", 3, K::Invalid);
-    segment_bad("seg]ment", 3, K::Invalid);
+    segment_bad("seg[ment", 3, K::StrayDelimiter);
+    segment_bad("seg]ment", 3, K::StrayDelimiter);
     segment_bad("seg ment", 3, K::UnwiseAscii);
     segment_bad("seg\nment", 3, K::Control);
     segment_bad("seg\tment", 3, K::Control);
@@ -1971,7 +1981,7 @@ fn iquery_invalid() {
     query_bad("q=1 2", 3, K::UnwiseAscii);
     query_bad("q=%%", 2, K::BadPercent);
     query_bad("q=%GG", 2, K::BadPercent);
-    query_bad("q=[val]", 2, K::Invalid);
+    query_bad("q=[val]", 2, K::StrayDelimiter);
     query_bad("q=<val>", 2, K::UnwiseAscii);
     query_bad("q=`val`", 2, K::UnwiseAscii);
     query_bad("q=|val|", 2, K::UnwiseAscii);
@@ -2063,15 +2073,15 @@ fn ifragment_invalid() {
     frag_bad("frag ment", 4, K::UnwiseAscii);
     frag_bad("frag%", 4, K::BadPercent);
     frag_bad("frag%GG", 4, K::BadPercent);
-    frag_bad("frag#", 4, K::Invalid);
-    frag_bad("#", 0, K::Invalid);
-    frag_bad("a#b#c", 1, K::Invalid);
+    frag_bad("frag#", 4, K::StrayDelimiter);
+    frag_bad("#", 0, K::StrayDelimiter);
+    frag_bad("a#b#c", 1, K::StrayDelimiter);
     frag_bad("frag\nment", 4, K::Control);
     frag_bad("frag\tment", 4, K::Control);
     frag_bad("frag{ment", 4, K::UnwiseAscii);
     frag_bad("frag}ment", 4, K::UnwiseAscii);
-    frag_bad("frag[ment", 4, K::Invalid);
-    frag_bad("frag]ment", 4, K::Invalid);
+    frag_bad("frag[ment", 4, K::StrayDelimiter);
+    frag_bad("frag]ment", 4, K::StrayDelimiter);
     frag_bad("frag|ment", 4, K::UnwiseAscii);
     frag_bad("frag`ment", 4, K::UnwiseAscii);
     frag_bad("frag^ment", 4, K::UnwiseAscii);
@@ -2079,12 +2089,12 @@ fn ifragment_invalid() {
     frag_bad("x\u{F0000}", 1, K::PrivateUse);
     frag_bad("\u{10FFFD}", 0, K::PrivateUse);
     frag_bad("\u{FFFF}", 0, K::Invalid);
-    bad("http://host#frag#extra", 16, C::Fragment, K::Invalid);
+    bad("http://host#frag#extra", 16, C::Fragment, K::StrayDelimiter);
     bad(
         "//example.com/path#frag1#frag2",
         24,
         C::Fragment,
-        K::Invalid,
+        K::StrayDelimiter,
     );
     bad(
         "#\u{192}r\u{E4}g\\m\u{EA}nt",
@@ -2520,7 +2530,10 @@ fn analyze_lists_every_problem_in_input_order() {
     );
     assert_eq!(
         issue_summary("a:b#c#d#"),
-        [(5, C::Fragment, K::Invalid), (7, C::Fragment, K::Invalid)]
+        [
+            (5, C::Fragment, K::StrayDelimiter),
+            (7, C::Fragment, K::StrayDelimiter)
+        ]
     );
     let i = analyze("http://a/\u{FFFE}");
     assert_eq!(

@@ -9,6 +9,8 @@
 //!   `https`, `file`, `ftp` or `irc` URL up to the first blank, `[` or `]`, then `[…]` closed by
 //!   the first unescaped `]` in the paragraph, where the macro ends whatever follows
 //!   (`https://brew.sh[Homebrew]-supported`) — and `mailto:` macros (`mailto:a@example.org[]`);
+//!   the text of URL, `link:` and `mailto:` macros is what readers see, and the IRIs in it are
+//!   found as bare IRIs (`link:https://open-vsx.org[https://open-vsx.org]`);
 //!   bare IRIs (`https://example.org`, `<https://example.org>`), found by the plain-text
 //!   detector ([`super::text`]); and IRIs that start with an attribute reference naming a URL —
 //!   one the document sets to an IRI (`:url-repo: https://…`) or, by Asciidoctor's convention,
@@ -561,7 +563,10 @@ impl Scan<'_> {
         let close = Self::attrlist_close(b, open, failed)?;
         self.push(i..open, "asciidoc:url");
         self.label_last(open + 1..close);
-        hides.push(i..close + 1);
+        // The link text is what readers see: an IRI there (`https://x.org[https://x.org]`) is
+        // found by the plain-text detector, as in Markdown.
+        hides.push(i..open + 1);
+        hides.push(close..close + 1);
         Some(close + 1)
     }
 
@@ -648,7 +653,13 @@ impl Scan<'_> {
         {
             self.push(link, "asciidoc:link");
         }
-        hides.push(i..close + 1);
+        if matches!(*name, b"link:" | b"mailto:") {
+            // The link text is what readers see, read as text (see `url_macro_at`).
+            hides.push(i..open + 1);
+            hides.push(close..close + 1);
+        } else {
+            hides.push(i..close + 1);
+        }
         Some(close + 1)
     }
 
@@ -803,7 +814,8 @@ fn is_title_underline(prev: Option<&str>, c: u8, len: usize) -> bool {
     let Some(prev) = prev.map(str::trim_end) else {
         return false;
     };
-    let title = !prev.is_empty()
+    // A delimiter line before it (`====` of an example block holding a listing) is no title.
+    let title = prev.chars().any(char::is_alphanumeric)
         && !prev.starts_with(['[', '.', '/', '+', '-', ' ', '\t', '`'])
         && matches!(c, b'-' | b'+');
     title && prev.chars().count().abs_diff(len) <= 2

@@ -41,7 +41,7 @@
 
 mod decode;
 mod embedded_html;
-mod front_matter;
+pub(crate) mod front_matter;
 mod jsx;
 mod rustdoc;
 
@@ -101,10 +101,24 @@ pub fn extract_with_fallbacks(text: &str) -> (Extraction, Vec<Range<usize>>) {
     if let Some(f) = &front {
         masks.retain(|m| m.start >= f.block.end);
     }
+    // `<Note>` alone on its line: what follows it is Markdown, as in MDX.
+    let mut blanks = jsx::component_tag_lines(text);
+    blanks.retain(|b| !masks.iter().any(|m| m.start < b.end && b.start < m.end));
+    if let Some(f) = &front {
+        blanks.retain(|b| b.start >= f.block.end);
+    }
+    // Their attributes are read from the tag as written.
+    let mut tags: Vec<Occurrence> = blanks
+        .iter()
+        .flat_map(|line| super::html::extract_markdown_fragment(text, line.clone()).0)
+        .collect();
+    if let Some(f) = &front {
+        blanks.push(f.block.clone());
+    }
     let (mut extraction, fallbacks) = match &front {
-        None if masks.is_empty() => extract_unmasked(text),
+        None if masks.is_empty() && blanks.is_empty() => extract_unmasked(text),
         _ => {
-            let masked = mask(text, front.as_ref(), &masks);
+            let masked = mask(text, &blanks, &masks);
             let (mut extraction, fallbacks) = extract_unmasked(&masked);
             for occ in &mut extraction.occurrences {
                 template::unmask(occ, text, &masks);
@@ -112,6 +126,12 @@ pub fn extract_with_fallbacks(text: &str) -> (Extraction, Vec<Range<usize>>) {
             (extraction, fallbacks)
         }
     };
+    if !tags.is_empty() {
+        extraction.occurrences.append(&mut tags);
+        extraction
+            .occurrences
+            .sort_by_key(|o| o.map.source_range().start);
+    }
     if let Some(f) = &front {
         // Before everything else in the document: first in order too.
         let mut all = front_matter::occurrences(text, f);
@@ -139,12 +159,13 @@ fn merge_disjoint(first: Vec<Range<usize>>, second: Vec<Range<usize>>) -> Vec<Ra
     out
 }
 
-/// `text` with its front matter blanked (every byte but line ends a space: no Markdown, the
-/// same offsets) and its template expressions masked ([`template::mask`]), in one copy.
-fn mask(text: &str, front: Option<&front_matter::FrontMatter>, masks: &[Range<usize>]) -> String {
+/// `text` with `blanks` blanked (its front matter, component tag lines: every byte but line ends
+/// a space: no Markdown, the same offsets) and its template expressions masked
+/// ([`template::mask`]), in one copy.
+fn mask(text: &str, blanks: &[Range<usize>], masks: &[Range<usize>]) -> String {
     let mut bytes = text.as_bytes().to_vec();
-    if let Some(f) = front {
-        for c in &mut bytes[f.block.clone()] {
+    for blank in blanks {
+        for c in &mut bytes[blank.clone()] {
             if !matches!(*c, b'\n' | b'\r') {
                 *c = b' ';
             }

@@ -85,6 +85,10 @@ pub struct Problem {
     pub help: Option<String>,
     /// Other places that explain it (an entity's declaration).
     pub related: Vec<Related>,
+    /// A milder case of its rule: reported as a warning where the rule is an error (bytes that
+    /// are not UTF-8 in a file that declares nothing: only its IRIs holding them are harmed,
+    /// and those are reported on their own).
+    pub milder: bool,
 }
 
 /// A comment of the document that may hold an inline suppression (its content starts with
@@ -127,6 +131,40 @@ pub struct Extraction {
 /// the rest of the extraction (its `occurrences` empty). HTML is handed over as it is
 /// tokenized, so a large page's IRIs are never all in memory at once.
 pub fn extract_each(source: &Source, on_occurrence: &mut dyn FnMut(Occurrence)) -> Extraction {
+    if is_docinfo(&source.path) && matches!(source.format, Format::Html | Format::Xml) {
+        // Asciidoctor substitutes attribute references (`{revnumber}`, `{bootstrap-version}`)
+        // in docinfo files before pasting them into the page: placeholders, as in AsciiDoc.
+        return extract_each_unfiltered(source, &mut |mut occ: Occurrence| {
+            let refs = asciidoc::attribute_references(&occ.iri);
+            if !refs.is_empty() {
+                occ.placeholders.extend(refs);
+                occ.placeholders = masked::disjoint(std::mem::take(&mut occ.placeholders));
+            }
+            on_occurrence(occ);
+        });
+    }
+    extract_each_unfiltered(source, on_occurrence)
+}
+
+/// True for the name of an Asciidoctor docinfo file (`docinfo.html`, `docinfo-footer.xml`,
+/// `<docname>-docinfo-header.html`): HTML or DocBook that Asciidoctor pastes into the
+/// documents it converts, after substituting their attribute references.
+fn is_docinfo(path: &str) -> bool {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let Some((stem, ext)) = name.rsplit_once('.') else {
+        return false;
+    };
+    let stem = stem
+        .strip_suffix("-header")
+        .or_else(|| stem.strip_suffix("-footer"))
+        .unwrap_or(stem);
+    matches!(ext, "html" | "xml") && (stem == "docinfo" || stem.ends_with("-docinfo"))
+}
+
+fn extract_each_unfiltered(
+    source: &Source,
+    on_occurrence: &mut dyn FnMut(Occurrence),
+) -> Extraction {
     match source.format {
         Format::Html => {
             let comments =
@@ -144,7 +182,7 @@ pub fn extract_each(source: &Source, on_occurrence: &mut dyn FnMut(Occurrence)) 
         }
         Format::Xml | Format::Markdown | Format::Rst | Format::Asciidoc => {}
     }
-    let mut all = extract(source);
+    let mut all = extract_unfiltered(source);
     for occurrence in std::mem::take(&mut all.occurrences) {
         on_occurrence(occurrence);
     }
@@ -153,6 +191,14 @@ pub fn extract_each(source: &Source, on_occurrence: &mut dyn FnMut(Occurrence)) 
 
 /// Every IRI occurrence and document problem in `source`.
 pub fn extract(source: &Source) -> Extraction {
+    let mut occurrences = Vec::new();
+    let mut all = extract_each(source, &mut |o| occurrences.push(o));
+    all.occurrences = occurrences;
+    all
+}
+
+/// [`extract`] without what the file's name adds (docinfo placeholders).
+fn extract_unfiltered(source: &Source) -> Extraction {
     match source.format {
         Format::Text => Extraction {
             occurrences: text::extract(&source.text),

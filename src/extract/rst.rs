@@ -21,7 +21,8 @@
 //! and the indentation of the next line) is removed, and backslash escapes are resolved (`\_`
 //! is `_`, `\ ` is nothing); the [`super::SpanMap`] maps each escape to its two source
 //! characters. Template expressions in them (a Sphinx theme's Jinja) are placeholders
-//! ([`super::template`]).
+//! ([`super::template`]), and so are URI Template expressions (`{IDF_TARGET_PATH_NAME}`, which
+//! ESP-IDF's Sphinx extension substitutes; [`super::text_placeholders`]).
 //!
 //! A construct that is not closed (a backquote without its partner in the paragraph, a target
 //! without a name's colon) is read as plain text, whose IRIs are found as such.
@@ -348,16 +349,22 @@ impl Scan<'_> {
     }
 
     fn push(&mut self, iri: String, map: SpanMap, origin: &'static str) {
-        self.occurrences.push(
-            Occurrence {
-                iri,
-                map,
-                origin: origin.into(),
-                placeholders: Vec::new(),
-                label: None,
-            }
-            .with_templates(),
-        );
+        let mut occ = Occurrence {
+            iri,
+            map,
+            origin: origin.into(),
+            placeholders: Vec::new(),
+            label: None,
+        }
+        .with_templates();
+        // `{IDF_TARGET_PATH_NAME}`: a substitution that a Sphinx extension fills in (ESP-IDF's
+        // esp-docs), shaped as a URI Template expression, as in plain text.
+        let substitutions = super::text_placeholders::uri_template(&occ.iri);
+        if !substitutions.is_empty() {
+            occ.placeholders.extend(substitutions);
+            occ.placeholders = super::masked::disjoint(std::mem::take(&mut occ.placeholders));
+        }
+        self.occurrences.push(occ);
     }
 
     /// Escaped whitespace (`\\ `, a backslash at the end of a line) is nothing in the rendered

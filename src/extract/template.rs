@@ -300,6 +300,141 @@ fn multi_line_destinations(text: &str) -> Vec<Range<usize>> {
     out
 }
 
+/// The template actions of a whole markup document (a Hugo, Jekyll or Jinja layout) whose string
+/// literals hold markup: `{{ printf "<atom:link href=%q rel=\"self\" />" .Permalink }}`,
+/// `{{ printf "<?xml version=\"1.0\"?>" | safeHTML }}`, `{% set a = '<a href="x">' %}`. A
+/// tokenizer would read the markup inside the string as tags of the document; such an action is
+/// a placeholder whole ([`blank`] it before tokenizing). Actions without markup in a string are
+/// left to the tokenizer (their `{{ .Permalink }}` in an attribute is a placeholder of the IRI).
+/// In order, disjoint; linear in the text (each action is at most [`MAX_EXPRESSION`] bytes).
+pub fn markup_actions(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut closers = Closers::default();
+    let mut out = Vec::new();
+    let mut next = 0;
+    for i in memchr::memchr_iter(b'{', bytes) {
+        if i < next || !matches!(bytes.get(i + 1), Some(b'{' | b'%')) {
+            continue;
+        }
+        let Some(end) = expression_end(text, i, &mut closers) else {
+            continue;
+        };
+        next = end;
+        if string_holds_markup(&bytes[i..end]) {
+            out.push(i..end);
+        }
+    }
+    out
+}
+
+/// The end of the template action (`{{ … }}`, `{% … %}`, `{# … #}`, `<% … %>`) that starts at
+/// `at` of `text`, if one does.
+pub fn leading_action_end(text: &str, at: usize) -> Option<usize> {
+    if at >= text.len() || text.as_bytes()[at..].starts_with(b"${") {
+        return None;
+    }
+    expression_end(text, at, &mut Closers::default())
+}
+
+/// True when `text` (the start of a page) is template source rather than the page a browser
+/// gets: it starts with front matter, or holds a `{{ … }}`, `{% … %}` or `<% … %>` action.
+/// What the engine outputs in their place is unknown, so positions in the source (a `<meta
+/// charset>` after 1024 bytes) say nothing about positions in the page.
+pub fn is_template_source(text: &str) -> bool {
+    let body = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    if body.starts_with("---\n") || body.starts_with("---\r\n") || body.starts_with("+++") {
+        return true;
+    }
+    let bytes = text.as_bytes();
+    let mut closers = Closers::default();
+    memchr::memchr2_iter(b'{', b'<', bytes).any(|i| {
+        matches!(
+            (bytes[i], bytes.get(i + 1)),
+            (b'{', Some(b'{' | b'%')) | (b'<', Some(b'%'))
+        ) && expression_end(text, i, &mut closers).is_some()
+    })
+}
+
+/// True when a string literal of the template action `action` (in `"…"`, `'…'` or `` `…` ``,
+/// with `\` escapes) holds a `<` that opens markup (`<a`, `</a`, `<?xml`, `<!--`).
+fn string_holds_markup(action: &[u8]) -> bool {
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < action.len() {
+        let b = action[i];
+        match quote {
+            Some(_) if b == b'\\' => i += 1,
+            Some(q) if b == q => quote = None,
+            Some(_)
+                if b == b'<'
+                    && action.get(i + 1).is_some_and(|c| {
+                        c.is_ascii_alphabetic() || matches!(c, b'/' | b'?' | b'!')
+                    }) =>
+            {
+                return true;
+            }
+            Some(_) => {}
+            None if matches!(b, b'"' | b'\'' | b'`') => quote = Some(b),
+            None => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+/// What the string literals of `actions` (from [`markup_actions`]) hold, at their places in
+/// `text`, and nothing else: every other byte blanked (line ends kept), the quotes too, and each
+/// backslash of an escape (`\"` reads `"`). The markup in them (`<a href="https://…">` of a
+/// Jinja `{% trans %}`) is then read where it is written.
+pub fn markup_strings(text: &str, actions: &[Range<usize>]) -> String {
+    let src = text.as_bytes();
+    let mut out: Vec<u8> = src
+        .iter()
+        .map(|&b| if b == b'\n' || b == b'\r' { b } else { b' ' })
+        .collect();
+    for r in actions {
+        let mut quote: Option<u8> = None;
+        let mut i = r.start;
+        while i < r.end {
+            let b = src[i];
+            match quote {
+                Some(_) if b == b'\\' && i + 1 < r.end => {
+                    // The escaped character stays, the backslash goes (a multi-byte character's
+                    // other bytes are copied by the next turns).
+                    out[i + 1] = src[i + 1];
+                    i += 2;
+                    continue;
+                }
+                Some(q) if b == q => quote = None,
+                Some(_) => out[i] = b,
+                None if matches!(b, b'"' | b'\'' | b'`') => quote = Some(b),
+                None => {}
+            }
+            i += 1;
+        }
+    }
+    // Only whole characters were copied (a string's bytes between ASCII quotes), and the rest
+    // is ASCII: still UTF-8.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// `text` with each of `ranges` blanked: every byte but line ends becomes a space, so offsets and
+/// lines stay those of `text` (ranges start and end at ASCII bytes: the result is UTF-8).
+pub fn blank<'t>(text: &'t str, ranges: &[Range<usize>]) -> std::borrow::Cow<'t, str> {
+    if ranges.is_empty() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut bytes = text.as_bytes().to_vec();
+    for r in ranges {
+        for b in &mut bytes[r.clone()] {
+            if *b != b'\n' && *b != b'\r' {
+                *b = b' ';
+            }
+        }
+    }
+    std::borrow::Cow::Owned(String::from_utf8(bytes).unwrap_or_else(|_| text.to_string()))
+}
+
 /// `text` with each of `masks` replaced by as many `x` (a letter with no meaning in Markdown).
 pub fn mask(text: &str, masks: &[Range<usize>]) -> String {
     let mut bytes = text.as_bytes().to_vec();

@@ -11,11 +11,13 @@
 //!   is an AsciiDoc URL macro whose IRI ends at `[`, and so is `https://example.org[Example site]`.
 //!   Other brackets inside an IRI (`/a[1]/b`) stay its characters and are reported.
 //! - A printf conversion (`%s`, `%d`, `%04d`, `%1$s`, `%(name)s`, `%.2f`) is a placeholder — only
-//!   the conversions links are built with, `d i o u x s f`, so that `%GG` or `%E9` stays a broken
+//!   the conversions links are built with, `d i o u x s f` and Go's `q v`, so that `%GG` or `%E9` stays a broken
 //!   or real percent-encoding — unless
 //!   its first two characters after `%` are a percent-encoding of a printable byte (`%2d` is a
 //!   `-`, `%20d` a space and a `d`); `%04d` would encode U+0004, which no one writes in a link.
 //! - A URI Template expression (RFC 6570: `{id}`, `{?q,lang}`, `{/path*}`) is a placeholder.
+//! - A word in the port's place (`ssh://host:port/path/to/repo`, git's release notes) is the
+//!   name of a port left to the reader: a placeholder.
 //!
 //! Placeholder contents are ASCII by construction, so a hidden character is never inside one.
 
@@ -33,6 +35,7 @@ pub fn placeholders(iri: &str) -> Vec<Range<usize>> {
     let mut out = brackets(iri).1;
     out.extend(printf(iri));
     out.extend(uri_template(iri));
+    out.extend(port_word(iri));
     out.sort_by_key(|r| r.start);
     // Disjoint, the earlier one winning (`[%s]` is one optional part).
     let mut kept: Vec<Range<usize>> = Vec::new();
@@ -138,7 +141,7 @@ fn is_ip_literal(s: &str) -> bool {
 
 /// printf conversions: `%` [argument `N$` or `(name)`] [flags] [width] [`.precision`] [length]
 /// conversion, unless the `%` starts a percent-encoding of a printable byte.
-fn printf(iri: &str) -> Vec<Range<usize>> {
+pub fn printf(iri: &str) -> Vec<Range<usize>> {
     let b = iri.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -161,6 +164,26 @@ fn printf(iri: &str) -> Vec<Range<usize>> {
         }
     }
     out
+}
+
+/// A word where the port goes (`ssh://host:port/path/to/repo`, `http://localhost:PORT/`): a
+/// synopsis names the port it leaves to the reader. Letters, `_` and `-` only, at least one
+/// letter; a port of digits (or anything else) is the IRI's own.
+fn port_word(iri: &str) -> Option<Range<usize>> {
+    let start = iri.find("://")? + 3;
+    let end = iri[start..]
+        .find(['/', '?', '#'])
+        .map_or(iri.len(), |k| start + k);
+    let authority = &iri[start..end];
+    // After an IP literal's `]` and any userinfo's `@`.
+    let from = authority.rfind([']', '@']).map_or(0, |k| k + 1);
+    let colon = start + from + authority[from..].rfind(':')?;
+    let word = &iri[colon + 1..end];
+    (word.bytes().any(|c| c.is_ascii_alphabetic())
+        && word
+            .bytes()
+            .all(|c| c.is_ascii_alphabetic() || c == b'_' || c == b'-'))
+    .then_some(colon + 1..end)
 }
 
 /// The end of a printf conversion whose text after `%` starts at `at`.
@@ -192,17 +215,22 @@ fn conversion_end(b: &[u8], mut at: usize) -> Option<usize> {
     if b.get(at) == Some(&b'.') {
         at = digits(b, at + 1);
     }
-    for length in [&b"hh"[..], b"ll", b"h", b"l", b"L", b"q", b"j", b"z", b"t"] {
-        if b[at..].starts_with(length) {
-            at += length.len();
-            break;
-        }
-    }
-    b.get(at).filter(|c| b"diouxsf".contains(c)).map(|_| at + 1)
+    let conversion = |at: usize| {
+        b.get(at)
+            .filter(|c| b"diouxsfqv".contains(c))
+            .map(|_| at + 1)
+    };
+    let length = [&b"hh"[..], b"ll", b"h", b"l", b"L", b"q", b"j", b"z", b"t"]
+        .into_iter()
+        .find(|length| b[at..].starts_with(length));
+    // `%qd` is C's length `q`; `%q` alone is Go's quoted-string verb.
+    length
+        .and_then(|length| conversion(at + length.len()))
+        .or_else(|| conversion(at))
 }
 
 /// RFC 6570 expressions: `{` [operator] varspec (`,` varspec)* `}`.
-fn uri_template(iri: &str) -> Vec<Range<usize>> {
+pub fn uri_template(iri: &str) -> Vec<Range<usize>> {
     let b = iri.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;

@@ -46,7 +46,7 @@
 //! | `http://www.w3.org/2001/XMLSchema` | `import` `include` `redefine` `override` | `schemaLocation` attribute | IRI | `import@schemaLocation`, `include@schemaLocation`, `redefine@schemaLocation`, `override@schemaLocation` |
 //! | `http://www.w3.org/1999/XSL/Transform` | `import` `include` | `href` attribute | IRI | `import@href`, `include@href` |
 //! | `http://www.idpf.org/2007/opf` | `item` `reference` | `href` attribute | IRI | `item@href`, `reference@href` |
-//! | `http://projectmallard.org/1.0/` | `link` | `href` attribute | IRI | `link@href` |
+//! | `http://projectmallard.org/1.0/` | `link` `license` | `href` attribute | IRI | `link@href`, `license@href` |
 //! | `http://projectmallard.org/1.0/` | `media` | `src` attribute | IRI | `media@src` |
 //! | `http://docbook.org/ns/docbook` | `imagedata` `videodata` `audiodata` `textdata` | `fileref` attribute | IRI | `imagedata@fileref`, `videodata@fileref`, `audiodata@fileref`, `textdata@fileref` |
 //!
@@ -405,7 +405,7 @@ pub const SLOTS: &[Slot] = &[
         Value::Iri,
     ),
     row(
-        Elements::In(MALLARD, &["link"]),
+        Elements::In(MALLARD, &["link", "license"]),
         Node::Attribute("href"),
         Value::Iri,
     ),
@@ -637,6 +637,7 @@ fn problem(
         message,
         help: Some(help.to_string()),
         related,
+        milder: false,
     }
 }
 

@@ -153,6 +153,9 @@ pub enum IssueKind {
     BadPercent,
     /// A private-use character outside the query.
     PrivateUse,
+    /// `[` or `]` in the path, query or fragment, or a second `#`: a delimiter the grammar has
+    /// no place for there, which every browser keeps as data (WHATWG URL).
+    StrayDelimiter,
 }
 
 /// One place where the input departs from the grammar.
@@ -763,14 +766,26 @@ impl<'a> Parser<'a> {
                 IssueKind::UnwiseAscii,
                 format!("{} is not allowed in an IRI ({comp})", ascii_repr(c)),
             )
+        } else if matches!(
+            (c, comp),
+            (
+                b'[' | b']',
+                Component::Path | Component::Query | Component::Fragment
+            ) | (b'#', Component::Fragment)
+        ) {
+            let why = if c == b'#' {
+                "'#' is not allowed in the fragment; an IRI has at most one '#'".to_string()
+            } else {
+                format!(
+                    "'{ch}' is not allowed in the {comp}; brackets only enclose an IP-literal host"
+                )
+            };
+            (IssueKind::StrayDelimiter, why)
         } else {
             let why = match (c, comp) {
                 (b'[' | b']', _) => format!(
                     "'{ch}' is not allowed in the {comp}; brackets only enclose an IP-literal host"
                 ),
-                (b'#', Component::Fragment) => {
-                    "'#' is not allowed in the fragment; an IRI has at most one '#'".to_string()
-                }
                 (b'@', Component::Host) => {
                     "'@' is not allowed in the host; the userinfo ends at the first '@'".to_string()
                 }

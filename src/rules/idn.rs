@@ -203,7 +203,10 @@ fn reported_by_syntax_rules(text: &str, iri: &Iri, range: &Range<usize>) -> bool
                 .chars()
                 .next()
                 .is_some_and(super::syntax::is_left_to_invisible_character),
-            IssueKind::Control | IssueKind::BadPercent | IssueKind::UnwiseAscii => true,
+            IssueKind::Control
+            | IssueKind::BadPercent
+            | IssueKind::UnwiseAscii
+            | IssueKind::StrayDelimiter => true,
             _ => false,
         };
         kind && i.range.start < range.end && range.start < i.range.end

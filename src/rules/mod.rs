@@ -222,7 +222,22 @@ impl DocumentSink<'_> {
             message,
             help,
             related,
+            milder: false,
         });
+    }
+
+    /// Reports a milder case of the rule: a warning where the rule is an error.
+    pub fn report_milder(
+        &mut self,
+        range: Range<usize>,
+        message: String,
+        help: Option<String>,
+        related: Vec<Related>,
+    ) {
+        self.report(range, message, help, related);
+        if let Some(last) = self.out.last_mut() {
+            last.milder = true;
+        }
     }
 }
 

@@ -27,7 +27,8 @@ pub const BAD_PERCENT_ENCODING: Rule = Rule {
     check: Check::Iri(check_bad_percent),
 };
 
-/// `syntax-unwise-ascii`: space and `< > " { } | \ ^ ``.
+/// `syntax-unwise-ascii`: space and `< > " { } | \ ^ ``, and the delimiters browsers keep as data
+/// (`[` `]` outside the host, a second `#`).
 pub const UNWISE_ASCII: Rule = Rule {
     id: "syntax-unwise-ascii",
     group: "syntax",
@@ -103,7 +104,6 @@ fn invalid_help(input: &IriCheck<'_>, issue: &Issue) -> Option<&'static str> {
             "write an IPv6 address as eight groups of 1-4 hex digits, or fewer with one '::', inside '[' and ']'"
         }
         (_, '[' | ']') => "percent-encode brackets as `%5B` and `%5D`",
-        (Component::Fragment, '#') => "percent-encode the second '#' as `%23`",
         (Component::Host, '@') => "percent-encode an '@' that belongs to the user name as `%40`",
         (Component::Path, ':') => "write `./` before a relative path whose first segment has a ':'",
         (_, c) if !c.is_ascii() => "remove the character, or percent-encode its UTF-8 bytes",
@@ -138,8 +138,16 @@ fn check_bad_percent(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
 
 /// Groups adjacent issues of `kind` in the same component into runs.
 fn issue_runs(issues: &[Issue], kind: IssueKind) -> Vec<(std::ops::Range<usize>, Component)> {
+    issue_runs_of(issues, |k| k == kind)
+}
+
+/// Groups adjacent issues whose kind passes `keep`, in the same component, into runs.
+fn issue_runs_of(
+    issues: &[Issue],
+    keep: impl Fn(IssueKind) -> bool,
+) -> Vec<(std::ops::Range<usize>, Component)> {
     let mut out: Vec<(std::ops::Range<usize>, Component)> = Vec::new();
-    for i in issues.iter().filter(|i| i.kind == kind) {
+    for i in issues.iter().filter(|i| keep(i.kind)) {
         match out.last_mut() {
             Some((r, c)) if r.end == i.range.start && *c == i.component => r.end = i.range.end,
             _ => out.push((i.range.clone(), i.component)),
@@ -160,7 +168,10 @@ fn distinct(s: &str) -> Vec<char> {
 }
 
 fn check_unwise(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
-    for (range, component) in issue_runs(&input.iri.issues, IssueKind::UnwiseAscii) {
+    let runs = issue_runs_of(&input.iri.issues, |k| {
+        matches!(k, IssueKind::UnwiseAscii | IssueKind::StrayDelimiter)
+    });
+    for (range, component) in runs {
         let chars = distinct(&input.text[range.clone()]);
         let names: Vec<String> = chars
             .iter()
@@ -194,7 +205,12 @@ fn check_unwise(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 .iter()
                 .any(|k| input.text[s.clone()].eq_ignore_ascii_case(k))
         });
-        let applicability = if special && input.text[range.clone()].contains('\\') {
+        // `[`, `]` and `#` are reserved (RFC 3986 §2.2): `%5B` and `[` are not equivalent by the
+        // RFC, and a script reading `location.hash` sees `%23` where it saw `#`; most servers and
+        // every browser read both alike, so the fix is offered, as an unsafe one.
+        let run = &input.text[range.clone()];
+        let reserved = run.contains(['[', ']', '#']);
+        let applicability = if reserved || (special && run.contains('\\')) {
             Applicability::Unsafe
         } else {
             Applicability::Safe

@@ -112,8 +112,24 @@ fn component_kind(tag: &FoundTag<'_>, attribute: &str) -> Option<ValueKind> {
             .value(attribute)
             .and_then(super::text::absolute_iri)
             .map(|_| ValueKind::Url),
+        // A component's prop whose value is an absolute IRI (VitePress' `<VPHomeSponsors
+        // action-link="https://…">`, `<TeamMember avatar="https://…">`) is a link it renders;
+        // text meant to be read (alt, title, labels) is not.
+        _ if !is_text_attribute(attribute) => tag
+            .value(attribute)
+            .filter(|v| !v.trim().contains(char::is_whitespace))
+            .and_then(super::text::absolute_iri)
+            .map(|_| ValueKind::Url),
         _ => None,
     }
+}
+
+/// Attributes that hold text for people, not links, whatever they say.
+fn is_text_attribute(name: &str) -> bool {
+    matches!(
+        name,
+        "alt" | "title" | "label" | "placeholder" | "content" | "value" | "message" | "text"
+    ) || name.starts_with("aria-")
 }
 
 /// True when the attribute's raw value is unquoted and starts with `{`: a JSX expression.
@@ -252,6 +268,46 @@ pub fn for_each_occurrence(
 }
 
 fn scan_occurrences(
+    text: &str,
+    range: Range<usize>,
+    elements: Elements,
+    on_occurrence: &mut dyn FnMut(Occurrence),
+) -> Vec<Comment> {
+    // A layout's `{{ printf "<a href=%q>" .URL }}` is an action, not a tag: the document is
+    // read with such actions blanked, then the markup of their strings on its own (printf
+    // verbs are placeholders there), and the two merged in document order.
+    let actions: Vec<Range<usize>> = template::markup_actions(&text[range.clone()])
+        .into_iter()
+        .map(|r| r.start + range.start..r.end + range.start)
+        .collect();
+    if actions.is_empty() {
+        return scan_view(text, range, elements, on_occurrence);
+    }
+    let mut all = Vec::new();
+    let comments = scan_view(
+        &template::blank(text, &actions),
+        range.clone(),
+        elements,
+        &mut |o| all.push(o),
+    );
+    scan_view(
+        &template::markup_strings(text, &actions),
+        range,
+        elements,
+        &mut |mut o| {
+            o.placeholders
+                .extend(super::text_placeholders::printf(&o.iri));
+            o.placeholders = super::masked::disjoint(std::mem::take(&mut o.placeholders));
+            all.push(o);
+        },
+    );
+    all.sort_by_key(|o| o.map.source_range().start);
+    all.into_iter().for_each(on_occurrence);
+    comments
+}
+
+/// [`scan_occurrences`] over one view of the document (offsets are the document's).
+fn scan_view(
     text: &str,
     range: Range<usize>,
     elements: Elements,

@@ -70,9 +70,72 @@ fn closing_brace(b: &[u8], open: usize) -> Option<usize> {
     None
 }
 
+/// The lines that hold nothing but the opening or closing tag of a component (`<Note>`,
+/// `</Pitfall>`, `<TeamMember name="…" photo="…">`; a name starting with an uppercase letter),
+/// as React's docs write them around Markdown. To MDX the lines between are Markdown; to
+/// CommonMark the opening line starts an HTML block that runs to the next blank line, and a
+/// link on the line after it (`<Note>` then `See [the guide](https://…)`) would be raw HTML.
+/// Blanked before parsing, these lines become blank lines: the Markdown between is read as
+/// such, at its own offsets.
+pub fn component_tag_lines(text: &str) -> Vec<Range<usize>> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut next = 0;
+    // From one `<` to the next (most lines have none): a `<` followed by an uppercase letter,
+    // or `/` and one, with only blanks before it on its line.
+    for i in memchr::memchr_iter(b'<', b) {
+        let upper = |k: usize| b.get(k).is_some_and(u8::is_ascii_uppercase);
+        if i < next || !(upper(i + 1) || (b.get(i + 1) == Some(&b'/') && upper(i + 2))) {
+            continue;
+        }
+        let indent = b[..i]
+            .iter()
+            .rev()
+            .take_while(|&&c| c == b' ' || c == b'\t')
+            .count();
+        let start = i - indent;
+        if start > 0 && b[start - 1] != b'\n' {
+            continue;
+        }
+        let end = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |k| i + k);
+        next = end;
+        let t = text[i..end].trim_end();
+        if let Some(inner) = t.strip_prefix('<').and_then(|r| r.strip_suffix('>')) {
+            let inner = inner.strip_prefix('/').unwrap_or(inner);
+            let name_end = inner
+                .bytes()
+                .position(|c| !(c.is_ascii_alphanumeric() || c == b'_' || c == b'.'))
+                .unwrap_or(inner.len());
+            // One tag: its name, then attributes (after a blank) or nothing.
+            let one_tag = !inner.contains('<')
+                && (name_end == inner.len() || inner.as_bytes()[name_end].is_ascii_whitespace());
+            if one_tag {
+                out.push(start..end - usize::from(text[..end].ends_with('\r')));
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn component_tag_lines_are_whole_lines_of_one_capitalized_tag() {
+        let t = "<Note>\r\nText <Inline> here.\n  <TeamMember name=\"a\" photo=\"/b.jpg\">\n\
+                 </Note>\n<div>\n<Vec<T>>\n<a href=\"x\">\n  </TeamMember>";
+        let lines: Vec<&str> = component_tag_lines(t).into_iter().map(|r| &t[r]).collect();
+        assert_eq!(
+            lines,
+            [
+                "<Note>",
+                "  <TeamMember name=\"a\" photo=\"/b.jpg\">",
+                "</Note>",
+                "  </TeamMember>"
+            ]
+        );
+    }
 
     fn masked(t: &str) -> Vec<&str> {
         expression_masks(t).into_iter().map(|r| &t[r]).collect()

@@ -49,7 +49,7 @@ impl<'a> Walker<'a> {
             ));
         }
         if self.elements.is_empty() && cx.via.is_none() {
-            if self.root_closed {
+            if self.root_closed && !self.may_be_fragment() {
                 return Err(self.fatal(
                     None,
                     start - 1..raw.name.end,

@@ -20,7 +20,7 @@ impl<'a> Walker<'a> {
         range: Range<usize>,
     ) -> Result<Action<'a>, Stop> {
         let src = cx.src;
-        if self.elements.is_empty() {
+        if self.elements.is_empty() && !(cx.via.is_none() && self.may_be_fragment()) {
             return Err(self.fatal(
                 cx.via,
                 range,

@@ -25,10 +25,22 @@ use super::elements::Spare;
 use super::errors::{describe, token_at};
 use super::namespaces::Namespaces;
 use super::{NOT_WELL_FORMED, Stop, problem};
-use crate::extract::{Comment, Extraction};
+use crate::extract::markdown::front_matter::{self, FrontMatter};
+use crate::extract::{Comment, Extraction, template};
 
 /// Extracts from a whole document.
-pub(super) fn run(text: &str) -> Extraction {
+pub(super) fn run(original: &str) -> Extraction {
+    // What a template engine reads before the XML: front matter and leading actions, and the
+    // actions whose strings hold markup, are blanked (offsets kept); front matter values that
+    // are IRIs are checked as in Markdown.
+    let (prologue, front) = prologue(original);
+    let mut blanked_ranges = template::markup_actions(original);
+    if prologue > 0 {
+        blanked_ranges.retain(|r| r.start >= prologue);
+        blanked_ranges.insert(0, 0..prologue);
+    }
+    let blanked = template::blank(original, &blanked_ranges);
+    let text: &str = &blanked;
     let limit = (1u64 << 20).max(10 * text.len() as u64);
     let (doctype, standalone) = prolog(text);
     let dtd = match doctype {
@@ -48,6 +60,8 @@ pub(super) fn run(text: &str) -> Extraction {
         root_closed: false,
         rss: false,
         doctype_seen: false,
+        declaration_seen: false,
+        prologue,
         illegal: first_illegal_char(text),
         reported: HashSet::new(),
         spare: Spare::default(),
@@ -60,9 +74,42 @@ pub(super) fn run(text: &str) -> Extraction {
     }];
     walker.drive(&mut frames);
     let mut out = walker.out;
+    if let Some(front) = front {
+        out.occurrences
+            .extend(front_matter::occurrences(original, &front));
+    }
     out.occurrences.sort_by_key(|o| o.map.source_range().start);
     out.problems.sort_by_key(|p| p.range.start);
     out
+}
+
+/// Where the XML of a template source starts: after front matter (`---` … `---` or `+++` …
+/// `+++` at the very start, as Jekyll and Hugo read it; an empty `---` `---` block too) and the
+/// template actions before the first tag (`{{ printf "<?xml …?>" | safeHTML }}`, `{%- … -%}`).
+/// 0 and `None` for a plain XML document.
+fn prologue(text: &str) -> (usize, Option<FrontMatter>) {
+    let b = text.as_bytes();
+    let bom = if text.starts_with('\u{FEFF}') { 3 } else { 0 };
+    let front = front_matter::find(text);
+    let mut at = match &front {
+        Some(f) => f.block.end,
+        None => ["---\n---\n", "---\r\n---\r\n"]
+            .iter()
+            .find(|e| text[bom..].starts_with(*e))
+            .map_or(0, |e| bom + e.len()),
+    };
+    loop {
+        let ws = b[at..]
+            .iter()
+            .take_while(|c| c.is_ascii_whitespace())
+            .count();
+        let from = at + ws;
+        match template::leading_action_end(text, from) {
+            Some(end) => at = end,
+            None => break,
+        }
+    }
+    (at, front)
 }
 
 pub(super) fn reader(src: &str) -> Reader<&[u8]> {
@@ -142,6 +189,11 @@ pub(super) struct Walker<'a> {
     pub(super) root_closed: bool,
     pub(super) rss: bool,
     doctype_seen: bool,
+    /// Whether the document starts with an XML declaration.
+    declaration_seen: bool,
+    /// Where the XML starts after what a template engine reads first ([`prologue`]), 0 if
+    /// nothing comes before it.
+    prologue: usize,
     /// The first character XML does not allow, if any.
     illegal: Option<(usize, char)>,
     /// Warnings and limits already reported (`"external:name"`, ...).
@@ -223,7 +275,15 @@ impl<'a> Walker<'a> {
         let result = match event {
             Event::Eof => return self.end_of_text(cx),
             Event::Decl(d) => {
-                if cx.via.is_some() || (before != 0 && src.get(..before) != Some("\u{FEFF}")) {
+                let at_start = before == 0
+                    || src.get(..before) == Some("\u{FEFF}")
+                    || (self.prologue > 0
+                        && before >= self.prologue
+                        && src[..before]
+                            .trim_start_matches('\u{FEFF}')
+                            .trim()
+                            .is_empty());
+                if cx.via.is_some() || !at_start {
                     Err(self.fatal(
                         cx.via,
                         token_at(src, before),
@@ -232,6 +292,7 @@ impl<'a> Walker<'a> {
                 } else if let Err(e) = d.version() {
                     Err(self.fatal(None, token_at(src, before), describe(&e)))
                 } else {
+                    self.declaration_seen = true;
                     Ok(Action::Continue)
                 }
             }
@@ -341,6 +402,15 @@ impl<'a> Walker<'a> {
         Ok(Action::Continue)
     }
 
+    /// Whether the file may be a fragment meant for inclusion rather than a document: an
+    /// external parsed entity (XML 1.0 §4.3.2), such as a DocBook `docinfo.xml` that
+    /// Asciidoctor pastes into the `<info>` of the document it builds. Such a file has neither an
+    /// XML declaration nor a DOCTYPE, and may hold several top-level elements and text between
+    /// them; a file with either is a document and holds one root element.
+    pub(super) fn may_be_fragment(&self) -> bool {
+        !self.declaration_seen && !self.doctype_seen
+    }
+
     /// The capture collecting the character data at the current depth, if any.
     pub(super) fn capture(&mut self) -> Option<&mut Prepared> {
         let depth = self.elements.len();
@@ -353,7 +423,8 @@ impl<'a> Walker<'a> {
     fn text(&mut self, cx: Cx<'_, 'a>, range: Range<usize>) -> Result<Action<'a>, Stop> {
         if self.elements.is_empty() {
             let t = trim(cx.src, range.clone());
-            if !t.is_empty() {
+            let fragment_text = cx.via.is_none() && self.may_be_fragment();
+            if !t.is_empty() && !fragment_text {
                 let r =
                     t.start..t.start + cx.src[t.start..].chars().next().map_or(0, char::len_utf8);
                 return Err(self.fatal(cx.via, r, "text is not allowed outside the root element"));
@@ -372,7 +443,7 @@ impl<'a> Walker<'a> {
         range: Range<usize>,
         before: usize,
     ) -> Result<Action<'a>, Stop> {
-        if self.elements.is_empty() {
+        if self.elements.is_empty() && !(cx.via.is_none() && self.may_be_fragment()) {
             return Err(self.fatal(
                 cx.via,
                 before..before + "<![CDATA[".len(),

@@ -15,7 +15,7 @@ use encoding_rs::{Encoding, REPLACEMENT, WINDOWS_1252};
 
 use super::reading::{non_ascii_runs, utf8_reading_of};
 use super::{file_bytes, is_legacy};
-use crate::extract::Related;
+use crate::extract::{Related, template};
 use crate::iri::chars::escape_unsafe;
 use crate::rules::DocumentSink;
 use crate::sniff::DeclarationKind;
@@ -92,6 +92,13 @@ fn check_declaration(
 ) {
     let facts = &source.encoding;
     let used = facts.used.name();
+    // `charset={{ encoding }}` in a layout: the engine writes the label; nothing to judge.
+    if ["{{", "{%", "<%", "${"]
+        .iter()
+        .any(|o| source.text[d.range.start..].starts_with(o))
+    {
+        return;
+    }
     let Some(named) = d.encoding.filter(|&e| e != REPLACEMENT) else {
         let what = if d.encoding.is_some() {
             "an encoding browsers refuse to decode (WHATWG maps it to `replacement`)"
@@ -142,7 +149,9 @@ fn check_declaration(
             .map(|k| vec![related(k, "the encoding is declared by")])
             .unwrap_or_default()
     };
-    if !d.prescanned {
+    // A layout (`{{ partial "head.html" . }}` before the `<meta>`) is not the page: where the
+    // `<meta>` ends up in the page is unknown.
+    if !d.prescanned && !template::is_template_source(&source.text[..d.range.start]) {
         // A late `<meta>` repeating what the prescan found does no harm.
         if deciding.is_none() || !agrees {
             sink.report(
@@ -346,7 +355,23 @@ fn undecodable(source: &Source, deciding: Option<&Declaration>, sink: &mut Docum
         1 => ", and 1 more undecodable sequence".to_string(),
         n => format!(", and {n} more undecodable sequences"),
     };
-    sink.report(
+    // A file of a format that has no way to declare its encoding, with no BOM: nothing claims
+    // UTF-8 but irilint's reading, and readers pick a default of their own. Only its IRIs that
+    // hold the bytes are harmed, and each of those is an error of its own (U+FFFD is not an IRI
+    // character, `syntax-invalid`); the file as a whole is a warning.
+    let undeclared = facts.bom.is_none()
+        && deciding.is_none()
+        && matches!(
+            source.format,
+            Format::Text | Format::Markdown | Format::Rst | Format::Asciidoc
+        );
+    let report = if undeclared {
+        DocumentSink::report_milder
+    } else {
+        DocumentSink::report
+    };
+    report(
+        sink,
         first.text_offset..first.text_offset + char::REPLACEMENT_CHARACTER.len_utf8(),
         format!(
             "the document is read as {used} ({why}), but byte{} {} at offset {} {} not valid \
