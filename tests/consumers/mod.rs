@@ -1,6 +1,6 @@
-//! The programs that read irilint's reports, as the tests find them: installed by `.ci/run`
-//! into this directory (`node_modules/` from `package.json`, `.venv/` from `requirements.txt`),
-//! or else on `PATH`. In CI (`CI` set to anything but `false` or empty) a missing program fails
+//! The programs that read irilint's reports and release files (and build its wheel, `wheel`), as
+//! the tests find them: installed by `.ci/run` into this directory (`node_modules/` from
+//! `package.json`, `.venv/` from `requirements.txt`), or else on `PATH`. In CI (`CI` set to anything but `false` or empty) a missing program fails
 //! the test that needs it; elsewhere that test is skipped with a message saying how to install it.
 
 #![allow(dead_code)] // each test crate uses its own subset
