@@ -146,17 +146,14 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     };
     // The report is written while the files are checked, file by file in order, unless
     // something needs every file first: fixes, a baseline being written, the project-level
-    // rules, and the formats whose head counts what follows (JUnit) or that are written whole.
+    // rules, and JUnit, whose head counts what follows.
     let project_level = walk.inputs.iter().any(|e| {
         e.settings
             .selection
             .severity_of(crate::rules::equivalence::EQUIVALENT_VARIANTS.id)
             .is_some()
     });
-    let streamed = matches!(
-        args.format,
-        ReportFormat::Json | ReportFormat::Sarif | ReportFormat::Human | ReportFormat::Concise
-    );
+    let streamed = args.format != ReportFormat::Junit;
     if fixing.is_none() && !writing && !project_level && streamed {
         let already = Run {
             files: Vec::new(),
@@ -326,7 +323,7 @@ fn exit_code(args: &CheckArgs, summary: &Summary, unread: &Run<()>) -> u8 {
 }
 
 /// Writes the report of `files` as they come ([`check::run_ordered`]), in a format that is
-/// written in order (JSON, SARIF, human, concise): one file's findings at a time are held.
+/// written in order (every one but JUnit): one file's findings at a time are held.
 fn write_streamed(
     files: &mut check::Ordered<'_>,
     args: &CheckArgs,
@@ -342,6 +339,8 @@ fn write_streamed(
             let places = Places::current();
             sarif::write_files(files, unread, &rules, exit_code, &places, out)?
         }
+        ReportFormat::Github => github::write_files(files, unread, &Places::current(), out)?,
+        ReportFormat::Gitlab => gitlab::write_files(files, &Places::current(), out)?,
         _ => {
             let mut summary = Summary::default();
             let mut statistics = report::Statistics::default();

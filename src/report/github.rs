@@ -6,34 +6,67 @@
 //! escapes first and then with GitHub's escapes, so that no input can end a command early or
 //! start another.
 
+use super::Summary;
 use super::place::Places;
-use crate::check::RunOutcome;
+use crate::check::{FileOutcome, Run, RunOutcome};
 use crate::diagnostic::Diagnostic;
 use crate::iri::chars::escape_unsafe;
 use crate::rules::Severity;
 
 /// The workflow commands for a run.
 pub fn render(outcome: &RunOutcome, places: &Places) -> String {
-    let mut out = String::new();
-    for file in &outcome.files {
+    let mut out = Vec::new();
+    let unread = std::cell::RefCell::new(outcome.unread());
+    write_files(outcome.files.iter(), &unread, places, &mut out)
+        .expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("annotations are UTF-8")
+}
+
+/// Writes the annotations of the files `files` gives, in order, as each comes
+/// ([`crate::check::run_ordered`]), then those of `unread` (read after the last file). Returns
+/// the run's summary.
+pub fn write_files<F: std::borrow::Borrow<FileOutcome>>(
+    files: impl Iterator<Item = F>,
+    unread: &std::cell::RefCell<Run<()>>,
+    places: &Places,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<Summary> {
+    let mut summary = Summary::default();
+    for file in files {
+        let file = file.borrow();
+        summary.add(file);
         let path = places.display(&file.path);
         for d in &file.diagnostics {
-            out.push_str(&annotation(d, &path));
+            out.write_all(annotation(d, &path).as_bytes())?;
+        }
+        for u in super::Unlisted::of(file) {
+            out.write_all(
+                format!(
+                    "::notice file={},title=irilint::{}\n",
+                    property(&path),
+                    data(&u.notice())
+                )
+                .as_bytes(),
+            )?;
         }
     }
-    for (e, command) in outcome
+    let unread = unread.borrow();
+    for (e, command) in unread
         .errors
         .iter()
         .map(|e| (e, "error"))
-        .chain(outcome.skipped.iter().map(|e| (e, "notice")))
+        .chain(unread.skipped.iter().map(|e| (e, "notice")))
     {
-        out.push_str(&format!(
-            "::{command} file={},title=irilint::{}\n",
-            property(&places.display(&e.path)),
-            data(&e.message)
-        ));
+        out.write_all(
+            format!(
+                "::{command} file={},title=irilint::{}\n",
+                property(&places.display(&e.path)),
+                data(&e.message)
+            )
+            .as_bytes(),
+        )?;
     }
-    out
+    Ok(summary)
 }
 
 fn annotation(d: &Diagnostic, path: &str) -> String {

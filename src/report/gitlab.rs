@@ -8,10 +8,11 @@
 
 use serde::Serialize;
 
+use super::Summary;
 use super::fingerprint::fingerprints;
 use super::place::Places;
 use crate::baseline::Baseline;
-use crate::check::RunOutcome;
+use crate::check::{FileOutcome, RunOutcome};
 use crate::iri::chars::escape_unsafe;
 use crate::rules::Severity;
 
@@ -48,35 +49,72 @@ struct Lines {
 
 /// The Code Quality report of a run.
 pub fn render(outcome: &RunOutcome, places: &Places) -> String {
-    let keyer = Baseline::in_current_dir();
-    let mut issues = Vec::new();
-    for file in &outcome.files {
-        let path = escape_unsafe(&places.display(&file.path));
-        let prints = fingerprints(&keyer, &file.path, &file.diagnostics);
-        for (d, fingerprint) in file.diagnostics.iter().zip(prints) {
-            issues.push(Issue {
-                kind: "issue",
-                check_name: d.rule,
-                description: escape_unsafe(&d.message),
-                content: d.help.as_deref().map(|h| Content {
-                    body: escape_unsafe(h),
-                }),
-                categories: ["Bug Risk"],
-                fingerprint,
-                severity: match d.severity {
-                    Severity::Error => "major",
-                    Severity::Warning => "minor",
-                    Severity::Info => "info",
-                },
-                location: IssueLocation {
-                    path: path.clone(),
-                    lines: Lines {
-                        begin: d.start.line,
-                        end: d.end.line,
+    let mut out = Vec::new();
+    write_files(outcome.files.iter(), places, &mut out).expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// Writes the report of the files `files` gives, in order, one issue at a time as each file
+/// comes ([`crate::check::run_ordered`]). Returns the run's summary.
+pub fn write_files<F: std::borrow::Borrow<FileOutcome>>(
+    files: impl Iterator<Item = F>,
+    places: &Places,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<Summary> {
+    let summary = std::cell::Cell::new(Summary::default());
+    let unlisted = std::cell::RefCell::new(Vec::new());
+    let issues = Issues {
+        files: super::FilesOnce::new(files, &summary, &unlisted),
+        places,
+    };
+    super::json::to_writer(&issues, out)?;
+    Ok(summary.get())
+}
+
+/// The issues of a run's files as one array, written file by file.
+struct Issues<'a, I> {
+    files: super::FilesOnce<'a, I>,
+    places: &'a Places,
+}
+
+impl<I: Iterator<Item = F>, F: std::borrow::Borrow<FileOutcome>> Serialize for Issues<'_, I> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error as _, SerializeSeq as _};
+        let files = self
+            .files
+            .take()
+            .ok_or_else(|| S::Error::custom("a stream is serialized once"))?;
+        let keyer = Baseline::in_current_dir();
+        let mut seq = serializer.serialize_seq(None)?;
+        for file in files {
+            let file = file.borrow();
+            let path = escape_unsafe(&self.places.display(&file.path));
+            let prints = fingerprints(&keyer, &file.path, &file.diagnostics);
+            for (d, fingerprint) in file.diagnostics.iter().zip(prints) {
+                seq.serialize_element(&Issue {
+                    kind: "issue",
+                    check_name: d.rule,
+                    description: escape_unsafe(&d.message),
+                    content: d.help.as_deref().map(|h| Content {
+                        body: escape_unsafe(h),
+                    }),
+                    categories: ["Bug Risk"],
+                    fingerprint,
+                    severity: match d.severity {
+                        Severity::Error => "major",
+                        Severity::Warning => "minor",
+                        Severity::Info => "info",
                     },
-                },
-            });
+                    location: IssueLocation {
+                        path: path.clone(),
+                        lines: Lines {
+                            begin: d.start.line,
+                            end: d.end.line,
+                        },
+                    },
+                })?;
+            }
         }
+        seq.end()
     }
-    super::json::to_string(&issues)
 }
