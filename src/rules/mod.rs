@@ -12,16 +12,22 @@ mod delimiter;
 pub mod docs;
 mod encoding;
 pub mod equivalence;
+mod host_labels;
 mod idn;
 mod idn_registrable;
 mod invisible;
 mod lookalike;
+mod lookalike_domain;
 mod normalization;
 mod percent;
+mod restricted;
 pub(crate) mod selection;
+mod spoof_pattern;
 mod style;
 mod suppression;
 mod syntax;
+mod top_domains;
+mod whole_script;
 mod xml;
 
 use std::cell::OnceCell;
@@ -122,6 +128,9 @@ pub static RULES: &[Rule] = &[
     delimiter::CONFUSABLE_DELIMITER,
     lookalike::MIXED_SCRIPT,
     lookalike::CONFUSABLE,
+    restricted::RESTRICTED_CHARACTER,
+    spoof_pattern::SPOOF_PATTERN,
+    lookalike_domain::LOOKALIKE_DOMAIN,
     idn::IDN_INVALID,
     idn_registrable::IDN_NOT_REGISTRABLE,
     encoding::DECLARATION_MISMATCH,
