@@ -95,8 +95,8 @@ const SPOOFS: &[(&str, &str)] = &[
     ("ꝺ.com", "insular d"),
     ("ⲁⲃ.com", "Coptic (Exclusion)"),
     ("ᚠᚢ.com", "Runic"),
-    ("i❤.ws", "a symbol (Not_XID)"),
-    ("xn--hardare-ik6d.com", "Technical, as ACE"),
+    ("ꭰpple.com", "Cherokee small a (Limited_Use)"),
+    ("xn--hardare-l41c.com", "Technical, as ACE"),
     // UTS #39 §5.4 and Chrome's mark rules.
     ("\u{E1}\u{301}.com", "the mark the letter already has"),
     ("e\u{301}\u{301}xample.com", "repeated acute"),

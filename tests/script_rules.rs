@@ -1,11 +1,19 @@
-//! The script and IDN rules: `mixed-script`, `confusable` and `idn-invalid`.
+//! The script and IDN rules: `mixed-script`, `confusable`, `idn-invalid` and the host look-alike
+//! rules `restricted-character`, `spoof-pattern` and `lookalike-domain`.
 //!
 //! Attacks fire with the right span and severity; real text in 25 writing systems (hosts, paths,
-//! queries, fragments, punycode) gets no finding at all from these three rules.
+//! queries, fragments, punycode) gets no finding at all from these rules.
 
 use irilint::rules::{self, Finding, Selection, Severity};
 
-const MINE: [&str; 3] = ["mixed-script", "confusable", "idn-invalid"];
+const MINE: [&str; 6] = [
+    "mixed-script",
+    "confusable",
+    "idn-invalid",
+    "restricted-character",
+    "spoof-pattern",
+    "lookalike-domain",
+];
 
 fn findings(iri: &str, rule: &str) -> Vec<Finding> {
     rules::check(iri, &Selection::all())

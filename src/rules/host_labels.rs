@@ -48,9 +48,41 @@ impl HostLabel<'_> {
 /// Calls `f` with the labels of each DNS name of the IRI (hosts of `http`-like schemes and
 /// network-path references, `mailto:` domains) that holds a non-ASCII or `xn--` label. Labels
 /// with `%XX` escapes are left out (`idn-invalid` and `idn-not-registrable` decode them), and
-/// so are `xn--` labels that are not valid Punycode (`idn-invalid` reports them).
-pub(super) fn for_each_name(input: &IriCheck<'_>, mut f: impl FnMut(&[HostLabel<'_>])) {
+/// so are `xn--` labels that are not valid Punycode (`idn-invalid` reports them). The labels
+/// are found once per IRI.
+pub(super) fn for_each_name<'a>(input: &IriCheck<'a>, mut f: impl FnMut(&[HostLabel<'a>])) {
+    let text: &'a str = input.text;
+    for name in input.host_names.get_or_init(|| names(input)) {
+        let labels: Vec<HostLabel<'a>> = name
+            .iter()
+            .map(|l| {
+                let written = &text[l.range.clone()];
+                HostLabel {
+                    range: l.range.clone(),
+                    text: match &l.decoded {
+                        Some(d) => Cow::Owned(d.clone()),
+                        None => Cow::Borrowed(written),
+                    },
+                    ace: l.decoded.is_some(),
+                    written,
+                }
+            })
+            .collect();
+        f(&labels);
+    }
+}
+
+/// A label as found once per IRI (without borrowing it, so that [`IriCheck`] keeps no
+/// lifetime of its own in the cache).
+pub(super) struct LabelFound {
+    range: Range<usize>,
+    /// The Unicode form of an `xn--` label.
+    decoded: Option<String>,
+}
+
+fn names(input: &IriCheck<'_>) -> Vec<Vec<LabelFound>> {
     let text = input.text;
+    let mut out = Vec::new();
     idn::for_each_dns_name(input, |name| {
         let raw = &text[name.range.clone()];
         let has_ace = name.labels.iter().any(|l| idn::is_ace(&text[l.clone()]));
@@ -64,26 +96,22 @@ pub(super) fn for_each_name(input: &IriCheck<'_>, mut f: impl FnMut(&[HostLabel<
                 continue;
             }
             if idn::is_ace(s) {
-                match decode_ace(s) {
-                    Some(d) => labels.push(HostLabel {
+                if let Some(d) = decode_ace(s) {
+                    labels.push(LabelFound {
                         range: r.clone(),
-                        text: Cow::Owned(d),
-                        ace: true,
-                        written: s,
-                    }),
-                    None => continue,
+                        decoded: Some(d),
+                    });
                 }
             } else {
-                labels.push(HostLabel {
+                labels.push(LabelFound {
                     range: r.clone(),
-                    text: Cow::Borrowed(s),
-                    ace: false,
-                    written: s,
+                    decoded: None,
                 });
             }
         }
-        f(&labels);
+        out.push(labels);
     });
+    out
 }
 
 /// Decodes an `xn--` label; `None` when it is not valid Punycode.

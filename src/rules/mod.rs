@@ -198,6 +198,9 @@ pub struct IriCheck<'a> {
     pub origin: Option<InDocument<'a>>,
     /// The IRI's percent-encoded runs, decoded the first time a percent rule asks.
     percent_runs: OnceCell<Vec<percent::DecodedRun>>,
+    /// The labels of its DNS names that hold Unicode, found the first time a host look-alike
+    /// rule asks (three rules share them).
+    host_names: OnceCell<Vec<Vec<host_labels::LabelFound>>>,
 }
 
 /// Where a checked IRI was written: what the encoding rules need to tell characters written
@@ -584,6 +587,7 @@ fn run_iri_checks(
         iri: parsed,
         origin,
         percent_runs: OnceCell::new(),
+        host_names: OnceCell::new(),
     };
     let mut out = Findings::new(merge, placeholders);
     let code = is_script(text, parsed);

@@ -28,8 +28,9 @@ pub const RESTRICTED_CHARACTER: Rule = Rule {
 /// What the rule says of a restricted character, or `None` when it is not reported here:
 /// allowed in identifiers, or restricted for a reason another rule reports (unassigned and
 /// private use: `syntax-invalid`, `syntax-private-use`; default-ignorable: `invisible-character`;
-/// not NFKC: `not-nfkc`, and UTS #46 maps it away before a browser displays the host), or a
-/// delimiter look-alike (`confusable-delimiter`). Letters of the five scripts UAX #31 once
+/// not NFKC: `not-nfkc`, and UTS #46 maps it away before a browser displays the host; not a
+/// letter, digit or mark of identifiers (Not_XID: emoji, symbols, punctuation), which IDNA2008
+/// disallows: `idn-not-registrable`), or a delimiter look-alike (`confusable-delimiter`). Letters of the five scripts UAX #31 once
 /// called aspirational are allowed, as Chrome and Firefox allow them.
 pub(super) fn restriction(c: char) -> Option<IdentifierType> {
     if c.is_ascii() || c.identifier_allowed() {
@@ -44,7 +45,8 @@ pub(super) fn restriction(c: char) -> Option<IdentifierType> {
     match t {
         IdentifierType::Not_Character
         | IdentifierType::Default_Ignorable
-        | IdentifierType::Not_NFKC => None,
+        | IdentifierType::Not_NFKC
+        | IdentifierType::Not_XID => None,
         IdentifierType::Limited_Use if aspirational(c) => None,
         _ if delimiter::lookalike_of(c).is_some() => None,
         IdentifierType::Inclusion | IdentifierType::Recommended => None,
@@ -92,11 +94,11 @@ fn type_name(t: IdentifierType) -> (&'static str, &'static str) {
     }
 }
 
-/// A letter that stands in for a common one is a disguise (error); a symbol, or a letter of a
-/// script in limited use, is something browsers show as Punycode but no disguise (warning).
+/// A letter that stands in for a common one is a disguise (error); a letter of a script in
+/// limited use is something browsers show as Punycode but no disguise (warning).
 fn severity_of(t: IdentifierType) -> Severity {
     match t {
-        IdentifierType::Not_XID | IdentifierType::Limited_Use => Severity::Warning,
+        IdentifierType::Limited_Use => Severity::Warning,
         _ => Severity::Error,
     }
 }
@@ -112,6 +114,11 @@ fn check_restricted(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
 fn check_label(label: &HostLabel<'_>, sink: &mut Sink<'_>) {
     for (i, c) in label.text.char_indices() {
         if c.is_ascii() {
+            continue;
+        }
+        // Most characters are allowed as written (capitals of allowed letters too): folding,
+        // a table search, only for the rest.
+        if c.identifier_allowed() {
             continue;
         }
         let Some(t) = restriction(host_labels::folded(c)) else {
@@ -142,14 +149,13 @@ mod tests {
 
     #[test]
     fn restriction_follows_the_identifier_type() {
-        // Small capitals (Technical), an obsolete Cyrillic letter, a symbol (Not_XID).
+        // Small capitals (Technical), an obsolete Cyrillic letter.
         assert_eq!(restriction('\u{1D21}'), Some(IdentifierType::Technical));
         assert_eq!(restriction('\u{0262}'), Some(IdentifierType::Technical));
         assert_eq!(restriction('\u{0517}'), Some(IdentifierType::Obsolete));
-        assert_eq!(restriction('\u{2764}'), Some(IdentifierType::Not_XID));
-        // Allowed, or reported by another rule.
+        // Allowed, or reported by another rule (a symbol: `idn-not-registrable`).
         for c in [
-            'é', 'ß', 'а', '日', 'ー', '\u{200B}', '\u{FF41}', '\u{2215}', '\u{E000}',
+            '\u{2764}', 'é', 'ß', 'а', '日', 'ー', '\u{200B}', '\u{FF41}', '\u{2215}', '\u{E000}',
         ] {
             assert_eq!(restriction(c), None, "{c:?}");
         }
@@ -161,8 +167,8 @@ mod tests {
     /// Every code point, against the parts of UTS #39's derivation of Identifier_Type (§3.1,
     /// Table 1) that the Unicode Character Database fixes: an allowed character is assigned,
     /// XID_Continue, NFKC-stable and not default-ignorable; a reported one is not allowed, and
-    /// is Not_XID exactly when it is not XID_Continue. `icu_properties` and `unicode-security`
-    /// carry the same Unicode version (18.0).
+    /// XID_Continue (what is not is Not_XID, left to `idn-not-registrable`). `icu_properties`
+    /// and `unicode-security` carry the same Unicode version (18.0).
     #[test]
     fn restriction_agrees_with_the_ucd_for_every_code_point() {
         use icu_properties::props::{DefaultIgnorableCodePoint, GeneralCategory, XidContinue};
@@ -192,21 +198,19 @@ mod tests {
                 Some(t) => {
                     reported += 1;
                     assert!(assigned && nfkc_stable && !di.contains(c), "{c:?}");
-                    assert_eq!(
-                        t == IdentifierType::Not_XID,
-                        !xid.contains(c),
-                        "{c:?}: {t:?}"
-                    );
+                    assert!(xid.contains(c), "{c:?}: {t:?}");
                 }
                 // Left to other rules: unassigned, private use, not NFKC, default-ignorable,
                 // delimiter look-alikes, or an aspirational script's letter.
                 None => assert!(
-                    matches!(
-                        gc.get(c),
-                        GeneralCategory::Control
-                            | GeneralCategory::Format
-                            | GeneralCategory::Surrogate
-                    ) || c.identifier_type().is_none()
+                    !xid.contains(c)
+                        || matches!(
+                            gc.get(c),
+                            GeneralCategory::Control
+                                | GeneralCategory::Format
+                                | GeneralCategory::Surrogate
+                        )
+                        || c.identifier_type().is_none()
                         || !assigned
                         || !nfkc_stable
                         || di.contains(c)

@@ -35,9 +35,21 @@ fn check_patterns(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             if label.text.is_ascii() {
                 continue;
             }
-            if let Some((range, message)) =
-                mark_pattern(&label.text).or_else(|| kana_pattern(&label.text))
-            {
+            // Only a written mark can make a mark pattern (no precomposed letter carries a mark
+            // twice or a hidden one), and only a character of U+3000..U+9FFF (kana, Bopomofo,
+            // CJK strokes) a kana one: most labels are passed over in one cheap scan.
+            let (mut marks, mut cjk) = (false, false);
+            for c in label.text.chars() {
+                marks |= !c.is_ascii() && is_nonspacing_mark(c);
+                cjk |= ('\u{3000}'..='\u{9FFF}').contains(&c);
+            }
+            let found = if marks {
+                mark_pattern(&label.text)
+            } else {
+                None
+            };
+            let found = found.or_else(|| if cjk { kana_pattern(&label.text) } else { None });
+            if let Some((range, message)) = found {
                 sink.report(
                     label.span(range.start, range.len()),
                     format!("{}: {message}", label.place()),

@@ -220,10 +220,45 @@ pub(super) fn letter_reading(c: char, entry: &WholeScript) -> Option<Cow<'static
     if props::script(c) != entry.script {
         return None;
     }
-    let sk = skeleton_of(c);
-    let ascii = !sk.is_empty() && sk.chars().all(|k| k.is_ascii_alphanumeric());
-    let digit = sk.len() == 1 && sk.as_bytes()[0].is_ascii_digit();
-    (ascii && !digit).then(|| Cow::Owned(sk.to_ascii_lowercase()))
+    derived_reading(c)
+}
+
+/// How many characters [`derived_reading`] remembers per thread.
+const CACHED: usize = 4096;
+
+/// The skeleton of `c`, lowercased, when it is ASCII letters and digits and not one digit
+/// alone. Remembered per thread: a host's letters come from a small alphabet, and a skeleton
+/// costs a few hundred instructions.
+fn derived_reading(c: char) -> Option<Cow<'static, str>> {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    thread_local! {
+        static SEEN: RefCell<HashMap<char, Option<&'static str>>> = RefCell::new(HashMap::new());
+    }
+    SEEN.with(|seen| {
+        if let Some(&r) = seen.borrow().get(&c) {
+            return r.map(Cow::Borrowed);
+        }
+        let sk = skeleton_of(c);
+        let ascii = !sk.is_empty() && sk.chars().all(|k| k.is_ascii_alphanumeric());
+        let digit = sk.len() == 1 && sk.as_bytes()[0].is_ascii_digit();
+        if !ascii || digit {
+            let mut seen = seen.borrow_mut();
+            if seen.len() < CACHED {
+                seen.insert(c, None);
+            }
+            return None;
+        }
+        let reading = sk.to_ascii_lowercase();
+        let mut seen = seen.borrow_mut();
+        if seen.len() >= CACHED {
+            return Some(Cow::Owned(reading));
+        }
+        // Kept for the life of the thread: at most CACHED short strings.
+        let kept: &'static str = Box::leak(reading.into_boxed_str());
+        seen.insert(c, Some(kept));
+        Some(Cow::Borrowed(kept))
+    })
 }
 
 /// Common words that are whole-script look-alikes but spell no Latin word (Chromium's
