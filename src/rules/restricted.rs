@@ -94,12 +94,19 @@ fn type_name(t: IdentifierType) -> (&'static str, &'static str) {
     }
 }
 
-/// A letter that stands in for a common one is a disguise (error); a letter of a script in
-/// limited use is something browsers show as Punycode but no disguise (warning).
-fn severity_of(t: IdentifierType) -> Severity {
-    match t {
-        IdentifierType::Limited_Use => Severity::Warning,
-        _ => Severity::Error,
+/// A restricted letter that UTS #39 lists as confusable with another character (its skeleton
+/// is not itself: `ᴡ` is `w`) is a disguise: error. One that imitates nothing (a rare Han
+/// ideograph, `ɢ`), or a letter of a script in limited use, is something browsers show as
+/// Punycode but no disguise: warning.
+fn severity_of(c: char, t: IdentifierType) -> Severity {
+    if t == IdentifierType::Limited_Use {
+        return Severity::Warning;
+    }
+    let mut buf = [0u8; 4];
+    if unicode_security::skeleton(c.encode_utf8(&mut buf)).eq(std::iter::once(c)) {
+        Severity::Warning
+    } else {
+        Severity::Error
     }
 }
 
@@ -127,7 +134,7 @@ fn check_label(label: &HostLabel<'_>, sink: &mut Sink<'_>) {
         let (name, meaning) = type_name(t);
         let place = label.place();
         sink.report_as(
-            severity_of(t),
+            severity_of(host_labels::folded(c), t),
             label.span(i, c.len_utf8()),
             format!(
                 "{} in {place} is restricted from identifiers (UTS #39 §3.1: Identifier_Type {name}, {meaning}); browsers show such a host as Punycode",
