@@ -1,11 +1,19 @@
-//! The script and IDN rules: `mixed-script`, `confusable` and `idn-invalid`.
+//! The script and IDN rules: `mixed-script`, `confusable`, `idn-invalid` and the host look-alike
+//! rules `restricted-character`, `spoof-pattern` and `lookalike-domain`.
 //!
 //! Attacks fire with the right span and severity; real text in 25 writing systems (hosts, paths,
-//! queries, fragments, punycode) gets no finding at all from these three rules.
+//! queries, fragments, punycode) gets no finding at all from these rules.
 
 use irilint::rules::{self, Finding, Selection, Severity};
 
-const MINE: [&str; 3] = ["mixed-script", "confusable", "idn-invalid"];
+const MINE: [&str; 6] = [
+    "mixed-script",
+    "confusable",
+    "idn-invalid",
+    "restricted-character",
+    "spoof-pattern",
+    "lookalike-domain",
+];
 
 fn findings(iri: &str, rule: &str) -> Vec<Finding> {
     rules::check(iri, &Selection::all())
@@ -160,9 +168,20 @@ const CLEAN: &[&str] = &[
     "urn:isbn:978-3-16-148410-0",
     "my_scheme://under_score/",
     "/relative/日本語/path",
-    // `xn--zzz` is valid Punycode for U+7BA5 CJK UNIFIED IDEOGRAPH-7BA5: a valid IDN.
-    "https://xn--zzz.com/",
 ];
+
+#[test]
+fn a_rare_ideograph_is_a_valid_idn_that_browsers_show_as_punycode() {
+    // `xn--zzz` is valid Punycode for U+7BA5 CJK UNIFIED IDEOGRAPH-7BA5: a valid IDN, but
+    // UTS #39 restricts the ideograph (Uncommon_Use), so browsers display the ACE form; it
+    // imitates nothing, so it is a warning.
+    let iri = "https://xn--zzz.com/";
+    assert!(findings(iri, "idn-invalid").is_empty());
+    let f = findings(iri, "restricted-character");
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].severity, Severity::Warning);
+    assert!(f[0].message.contains("Uncommon_Use"), "{}", f[0].message);
+}
 
 #[test]
 fn clean_multilingual_iris_give_no_finding() {

@@ -33,7 +33,7 @@ pub const CONFUSABLE_DELIMITER: Rule = Rule {
 };
 
 /// The delimiter `c` looks like, if any (see [`DELIMITER_LOOKALIKES`]).
-fn lookalike_of(c: char) -> Option<char> {
+pub(super) fn lookalike_of(c: char) -> Option<char> {
     if c.is_ascii() {
         return None;
     }

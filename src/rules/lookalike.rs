@@ -16,7 +16,9 @@ use unicode_script::Script;
 use unicode_security::confusable_detection::skeleton;
 use unicode_security::mixed_script::AugmentedScriptSet;
 
-use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars, parts};
+use super::{
+    Check, IriCheck, Rule, Severity, Sink, describe_chars, host_labels, parts, whole_script,
+};
 use crate::iri::Component;
 use crate::iri::chars::{
     CharSet, Piece, describe, escape_unsafe, is_bidi_formatting, is_default_ignorable, pieces,
@@ -507,149 +509,6 @@ fn check_mixed_script(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
 // confusable
 // ---------------------------------------------------------------------------------------------
 
-/// Latin look-alike letters of a script, after Chromium's IDN spoof checker
-/// (`components/url_formatter/spoof_checks/idn_spoof_checker.cc`, `kWholeScriptConfusables`):
-/// a host label made only of these (and digits) reads as a Latin name, unless its TLD is one
-/// where names in that script are at home.
-struct WholeScript {
-    script: Script,
-    /// Lowercase letters of the script that look like Latin letters.
-    letters: &'static [char],
-    /// ASCII TLDs where labels of this script are expected (IDN TLDs containing a letter of
-    /// the script are accepted too).
-    tlds: &'static [&'static str],
-}
-
-static WHOLE_SCRIPT: &[WholeScript] = &[
-    WholeScript {
-        script: Script::Armenian,
-        // ՙ ա գ զ է լ հ յ ո ս ւ օ
-        letters: &[
-            '\u{0559}', '\u{0561}', '\u{0563}', '\u{0566}', '\u{0567}', '\u{056C}', '\u{0570}',
-            '\u{0575}', '\u{0578}', '\u{057D}', '\u{0582}', '\u{0585}',
-        ],
-        tlds: &["am"],
-    },
-    WholeScript {
-        script: Script::Cyrillic,
-        // а г е к о п р с у х ъ ы ь ю ѕ і ј ѡ ѵ һ ҽ ӏ ԁ ԍ ԗ ԛ ԝ
-        letters: &[
-            '\u{0430}', '\u{0433}', '\u{0435}', '\u{043A}', '\u{043E}', '\u{043F}', '\u{0440}',
-            '\u{0441}', '\u{0443}', '\u{0445}', '\u{044A}', '\u{044B}', '\u{044C}', '\u{044E}',
-            '\u{0455}', '\u{0456}', '\u{0458}', '\u{0461}', '\u{0475}', '\u{04BB}', '\u{04BD}',
-            '\u{04CF}', '\u{0501}', '\u{050D}', '\u{0517}', '\u{051B}', '\u{051D}',
-        ],
-        tlds: &["bg", "by", "kz", "pyc", "ru", "su", "ua", "uz"],
-    },
-    WholeScript {
-        script: Script::Ethiopic,
-        letters: &[
-            '\u{1200}', '\u{1220}', '\u{1230}', '\u{1235}', '\u{1260}', '\u{1270}', '\u{1290}',
-            '\u{12A8}', '\u{12D0}', '\u{12D5}', '\u{12D8}', '\u{1320}', '\u{1350}', '\u{AB05}',
-        ],
-        tlds: &["er", "et"],
-    },
-    WholeScript {
-        script: Script::Georgian,
-        letters: &[
-            '\u{10D8}', '\u{10DD}', '\u{10E7}', '\u{10EB}', '\u{10EE}', '\u{10FD}', '\u{10FF}',
-        ],
-        tlds: &["ge"],
-    },
-    WholeScript {
-        script: Script::Greek,
-        // α η ι κ ν ο ρ τ υ ω
-        letters: &[
-            '\u{03B1}', '\u{03B7}', '\u{03B9}', '\u{03BA}', '\u{03BD}', '\u{03BF}', '\u{03C1}',
-            '\u{03C4}', '\u{03C5}', '\u{03C9}',
-        ],
-        tlds: &["gr"],
-    },
-    WholeScript {
-        script: Script::Hebrew,
-        letters: &[
-            '\u{05D3}', '\u{05D5}', '\u{05D7}', '\u{05D9}', '\u{05DF}', '\u{05E1}', '\u{05F0}',
-            '\u{05F2}', '\u{05F3}', '\u{FB26}',
-        ],
-        tlds: &["il"],
-    },
-    WholeScript {
-        script: Script::Bengali,
-        letters: &['\u{09E6}', '\u{09ED}'],
-        tlds: &[],
-    },
-    WholeScript {
-        script: Script::Devanagari,
-        letters: &['\u{093D}', '\u{0966}', '\u{0971}'],
-        tlds: &[],
-    },
-    WholeScript {
-        script: Script::Gujarati,
-        letters: &['\u{0A9F}', '\u{0AA1}', '\u{0AE6}', '\u{0AE7}'],
-        tlds: &[],
-    },
-    WholeScript {
-        script: Script::Gurmukhi,
-        letters: &['\u{0A66}', '\u{0A67}'],
-        tlds: &[],
-    },
-    WholeScript {
-        script: Script::Kannada,
-        letters: &['\u{0CBD}', '\u{0CE6}', '\u{0CE7}'],
-        tlds: &[],
-    },
-    WholeScript {
-        script: Script::Malayalam,
-        letters: &[
-            '\u{0D1F}', '\u{0D20}', '\u{0D27}', '\u{0D28}', '\u{0D31}', '\u{0D66}',
-        ],
-        tlds: &[],
-    },
-    WholeScript {
-        script: Script::Oriya,
-        letters: &['\u{0B20}', '\u{0B66}', '\u{0B6E}'],
-        tlds: &[],
-    },
-    WholeScript {
-        script: Script::Tamil,
-        letters: &['\u{0B9F}', '\u{0BAA}', '\u{0BE6}'],
-        tlds: &[],
-    },
-    WholeScript {
-        script: Script::Telugu,
-        letters: &['\u{0C66}', '\u{0C67}'],
-        tlds: &[],
-    },
-    WholeScript {
-        script: Script::Myanmar,
-        letters: &[
-            '\u{1001}', '\u{1002}', '\u{1004}', '\u{1011}', '\u{1015}', '\u{101D}', '\u{1040}',
-            '\u{1042}', '\u{1054}', '\u{105C}', '\u{1090}', '\u{1091}', '\u{1095}', '\u{1096}',
-            '\u{1097}',
-        ],
-        tlds: &["mm"],
-    },
-    WholeScript {
-        script: Script::Thai,
-        letters: &['\u{0E1A}', '\u{0E1E}', '\u{0E40}', '\u{0E41}', '\u{0E50}'],
-        tlds: &["th"],
-    },
-];
-
-/// Common words that are whole-script look-alikes but spell no Latin word (Chromium's
-/// `kAllowedWholeScriptConfusableWords`).
-const ALLOWED_WORDS: &[&str] = &[
-    "секс",
-    "как",
-    "коса",
-    "курс",
-    "парк",
-    "такий",
-    "укроп",
-    "сахарок",
-    "покраска",
-];
-
 /// The skeleton of `c` when it falls into `script`: made of letters of that script (and
 /// neutral characters), and not `c` itself. `а` (Cyrillic) falls into Latin as `a`.
 fn lookalike_into(c: char, script: Script) -> Option<String> {
@@ -716,27 +575,24 @@ fn tld(input: &IriCheck<'_>) -> Option<String> {
     Some(decoded.to_lowercase())
 }
 
-/// The single lowercase form of `c` (or `c`).
-fn lower(c: char) -> char {
-    let mut l = c.to_lowercase();
-    match (l.next(), l.next()) {
-        (Some(x), None) => x,
-        _ => c,
-    }
-}
-
 /// What a host word that reads as ASCII is made of.
 enum WholeLookalike {
     /// Latin letters with look-alikes from other scripts: a spoof whatever the TLD.
     Mixed,
-    /// Only letters of other scripts (and digits) that all look like Latin letters.
+    /// Only letters of one other script (and digits) that all look like Latin letters.
     Pure,
+    /// Only digits and characters that look like digits.
+    Digits,
 }
 
-/// Whether a host word reads as an ASCII name: its UTS #39 skeleton is ASCII letters and digits,
-/// it has letters of a script other than Latin, and either it also has Latin letters or every one
-/// of its letters is in the Chromium look-alike list of its script, the TLD is not one of that
-/// script and the word is not an allowed common word.
+/// Whether a host word reads as an ASCII name, and the name:
+/// - `Mixed`: it has Latin letters and letters of another script, and its skeleton (ASCII kept,
+///   every other character replaced by its UTS #39 skeleton) is ASCII letters and digits;
+/// - `Digits`: it is made of ASCII digits and digit look-alikes ([`whole_script::digit_reading`]),
+///   with at least one look-alike;
+/// - `Pure`: every letter is a Latin look-alike of its script ([`whole_script::letter_reading`]),
+///   all of one script, the TLD is not one where that script is at home and the word is not an
+///   allowed common word.
 fn whole_lookalike(word: &str, label: &str, tld: Option<&str>) -> Option<(WholeLookalike, String)> {
     let mut foreign = false;
     let mut latin = false;
@@ -753,27 +609,58 @@ fn whole_lookalike(word: &str, label: &str, tld: Option<&str>) -> Option<(WholeL
     if latin {
         return Some((WholeLookalike::Mixed, reads_as(word)?));
     }
-    // The cheap tests first: most words of other scripts have a letter outside the list.
+    if let Some(digits) = digit_lookalike(word) {
+        return Some((WholeLookalike::Digits, digits));
+    }
+    // The cheap tests first: most words of other scripts have a letter outside the set.
+    let mut reads = String::with_capacity(word.len());
+    let mut only: Option<Script> = None;
     for c in word.chars() {
         let s = script(c);
         if is_neutral(s) {
+            if c.is_ascii_digit() {
+                reads.push(c);
+            } else if !is_invisible(c) {
+                return None;
+            }
             continue;
         }
-        let entry = WHOLE_SCRIPT.iter().find(|e| e.script == s)?;
-        if !entry.letters.contains(&lower(c)) {
+        if only.is_some_and(|o| o != s) {
             return None;
         }
-        if let Some(tld) = tld
-            && (entry.tlds.contains(&tld) || tld.chars().any(|t| props::script(t) == s))
-        {
-            return None;
-        }
+        only = Some(s);
+        let entry = whole_script::entry(s)?;
+        let r = whole_script::letter_reading(host_labels::folded(c), entry)?;
+        reads.push_str(&r);
     }
-    let (w, l) = (word.to_lowercase(), label.to_lowercase());
-    if ALLOWED_WORDS.contains(&w.as_str()) || ALLOWED_WORDS.contains(&l.as_str()) {
+    let s = only?;
+    let entry = whole_script::entry(s)?;
+    if let Some(tld) = tld
+        && (entry.tlds.contains(&tld) || tld.chars().any(|t| props::script(t) == s))
+    {
         return None;
     }
-    Some((WholeLookalike::Pure, reads_as(word)?))
+    let (w, l) = (word.to_lowercase(), label.to_lowercase());
+    let allowed = whole_script::ALLOWED_WORDS;
+    if allowed.contains(&w.as_str()) || allowed.contains(&l.as_str()) {
+        return None;
+    }
+    Some((WholeLookalike::Pure, reads))
+}
+
+/// What a word of ASCII digits and digit look-alikes reads as, when it has a look-alike.
+fn digit_lookalike(word: &str) -> Option<String> {
+    let mut out = String::with_capacity(word.len());
+    let mut lookalike = false;
+    for c in word.chars() {
+        if c.is_ascii_digit() {
+            out.push(c);
+        } else {
+            out.push(whole_script::digit_reading(host_labels::folded(c))?);
+            lookalike = true;
+        }
+    }
+    lookalike.then_some(out)
 }
 
 fn check_confusable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
@@ -909,6 +796,11 @@ fn check_confusable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             let message = match kind {
                 WholeLookalike::Mixed => format!(
                     "{} mixes Latin letters with {scripts} look-alikes ({}): it reads as `{reads}`",
+                    unit.place(),
+                    describe_chars(&foreign)
+                ),
+                WholeLookalike::Digits => format!(
+                    "{} reads as the number `{reads}`: {} look like digits",
                     unit.place(),
                     describe_chars(&foreign)
                 ),

@@ -12,17 +12,23 @@ mod delimiter;
 pub mod docs;
 mod encoding;
 pub mod equivalence;
+mod host_labels;
 mod idn;
 mod idn_registrable;
 mod invisible;
 mod link_text;
 mod lookalike;
+mod lookalike_domain;
 mod normalization;
 mod percent;
+mod restricted;
 pub(crate) mod selection;
+mod spoof_pattern;
 mod style;
 mod suppression;
 mod syntax;
+mod top_domains;
+mod whole_script;
 mod xml;
 
 use std::cell::OnceCell;
@@ -123,6 +129,9 @@ pub static RULES: &[Rule] = &[
     delimiter::CONFUSABLE_DELIMITER,
     lookalike::MIXED_SCRIPT,
     lookalike::CONFUSABLE,
+    restricted::RESTRICTED_CHARACTER,
+    spoof_pattern::SPOOF_PATTERN,
+    lookalike_domain::LOOKALIKE_DOMAIN,
     link_text::LINK_TEXT_MISMATCH,
     idn::IDN_INVALID,
     idn_registrable::IDN_NOT_REGISTRABLE,
@@ -189,6 +198,9 @@ pub struct IriCheck<'a> {
     pub iri: &'a Iri,
     /// The document and occurrence it was found in; `None` for an IRI checked on its own.
     pub origin: Option<InDocument<'a>>,
+    /// The labels of its DNS names that hold Unicode, found the first time a host look-alike
+    /// rule asks (three rules share them).
+    host_names: OnceCell<Vec<Vec<host_labels::LabelFound>>>,
 }
 
 /// Where a checked IRI was written: what the encoding rules need to tell characters written
@@ -589,6 +601,7 @@ fn run_iri_checks(
         text,
         iri: parsed,
         origin,
+        host_names: OnceCell::new(),
     };
     let mut out = Findings::new(merge, placeholders);
     let code = is_script(text, parsed);

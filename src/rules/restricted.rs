@@ -1,0 +1,233 @@
+//! `restricted-character`: a host label holds a character that UTS #39 §3.1 restricts from
+//! identifiers (Identifier_Status = Restricted), as the browsers' IDN display policies do.
+//!
+//! Data: Identifier_Status and Identifier_Type of `unicode-security` (UTS #39
+//! `IdentifierStatus.txt` and `IdentifierType.txt`, Unicode 18.0). The crate keeps one type per
+//! code point; where `IdentifierType.txt` lists several, the message names that one.
+
+use unicode_script::Script;
+use unicode_security::GeneralSecurityProfile;
+use unicode_security::general_security_profile::IdentifierType;
+
+use super::host_labels::{self, HostLabel};
+use super::{Check, IriCheck, Rule, Severity, Sink, delimiter};
+use crate::iri::chars::{describe, is_default_ignorable};
+use crate::iri::props;
+
+/// `restricted-character`.
+pub const RESTRICTED_CHARACTER: Rule = Rule {
+    id: "restricted-character",
+    group: "lookalike",
+    severity: Severity::Error,
+    rfc: &["7.5", "8"],
+    doc: include_str!("../../rules/restricted-character.md"),
+    unicode_only: true,
+    check: Check::Iri(check_restricted),
+};
+
+/// What the rule says of a restricted character, or `None` when it is not reported here:
+/// allowed in identifiers, or restricted for a reason another rule reports (unassigned and
+/// private use: `syntax-invalid`, `syntax-private-use`; default-ignorable: `invisible-character`;
+/// not NFKC: `not-nfkc`, and UTS #46 maps it away before a browser displays the host; not a
+/// letter, digit or mark of identifiers (Not_XID: emoji, symbols, punctuation), which IDNA2008
+/// disallows: `idn-not-registrable`), or a delimiter look-alike (`confusable-delimiter`). Letters of the five scripts UAX #31 once
+/// called aspirational are allowed, as Chrome and Firefox allow them.
+pub(super) fn restriction(c: char) -> Option<IdentifierType> {
+    if c.is_ascii() || c.identifier_allowed() {
+        return None;
+    }
+    let t = c.identifier_type()?;
+    // The crate keeps one type per code point: `ŉ` is Deprecated and Not_NFKC, and UTS #46 maps
+    // it away like every other character NFKC changes.
+    if !nfkc_stable(c) || is_default_ignorable(c) {
+        return None;
+    }
+    match t {
+        IdentifierType::Not_Character
+        | IdentifierType::Default_Ignorable
+        | IdentifierType::Not_NFKC
+        | IdentifierType::Not_XID => None,
+        IdentifierType::Limited_Use if aspirational(c) => None,
+        _ if delimiter::lookalike_of(c).is_some() => None,
+        IdentifierType::Inclusion | IdentifierType::Recommended => None,
+        t => Some(t),
+    }
+}
+
+/// True when NFKC leaves `c` as it is.
+fn nfkc_stable(c: char) -> bool {
+    use unicode_normalization::UnicodeNormalization;
+    std::iter::once(c).nfkc().eq(std::iter::once(c))
+}
+
+/// The scripts UAX #31 (Unicode 6.0 to 9.0, Table 7) listed as aspirational use, which Chrome
+/// (crrev.com/382029, item 3) and Mozilla's IDN display algorithm still allow in a host.
+fn aspirational(c: char) -> bool {
+    matches!(
+        props::script(c),
+        Script::Canadian_Aboriginal
+            | Script::Miao
+            | Script::Mongolian
+            | Script::Tifinagh
+            | Script::Yi
+    )
+}
+
+/// The type's name in `IdentifierType.txt`, and what it means.
+fn type_name(t: IdentifierType) -> (&'static str, &'static str) {
+    match t {
+        IdentifierType::Deprecated => ("Deprecated", "deprecated by Unicode"),
+        IdentifierType::Not_XID => ("Not_XID", "not a letter, digit or mark of identifiers"),
+        IdentifierType::Exclusion => ("Exclusion", "of a script no longer in customary use"),
+        IdentifierType::Obsolete => ("Obsolete", "no longer in customary use"),
+        IdentifierType::Technical => ("Technical", "for specialized (phonetic, mathematical) use"),
+        IdentifierType::Uncommon_Use => ("Uncommon_Use", "in uncommon use"),
+        IdentifierType::Limited_Use => (
+            "Limited_Use",
+            "of a script in limited use, without wide font support",
+        ),
+        IdentifierType::Not_Character => ("Not_Character", "not a character"),
+        IdentifierType::Default_Ignorable => ("Default_Ignorable", "invisible"),
+        IdentifierType::Not_NFKC => ("Not_NFKC", "a compatibility variant"),
+        IdentifierType::Inclusion => ("Inclusion", "allowed"),
+        IdentifierType::Recommended => ("Recommended", "allowed"),
+    }
+}
+
+/// A restricted letter that UTS #39 lists as confusable with another character (its skeleton
+/// is not itself: `ᴡ` is `w`) is a disguise: error. One that imitates nothing (a rare Han
+/// ideograph, `ɢ`), or a letter of a script in limited use, is something browsers show as
+/// Punycode but no disguise: warning.
+fn severity_of(c: char, t: IdentifierType) -> Severity {
+    if t == IdentifierType::Limited_Use {
+        return Severity::Warning;
+    }
+    let mut buf = [0u8; 4];
+    if unicode_security::skeleton(c.encode_utf8(&mut buf)).eq(std::iter::once(c)) {
+        Severity::Warning
+    } else {
+        Severity::Error
+    }
+}
+
+fn check_restricted(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    host_labels::for_each_name(input, |labels| {
+        for label in labels {
+            check_label(label, sink);
+        }
+    });
+}
+
+fn check_label(label: &HostLabel<'_>, sink: &mut Sink<'_>) {
+    for (i, c) in label.text.char_indices() {
+        if c.is_ascii() {
+            continue;
+        }
+        // Most characters are allowed as written (capitals of allowed letters too): folding,
+        // a table search, only for the rest.
+        if c.identifier_allowed() {
+            continue;
+        }
+        let Some(t) = restriction(host_labels::folded(c)) else {
+            continue;
+        };
+        let (name, meaning) = type_name(t);
+        let place = label.place();
+        sink.report_as(
+            severity_of(host_labels::folded(c), t),
+            label.span(i, c.len_utf8()),
+            format!(
+                "{} in {place} is restricted from identifiers (UTS #39 §3.1: Identifier_Type {name}, {meaning}); browsers show such a host as Punycode",
+                describe(c)
+            ),
+            Some(
+                "write the name with the letters people use (UTS #39 Identifier_Status Allowed); a restricted character that looks like a common letter makes a look-alike of another name".to_string(),
+            ),
+        );
+        if label.ace {
+            break; // one report per `xn--` label: they would all cover the same span
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn restriction_follows_the_identifier_type() {
+        // Small capitals (Technical), an obsolete Cyrillic letter.
+        assert_eq!(restriction('\u{1D21}'), Some(IdentifierType::Technical));
+        assert_eq!(restriction('\u{0262}'), Some(IdentifierType::Technical));
+        assert_eq!(restriction('\u{0517}'), Some(IdentifierType::Obsolete));
+        // Allowed, or reported by another rule (a symbol: `idn-not-registrable`).
+        for c in [
+            '\u{2764}', 'é', 'ß', 'а', '日', 'ー', '\u{200B}', '\u{FF41}', '\u{2215}', '\u{E000}',
+        ] {
+            assert_eq!(restriction(c), None, "{c:?}");
+        }
+        // Tifinagh is Limited_Use but allowed as an aspirational script; Cherokee is not.
+        assert_eq!(restriction('\u{2D30}'), None);
+        assert_eq!(restriction('\u{13A0}'), Some(IdentifierType::Limited_Use));
+    }
+
+    /// Every code point, against the parts of UTS #39's derivation of Identifier_Type (§3.1,
+    /// Table 1) that the Unicode Character Database fixes: an allowed character is assigned,
+    /// XID_Continue, NFKC-stable and not default-ignorable; a reported one is not allowed, and
+    /// XID_Continue (what is not is Not_XID, left to `idn-not-registrable`). `icu_properties`
+    /// and `unicode-security` carry the same Unicode version (18.0).
+    #[test]
+    fn restriction_agrees_with_the_ucd_for_every_code_point() {
+        use icu_properties::props::{DefaultIgnorableCodePoint, GeneralCategory, XidContinue};
+        use icu_properties::{CodePointMapData, CodePointSetData};
+        use unicode_normalization::UnicodeNormalization;
+        let xid = CodePointSetData::new::<XidContinue>();
+        let di = CodePointSetData::new::<DefaultIgnorableCodePoint>();
+        let gc = CodePointMapData::<GeneralCategory>::new();
+        let mut reported = 0;
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            let assigned = !matches!(
+                gc.get(c),
+                GeneralCategory::Unassigned | GeneralCategory::PrivateUse
+            );
+            let nfkc_stable = std::iter::once(c).nfkc().eq(std::iter::once(c));
+            if c.identifier_allowed() {
+                // Inclusion adds a few non-XID characters (`'` `-` `.` `:` U+00B7, ...).
+                let inclusion = c.identifier_type() == Some(IdentifierType::Inclusion);
+                assert!(
+                    assigned && (xid.contains(c) || inclusion) && nfkc_stable && !di.contains(c),
+                    "{c:?} is allowed"
+                );
+                assert_eq!(restriction(c), None, "{c:?}");
+                continue;
+            }
+            match restriction(c) {
+                Some(t) => {
+                    reported += 1;
+                    assert!(assigned && nfkc_stable && !di.contains(c), "{c:?}");
+                    assert!(xid.contains(c), "{c:?}: {t:?}");
+                }
+                // Left to other rules: unassigned, private use, not NFKC, default-ignorable,
+                // delimiter look-alikes, or an aspirational script's letter.
+                None => assert!(
+                    !xid.contains(c)
+                        || matches!(
+                            gc.get(c),
+                            GeneralCategory::Control
+                                | GeneralCategory::Format
+                                | GeneralCategory::Surrogate
+                        )
+                        || c.identifier_type().is_none()
+                        || !assigned
+                        || !nfkc_stable
+                        || di.contains(c)
+                        || delimiter::lookalike_of(c).is_some()
+                        || aspirational(c)
+                        || c.is_ascii(),
+                    "{c:?} is restricted but not reported"
+                ),
+            }
+        }
+        assert!(reported > 10_000, "{reported}");
+    }
+}
