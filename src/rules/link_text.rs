@@ -55,7 +55,7 @@ fn check_link_text(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     if host.range.is_empty() || host.kind.is_none() {
         return;
     }
-    let Some(shown) = shown_host(raw, input.text) else {
+    let Some((shown, written_as_url)) = shown_host(raw, input.text) else {
         return;
     };
     let target_text = &input.text[host.range.clone()];
@@ -63,6 +63,20 @@ fn check_link_text(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         return;
     };
     if shown.domain == target.domain {
+        return;
+    }
+    // A web archive or a redirector names the site it leads to in its path or query
+    // (`https://web.archive.org/web/2013/http://ontosys.com/…` shown as the original URL); in
+    // the host it is the trick itself (`docs.python.org.evil.example`).
+    let after_host = &input.text[host.range.end..];
+    if contains_ignoring_case(after_host, &shown.unicode)
+        || contains_ignoring_case(after_host, &shown.domain)
+    {
+        return;
+    }
+    // A bare name (`put.io`, `gcr.io`, a Go import path `k8s.io/kubernetes`) is as often a
+    // product's name as an address: only a look-alike of it is reported.
+    if !written_as_url && !shown.looks_like(&target) {
         return;
     }
     let shown_name = escape_unsafe(&shown.unicode);
@@ -142,8 +156,9 @@ impl Site {
 
 /// The site a link's visible text names, when the whole text is a URL (`https://paypal.com/`,
 /// `www.paypal.com`) or a host name with a known public suffix (`paypal.com`,
-/// `docs.rs/foo`); `None` for any other text (words, a file name, an image).
-fn shown_host(raw: &str, target: &str) -> Option<Site> {
+/// `docs.rs/foo`), and whether it is written as a URL (with a scheme or `www.`); `None` for any
+/// other text (words, a file name, an image).
+fn shown_host(raw: &str, target: &str) -> Option<(Site, bool)> {
     let text = visible_text(raw);
     let text =
         text.trim_matches(|c: char| c.is_whitespace() || "*_~`\"'“”‘’«»()[]{}<>".contains(c));
@@ -213,7 +228,14 @@ fn shown_host(raw: &str, target: &str) -> Option<Site> {
             return None;
         }
     }
-    Some(site)
+    Some((site, explicit || www))
+}
+
+/// Whether `needle` (lowercase) is in `haystack`, ASCII case ignored; in linear time.
+fn contains_ignoring_case(haystack: &str, needle: &str) -> bool {
+    !needle.is_empty()
+        && memchr::memmem::find(haystack.to_ascii_lowercase().as_bytes(), needle.as_bytes())
+            .is_some()
 }
 
 /// The text of a link as a reader sees it, near enough to find a URL or host name in it: markup
@@ -266,7 +288,7 @@ mod tests {
     use super::*;
 
     fn shown(raw: &str) -> Option<String> {
-        shown_host(raw, "https://target.example/x").map(|s| s.domain)
+        shown_host(raw, "https://target.example/x").map(|(s, _)| s.domain)
     }
 
     #[test]
