@@ -281,6 +281,33 @@ pub fn run_ordered<R>(
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let held = AtomicUsize::new(0);
+    let check_one = |i: usize| {
+        let entry = &inputs[i];
+        load_input(entry, load).map(|loaded| {
+            let file = check_with(&loaded.source, &entry.settings, options);
+            file_done(file.iris);
+            file
+        })
+    };
+    // One thread (`-j1`): each file is checked when the report asks for it, on this thread,
+    // with no hand-over between threads.
+    if rayon::current_num_threads() <= 1 {
+        let unread = std::cell::RefCell::new(already);
+        let (_, rx) = crossbeam_channel::unbounded();
+        let mut ordered = Ordered {
+            rx,
+            pending: std::collections::BTreeMap::new(),
+            next: 0,
+            len: inputs.len(),
+            unread: &unread,
+            held: &held,
+            taken: &|_| {},
+            inline: Some(&check_one),
+        };
+        let r = consume(&mut ordered);
+        drop(ordered);
+        return (r, unread.take());
+    }
     // How many outcomes the consumer has taken; a worker waits before taking input `i` until
     // `i < taken + ORDER_WINDOW`. Inputs are taken in order, so the first one not yet
     // consumed is always being checked by a worker that is not waiting: no deadlock.
@@ -291,7 +318,7 @@ pub fn run_ordered<R>(
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let tx = tx.clone();
-            let (next, stop, gate, held) = (&next, &stop, &gate, &held);
+            let (next, stop, gate, held, check_one) = (&next, &stop, &gate, &held, &check_one);
             scope.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
@@ -312,13 +339,10 @@ pub fn run_ordered<R>(
                     if stop.load(Ordering::Relaxed) {
                         return;
                     }
-                    let entry = &inputs[i];
-                    let result = load_input(entry, load).map(|loaded| {
-                        let file = check_with(&loaded.source, &entry.settings, options);
-                        file_done(file.iris);
+                    let result = check_one(i);
+                    if let Ok(file) = &result {
                         held.fetch_add(file.held_bytes(), Ordering::Relaxed);
-                        file
-                    });
+                    }
                     if tx.send((i, result)).is_err() {
                         return;
                     }
@@ -338,6 +362,7 @@ pub fn run_ordered<R>(
                 *taken.lock().unwrap_or_else(|e| e.into_inner()) = n;
                 wake.notify_all();
             },
+            inline: None,
         };
         let r = consume(&mut ordered);
         // What the consumer did not take (it stopped early: a write failed) is not checked.
@@ -357,6 +382,8 @@ pub struct Ordered<'g> {
     unread: &'g std::cell::RefCell<Run<()>>,
     held: &'g std::sync::atomic::AtomicUsize,
     taken: &'g (dyn Fn(usize) + Sync),
+    /// With one thread, what checks input `i` when it is asked for (no workers).
+    inline: Option<&'g dyn Fn(usize) -> Result<FileOutcome, NotLoaded>>,
 }
 
 impl<'g> Ordered<'g> {
@@ -372,6 +399,15 @@ impl Iterator for Ordered<'_> {
 
     fn next(&mut self) -> Option<FileOutcome> {
         while self.next < self.len {
+            if let Some(check) = self.inline {
+                let result = check(self.next);
+                self.next += 1;
+                match result {
+                    Ok(file) => return Some(file),
+                    Err(e) => self.not_loaded(e),
+                }
+                continue;
+            }
             let result = match self.pending.remove(&self.next) {
                 Some(result) => result,
                 None => match self.rx.recv() {
@@ -390,15 +426,24 @@ impl Iterator for Ordered<'_> {
             (self.taken)(self.next);
             match result {
                 Ok(file) => return Some(file),
-                Err(NotLoaded::Skipped(e)) => self.unread.borrow_mut().skipped.extend(e),
-                Err(NotLoaded::Failed { error, named }) => {
-                    let mut unread = self.unread.borrow_mut();
-                    unread.fatal_errors += usize::from(named);
-                    unread.errors.push(error);
-                }
+                Err(e) => self.not_loaded(e),
             }
         }
         None
+    }
+}
+
+impl Ordered<'_> {
+    /// Records an input that gave no document.
+    fn not_loaded(&mut self, e: NotLoaded) {
+        match e {
+            NotLoaded::Skipped(e) => self.unread.borrow_mut().skipped.extend(e),
+            NotLoaded::Failed { error, named } => {
+                let mut unread = self.unread.borrow_mut();
+                unread.fatal_errors += usize::from(named);
+                unread.errors.push(error);
+            }
+        }
     }
 }
 

@@ -833,3 +833,16 @@ fn equivalent_variants_span_the_whole_project() {
         "{concise}"
     );
 }
+
+/// The report is written as the files are checked: by the one thread itself with `-j1`, by
+/// workers handing files over in input order otherwise. Every format says the same either way.
+#[test]
+fn one_thread_and_several_write_the_same_reports() {
+    // (Not JUnit: its timestamp is the time of the run.)
+    for format in ["json", "sarif", "human", "concise", "github", "gitlab"] {
+        let one = run(&["check", "-j1", "--format", format, "fixtures"]);
+        let three = run(&["check", "-j3", "--format", format, "fixtures"]);
+        assert_eq!(one, three, "{format}");
+        assert_eq!(one.0, 1, "{format}: the fixtures have errors");
+    }
+}
