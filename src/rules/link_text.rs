@@ -48,6 +48,11 @@ fn check_link_text(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     let Some(raw) = origin.source.text.get(label) else {
         return;
     };
+    // A host name has a dot (or a character reference that may be one): most link texts
+    // ("the docs") are left at once.
+    if memchr::memchr2(b'.', b'&', raw.as_bytes()).is_none() {
+        return;
+    }
     let Some(authority) = &input.iri.authority else {
         return;
     };
@@ -59,6 +64,11 @@ fn check_link_text(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         return;
     };
     let target_text = &input.text[host.range.clone()];
+    // The text shows the target's own host (`[https://github.com/x](https://github.com/x)`, the
+    // most common case): the same site, without a lookup.
+    if target_text.eq_ignore_ascii_case(&shown.unicode) {
+        return;
+    }
     let Some(target) = Site::of(target_text, host.kind == Some(HostKind::RegName)) else {
         return;
     };
@@ -128,11 +138,24 @@ impl Site {
             });
         }
         let host = host.trim_end_matches('.');
-        let ascii = idna::domain_to_ascii(host).ok()?;
+        // Most names are plain ASCII letters, digits, `-` and `.`: UTS #46 only lowercases them.
+        let plain = host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
+            && !host
+                .split('.')
+                .any(|l| l.len() >= 4 && l[..4].eq_ignore_ascii_case("xn--"));
+        let (ascii, unicode) = if plain {
+            let lower = host.to_ascii_lowercase();
+            (lower.clone(), lower)
+        } else {
+            let ascii = idna::domain_to_ascii(host).ok()?;
+            let (unicode, _) = idna::domain_to_unicode(&ascii);
+            (ascii, unicode)
+        };
         if ascii.is_empty() {
             return None;
         }
-        let (unicode, _) = idna::domain_to_unicode(&ascii);
         let domain = match psl::domain(ascii.as_bytes()) {
             Some(d) if d.suffix().is_known() => String::from_utf8_lossy(d.as_bytes()).into_owned(),
             _ => ascii.clone(),
