@@ -149,6 +149,56 @@ fn a_fresh_virtual_environment_gets_a_working_irilint_from_the_wheel() {
     );
 }
 
+/// `uv tool install` and `pipx install` give the `irilint` command from the wheel too, without an
+/// index and without compiling.
+#[test]
+fn uv_and_pipx_install_the_wheel_as_a_command() {
+    let Some(built) = consumers::wheel::built() else {
+        return;
+    };
+    let (Some(uv), Some(pipx)) = (
+        consumers::require(consumers::uv(), "uv"),
+        consumers::require(consumers::pipx(), "pipx"),
+    ) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let home = |name: &str| dir.path().join(name);
+    let installs = [
+        (
+            Command::new(&uv)
+                .args(["tool", "install", "--offline"])
+                .arg(&built.wheel)
+                .env("UV_TOOL_DIR", home("uv-tools"))
+                .env("UV_TOOL_BIN_DIR", home("uv-bin"))
+                .env("UV_CACHE_DIR", home("uv-cache"))
+                .output()
+                .unwrap(),
+            home("uv-bin/irilint"),
+        ),
+        (
+            Command::new(&pipx)
+                .arg("install")
+                .arg(&built.wheel)
+                .env("PIPX_HOME", home("pipx"))
+                .env("PIPX_BIN_DIR", home("pipx-bin"))
+                .env("PIP_NO_INDEX", "1")
+                .output()
+                .unwrap(),
+            home("pipx-bin/irilint"),
+        ),
+    ];
+    for (install, irilint) in installs {
+        assert!(install.status.success(), "{install:?}");
+        let version = Command::new(&irilint).arg("--version").output().unwrap();
+        assert!(version.status.success(), "{version:?}");
+        assert_eq!(
+            String::from_utf8(version.stdout).unwrap().trim(),
+            format!("irilint {VERSION}")
+        );
+    }
+}
+
 /// The steps of `action.yml` (`name`, `run`, `uses`, `with`, `env`, `if`), read with PyYAML
 /// (pre-commit's dependency, in the consumers' virtual environment).
 fn action_steps() -> Vec<serde_json::Value> {

@@ -49,6 +49,16 @@ fn on_path(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// uv, which installs the wheel as a tool (`uv tool install`).
+pub fn uv() -> Option<PathBuf> {
+    python_tool("uv")
+}
+
+/// pipx, which installs the wheel as an application (`pipx install`).
+pub fn pipx() -> Option<PathBuf> {
+    python_tool("pipx")
+}
+
 /// A Python that has pytest-lsp: the project's virtual environment's, or `python3` on `PATH`.
 pub fn pytest_lsp_python() -> Option<PathBuf> {
     [dir().join(".venv/bin/python"), PathBuf::from("python3")]
