@@ -294,16 +294,8 @@ pub fn run_ordered<R>(
     if rayon::current_num_threads() <= 1 {
         let unread = std::cell::RefCell::new(already);
         let (_, rx) = crossbeam_channel::unbounded();
-        let mut ordered = Ordered {
-            rx,
-            pending: std::collections::BTreeMap::new(),
-            next: 0,
-            len: inputs.len(),
-            unread: &unread,
-            held: &held,
-            taken: &|_| {},
-            inline: Some(&check_one),
-        };
+        let mut ordered = Ordered::new(rx, inputs.len(), &unread, &held, &|_| {});
+        ordered.inline = Some(&check_one);
         let r = consume(&mut ordered);
         drop(ordered);
         return (r, unread.take());
@@ -312,7 +304,7 @@ pub fn run_ordered<R>(
     // `i < taken + ORDER_WINDOW`. Inputs are taken in order, so the first one not yet
     // consumed is always being checked by a worker that is not waiting: no deadlock.
     let gate = (Mutex::new(0usize), Condvar::new());
-    let workers = rayon::current_num_threads().clamp(1, inputs.len().max(1));
+    let workers = rayon::current_num_threads().min(inputs.len().max(1));
     let (tx, rx) = crossbeam_channel::unbounded::<(usize, Result<FileOutcome, NotLoaded>)>();
     let unread = std::cell::RefCell::new(already);
     std::thread::scope(|scope| {
@@ -350,20 +342,12 @@ pub fn run_ordered<R>(
             });
         }
         drop(tx);
-        let mut ordered = Ordered {
-            rx,
-            pending: std::collections::BTreeMap::new(),
-            next: 0,
-            len: inputs.len(),
-            unread: &unread,
-            held: &held,
-            taken: &|n| {
-                let (taken, wake) = &gate;
-                *taken.lock().unwrap_or_else(|e| e.into_inner()) = n;
-                wake.notify_all();
-            },
-            inline: None,
+        let taken = |n| {
+            let (taken, wake) = &gate;
+            *taken.lock().unwrap_or_else(|e| e.into_inner()) = n;
+            wake.notify_all();
         };
+        let mut ordered = Ordered::new(rx, inputs.len(), &unread, &held, &taken);
         let r = consume(&mut ordered);
         // What the consumer did not take (it stopped early: a write failed) is not checked.
         stop.store(true, Ordering::Relaxed);
@@ -433,7 +417,26 @@ impl Iterator for Ordered<'_> {
     }
 }
 
-impl Ordered<'_> {
+impl<'g> Ordered<'g> {
+    fn new(
+        rx: crossbeam_channel::Receiver<(usize, Result<FileOutcome, NotLoaded>)>,
+        len: usize,
+        unread: &'g std::cell::RefCell<Run<()>>,
+        held: &'g std::sync::atomic::AtomicUsize,
+        taken: &'g (dyn Fn(usize) + Sync),
+    ) -> Self {
+        Ordered {
+            rx,
+            pending: std::collections::BTreeMap::new(),
+            next: 0,
+            len,
+            unread,
+            held,
+            taken,
+            inline: None,
+        }
+    }
+
     /// Records an input that gave no document.
     fn not_loaded(&mut self, e: NotLoaded) {
         match e {
