@@ -32,8 +32,9 @@ pub struct Key {
     pub path: String,
     /// Rule id.
     pub rule: String,
-    /// The prepared IRI; `None` for a problem with the document itself.
-    pub iri: Option<String>,
+    /// The prepared IRI; `None` for a problem with the document itself. Shared with the
+    /// diagnostic, not copied.
+    pub iri: Option<std::sync::Arc<str>>,
     /// 1-based, among the file's findings with the same rule and IRI, in source order.
     pub occurrence: usize,
 }
@@ -47,7 +48,7 @@ struct File {
 }
 
 /// (path, rule, iri): what a baseline entry matches, but for its occurrence number.
-type Group = (String, String, Option<String>);
+type Group = (String, String, Option<std::sync::Arc<str>>);
 
 /// A loaded baseline (or one being written), and where its paths are relative to.
 #[derive(Debug)]
@@ -123,7 +124,7 @@ impl Baseline {
                 Key {
                     path: path.clone(),
                     rule: d.rule.to_string(),
-                    iri: d.iri.as_deref().map(str::to_string),
+                    iri: d.iri.clone(),
                     occurrence: *n,
                 }
             })

@@ -77,7 +77,7 @@ impl Inspection {
         let parsed = iri::analyze(input);
         let source = Source::from_text("IRI".into(), Format::Text, input.to_string());
         let occurrence = Occurrence {
-            iri: input.to_string(),
+            iri: input.into(),
             map: SpanMap::identity(0..input.len()),
             origin: "inspect".into(),
             placeholders: Vec::new(),
@@ -122,7 +122,8 @@ impl Inspection {
     /// True when byte `i` is inside a label of a host name (not an IP address, not a dot).
     fn in_host_label(&self, i: usize) -> bool {
         self.parsed.authority.as_ref().is_some_and(|a| {
-            a.host.kind == Some(HostKind::RegName) && a.host.labels.iter().any(|l| l.contains(&i))
+            a.host.kind == Some(HostKind::RegName)
+                && a.host.labels(&self.input).any(|l| l.contains(&i))
         })
     }
 

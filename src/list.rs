@@ -42,7 +42,7 @@ pub fn list_source(source: &Source) -> ListedFile {
                 start: Location::of(source, span.start),
                 end: Location::of(source, span.end),
                 origin: o.origin.into_owned(),
-                iri: o.iri,
+                iri: o.iri.to_string(),
             }
         })
         .collect();

@@ -128,7 +128,7 @@ fn links_in_running_cjk_text_end_where_the_text_starts() {
     let text = fs::read_to_string("fixtures/clean/cjk-running-text.txt").unwrap();
     let found: Vec<String> = irilint::extract::text::extract(&text)
         .into_iter()
-        .map(|o| o.iri)
+        .map(|o| o.iri.to_string())
         .collect();
     assert_eq!(
         found,

@@ -77,14 +77,14 @@ pub fn extract(text: &str) -> Extraction {
             .into_iter()
             .map(|occ| {
                 let (iri, map) = resolve_references(text, occ.map.source_range());
-                if iri == occ.iri {
+                if *iri == *occ.iri {
                     return occ;
                 }
                 let mut placeholders = text_placeholders::placeholders(&iri);
                 placeholders.extend(attribute_references(&iri));
                 Occurrence {
                     placeholders: masked::disjoint(placeholders),
-                    iri,
+                    iri: iri.into(),
                     map,
                     ..occ
                 }
@@ -719,7 +719,7 @@ impl Scan<'_> {
         placeholders.extend(template::placeholders(&iri));
         self.occurrences.push(Occurrence {
             placeholders: masked::disjoint(placeholders),
-            iri,
+            iri: iri.into(),
             map,
             origin: origin.into(),
             label: None,

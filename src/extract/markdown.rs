@@ -379,7 +379,7 @@ impl<'t> Walker<'t> {
         };
         self.occurrences.push(
             Occurrence {
-                iri: dest.to_string(),
+                iri: dest.to_string().into(),
                 map,
                 origin: origin.into(),
                 placeholders: Vec::new(),
@@ -513,7 +513,7 @@ impl<'t> Walker<'t> {
         let map = map();
         for r in found {
             self.occurrences.push(Occurrence {
-                iri: prepared[r.clone()].to_string(),
+                iri: prepared[r.clone()].into(),
                 placeholders: super::text_placeholders::placeholders(&prepared[r.clone()]),
                 map: map.slice(r),
                 origin: "markdown:text".into(),

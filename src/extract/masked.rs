@@ -115,7 +115,7 @@ pub fn find_in_paragraph(
 pub fn found(e: super::Extraction) -> Vec<(String, String)> {
     e.occurrences
         .into_iter()
-        .map(|o| (o.origin.to_string(), o.iri))
+        .map(|o| (o.origin.to_string(), o.iri.to_string()))
         .collect()
 }
 

@@ -18,6 +18,7 @@ pub mod xml;
 
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::Arc;
 
 pub use span_map::{Related, SpanMap};
 
@@ -26,8 +27,9 @@ use crate::source::{Format, Source};
 /// One IRI found in a document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Occurrence {
-    /// The IRI after §5.2 preparation (escapes resolved); what rules check.
-    pub iri: String,
+    /// The IRI after §5.2 preparation (escapes resolved); what rules check. Shared, not
+    /// copied, by the diagnostics that quote it: a 100 MB IRI is held once.
+    pub iri: Arc<str>,
     /// Where each byte of `iri` came from in [`Source::text`].
     pub map: SpanMap,
     /// Where in the document's structure it was found: `text`, `a@href`, `img@srcset`,
@@ -46,7 +48,7 @@ impl Occurrence {
     /// An occurrence whose text was copied verbatim from `source[range]`.
     pub fn verbatim(text: &str, range: Range<usize>, origin: impl Into<Cow<'static, str>>) -> Self {
         Occurrence {
-            iri: text[range.clone()].to_string(),
+            iri: Arc::from(&text[range.clone()]),
             map: SpanMap::identity(range),
             origin: origin.into(),
             placeholders: Vec::new(),

@@ -350,7 +350,7 @@ impl Scan<'_> {
 
     fn push(&mut self, iri: String, map: SpanMap, origin: &'static str) {
         let mut occ = Occurrence {
-            iri,
+            iri: iri.into(),
             map,
             origin: origin.into(),
             placeholders: Vec::new(),
@@ -553,7 +553,7 @@ fn unescaped(text: &str, bare: Occurrence) -> Occurrence {
     match joined(text, &[bare.map.source_range()]) {
         Some((iri, map, _)) => Occurrence {
             placeholders: super::text_placeholders::placeholders(&iri),
-            iri,
+            iri: iri.into(),
             map,
             origin: bare.origin,
             label: bare.label,
@@ -763,7 +763,7 @@ mod tests {
     fn whitespace_is_removed_and_escapes_resolved_with_exact_spans() {
         let text = ".. _long: https://example.org/a/\n   b\\_c\\ d\n";
         let occ = &extract(text).occurrences[0];
-        assert_eq!(occ.iri, "https://example.org/a/b_cd");
+        assert_eq!(&*occ.iri, "https://example.org/a/b_cd");
         let underscore = occ.iri.find('_').unwrap();
         let src = occ.map.to_source(underscore..underscore + 1);
         assert_eq!(&text[src], "\\_");
@@ -808,7 +808,7 @@ mod tests {
         let text = ".. raw:: html\n\n   <a href=\"https://raw.example/\">x</a>\n\n\
                     .. irilint-disable-next-line bidi-formatting-character\n";
         let e = extract(text);
-        assert_eq!(e.occurrences[0].iri, "https://raw.example/");
+        assert_eq!(&*e.occurrences[0].iri, "https://raw.example/");
         assert_eq!(e.occurrences[0].origin, "a@href");
         assert_eq!(
             &text[e.comments[0].body.clone()],

@@ -463,7 +463,9 @@ pub fn unmask(occ: &mut super::Occurrence, original: &str, masks: &[Range<usize>
         if pe - ps != e - s || !occ.iri.is_char_boundary(ps) || !occ.iri.is_char_boundary(pe) {
             continue;
         }
-        occ.iri.replace_range(ps..pe, &original[s..e]);
+        let mut iri = occ.iri.to_string();
+        iri.replace_range(ps..pe, &original[s..e]);
+        occ.iri = iri.into();
         found.push(ps..pe);
     }
     if !found.is_empty() {

@@ -866,7 +866,7 @@ mod tests {
         );
         let text = "git clone http://[user@]machine/path and https://peps.python.org/pep-%04d/";
         let found = extract(text);
-        assert_eq!(found[0].iri, "http://[user@]machine/path");
+        assert_eq!(&*found[0].iri, "http://[user@]machine/path");
         assert_eq!(found[0].placeholders.first(), Some(&(7..14)));
         assert_eq!(found[1].placeholders.first(), Some(&(28..32)));
         assert_eq!(

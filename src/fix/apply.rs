@@ -222,7 +222,7 @@ fn try_apply(
             return Err(none());
         }
         let expected = apply_iri_edits(&old.iri, own.into_iter());
-        if new.iri != expected {
+        if *new.iri != *expected {
             blamed.push(start);
         }
     }

@@ -189,7 +189,7 @@ fn looks_like_reference(rest: &str) -> bool {
 
 /// `range` of the prepared IRI widened to whole escapes, and the source range it came from.
 fn widen(occurrence: &Occurrence, range: Range<usize>) -> (Range<usize>, Range<usize>) {
-    let iri = occurrence.iri.as_str();
+    let iri: &str = &occurrence.iri;
     let map = &occurrence.map;
     let mut source = map.to_source(range.clone());
     if range.is_empty() {
@@ -272,7 +272,7 @@ pub fn to_source(
     fix: &IriFix,
 ) -> Option<Fix> {
     let place = place_of(source, occurrence);
-    let iri = occurrence.iri.as_str();
+    let iri: &str = &occurrence.iri;
     let mut edits: Vec<Edit> = Vec::new();
     for edit in &fix.edits {
         let r = edit.range.clone();

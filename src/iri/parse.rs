@@ -16,9 +16,7 @@
 //! input apart from the component vectors.
 
 use std::fmt;
-use std::ops::Range;
-
-use smallvec::SmallVec;
+use std::ops::{ControlFlow, Range};
 
 use super::chars::{self, describe};
 use super::ip::{ipv6, ipvfuture, is_ipv4};
@@ -97,13 +95,76 @@ impl HostKind {
     }
 }
 
-/// A host's labels, held inline up to a size most hosts fit in: an IRI is parsed without
-/// allocating for its pieces.
-pub type Labels = SmallVec<[Range<usize>; 4]>;
-/// A path's segments (see [`Labels`]).
-pub type Segments = SmallVec<[Range<usize>; 8]>;
-/// A query's parts (see [`Labels`]).
-pub type QueryParts = SmallVec<[QueryPart; 2]>;
+/// The pieces of a component between its separators (a host's labels, a path's segments, a
+/// query's parts), found in the text as they are asked for: an IRI is parsed without allocating
+/// for its pieces, and one of a million `/` holds no million ranges.
+#[derive(Debug, Clone)]
+pub struct Pieces<'t> {
+    b: &'t [u8],
+    /// Where the next piece starts.
+    next: usize,
+    end: usize,
+    seps: &'static [u8],
+    done: bool,
+}
+
+impl<'t> Pieces<'t> {
+    /// The pieces of `r` between bytes of `seps`: at least one piece, except that an empty path
+    /// has no segments (and a leading `/` opens the first segment rather than ending an empty
+    /// one).
+    fn new(b: &'t [u8], r: Range<usize>, seps: &'static [u8]) -> Self {
+        let path = seps == b"/";
+        let next = if path && b.get(r.start) == Some(&b'/') && !r.is_empty() {
+            r.start + 1
+        } else {
+            r.start
+        };
+        Pieces {
+            b,
+            next,
+            end: r.end,
+            seps,
+            done: path && r.is_empty(),
+        }
+    }
+
+    fn none() -> Self {
+        Pieces {
+            b: &[],
+            next: 0,
+            end: 0,
+            seps: b"",
+            done: true,
+        }
+    }
+}
+
+impl Iterator for Pieces<'_> {
+    type Item = Range<usize>;
+
+    fn next(&mut self) -> Option<Range<usize>> {
+        if self.done {
+            return None;
+        }
+        let start = self.next;
+        let seps = self.seps;
+        match self.b[start..self.end]
+            .iter()
+            .position(|c| seps.contains(c))
+        {
+            Some(k) => {
+                self.next = start + k + 1;
+                Some(start..start + k)
+            }
+            None => {
+                self.done = true;
+                Some(start..self.end)
+            }
+        }
+    }
+}
+
+impl std::iter::FusedIterator for Pieces<'_> {}
 
 /// The `ihost` of an authority.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -112,8 +173,18 @@ pub struct Host {
     pub range: Range<usize>,
     /// Which production matched; `None` when an IP literal is malformed.
     pub kind: Option<HostKind>,
-    /// For a reg-name, its dot-separated labels (one empty label for an empty host).
-    pub labels: Labels,
+}
+
+impl Host {
+    /// For a reg-name, its dot-separated labels in `text` (the IRI the host was parsed from):
+    /// one empty label for an empty host; none for an IP address.
+    pub fn labels<'t>(&self, text: &'t str) -> Pieces<'t> {
+        if self.kind == Some(HostKind::RegName) {
+            Pieces::new(text.as_bytes(), self.range.clone(), b".")
+        } else {
+            Pieces::none()
+        }
+    }
 }
 
 /// `iauthority = [ iuserinfo "@" ] ihost [ ":" port ]`.
@@ -207,19 +278,89 @@ pub struct Iri {
     pub authority: Option<Authority>,
     /// The path (always present, possibly empty).
     pub path: Range<usize>,
-    /// The path's segments: the text after each `/`, and before the first one for a rootless path.
-    pub segments: Segments,
     /// The query, without its `?`.
     pub query: Option<Range<usize>>,
-    /// The query split at `&` and `;`.
-    pub query_parts: QueryParts,
     /// The fragment, without its `#`.
     pub fragment: Option<Range<usize>>,
-    /// Every departure from the grammar, in input order; empty for a valid IRI-reference.
+    /// The departures from the grammar, in input order; empty for a valid IRI-reference. At
+    /// most [`MAX_HELD_ISSUES`] are held: see [`Iri::issues_held_all`] and [`Iri::each_issue`].
     pub issues: Vec<Issue>,
+    /// False when the input has more issues than [`Iri::issues`] holds. A consumer that needs
+    /// every one visits them with [`Iri::each_issue`].
+    pub issues_held_all: bool,
 }
 
+/// The most issues an [`Iri`] holds. An IRI with a forbidden character every byte (a megabyte
+/// of `^`) would otherwise hold a hundred bytes per byte of it; past this many, the issues are
+/// found again, one at a time and never all held, when a rule asks for them
+/// ([`Iri::each_issue`]).
+pub const MAX_HELD_ISSUES: usize = 1024;
+
 impl Iri {
+    /// The path's segments in `text` (the IRI this was parsed from): the text after each `/`,
+    /// and before the first one for a rootless path.
+    pub fn segments<'t>(&self, text: &'t str) -> Pieces<'t> {
+        Pieces::new(text.as_bytes(), self.path.clone(), b"/")
+    }
+
+    /// The query's parts in `text` (the IRI this was parsed from), split at `&` and `;`, each
+    /// at its first `=`; none without a query.
+    pub fn query_parts<'t>(&self, text: &'t str) -> impl Iterator<Item = QueryPart> + Clone + 't {
+        let b = text.as_bytes();
+        let pieces = match &self.query {
+            Some(q) => Pieces::new(b, q.clone(), b"&;"),
+            None => Pieces::none(),
+        };
+        pieces.map(
+            move |part| match find_any(&b[..part.end], part.start, b"=") {
+                Some(eq) => QueryPart {
+                    name: part.start..eq,
+                    value: Some(eq + 1..part.end),
+                    range: part,
+                },
+                None => QueryPart {
+                    name: part.clone(),
+                    value: None,
+                    range: part,
+                },
+            },
+        )
+    }
+
+    /// Calls `f` on every issue of the IRI parsed from `text`, in input order, until it returns
+    /// [`ControlFlow::Break`]. The held issues when they are all held; otherwise `text` is
+    /// parsed again and each issue is passed on as it is found, so that memory stays bounded
+    /// whatever their number.
+    pub fn each_issue<B>(
+        &self,
+        text: &str,
+        mut f: impl FnMut(&Issue) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        if self.issues_held_all {
+            return self.issues.iter().try_for_each(f);
+        }
+        let mut stop = None;
+        let mut visit = |issue: Issue| {
+            if stop.is_none()
+                && let ControlFlow::Break(b) = f(&issue)
+            {
+                stop = Some(b);
+            }
+        };
+        let mut p = Parser {
+            s: text,
+            b: text.as_bytes(),
+            issues: Vec::new(),
+            held_all: true,
+            visit: Some(&mut visit),
+        };
+        p.run();
+        match stop {
+            Some(b) => ControlFlow::Break(b),
+            None => ControlFlow::Continue(()),
+        }
+    }
+
     /// True when the input is a valid IRI-reference.
     pub fn is_valid(&self) -> bool {
         self.issues.is_empty()
@@ -281,14 +422,21 @@ pub fn analyze(input: &str) -> Iri {
         s: input,
         b: input.as_bytes(),
         issues: Vec::new(),
+        held_all: true,
+        visit: None,
     };
     p.run()
 }
 
-struct Parser<'a> {
+struct Parser<'a, 'v> {
     s: &'a str,
     b: &'a [u8],
+    /// The first [`MAX_HELD_ISSUES`] issues.
     issues: Vec<Issue>,
+    /// False once an issue was found past those.
+    held_all: bool,
+    /// When set, every issue goes here instead, as it is found ([`Iri::each_issue`]).
+    visit: Option<&'v mut dyn FnMut(Issue)>,
 }
 
 /// Which characters beyond `iunreserved / pct-encoded / sub-delims` a component allows.
@@ -353,7 +501,7 @@ fn ascii_repr(c: u8) -> String {
     }
 }
 
-impl<'a> Parser<'a> {
+impl Parser<'_, '_> {
     fn run(&mut self) -> Iri {
         let b = self.b;
         let len = b.len();
@@ -384,16 +532,14 @@ impl<'a> Parser<'a> {
 
         let path_end = find_any(b, pos, b"?#").unwrap_or(len);
         let path = pos..path_end;
-        let segments = self.path(path.clone(), kind == Kind::Relative && authority.is_none());
+        self.path(path.clone(), kind == Kind::Relative && authority.is_none());
         pos = path_end;
 
         let mut query = None;
-        let mut query_parts = QueryParts::new();
         if pos < len && b[pos] == b'?' {
             let end = find_any(b, pos + 1, b"#").unwrap_or(len);
             let q = pos + 1..end;
             self.chars(q.clone(), Component::Query, QUERY);
-            query_parts = split_query(b, q.clone());
             query = Some(q);
             pos = end;
         }
@@ -410,11 +556,10 @@ impl<'a> Parser<'a> {
             scheme,
             authority,
             path,
-            segments,
             query,
-            query_parts,
             fragment,
             issues: std::mem::take(&mut self.issues),
+            issues_held_all: self.held_all,
         }
     }
 
@@ -425,12 +570,19 @@ impl<'a> Parser<'a> {
         kind: IssueKind,
         message: String,
     ) {
-        self.issues.push(Issue {
+        let issue = Issue {
             range,
             component,
             kind,
             message,
-        });
+        };
+        if let Some(visit) = &mut self.visit {
+            visit(issue);
+        } else if self.issues.len() < MAX_HELD_ISSUES {
+            self.issues.push(issue);
+        } else {
+            self.held_all = false;
+        }
     }
 
     fn char_at(&self, i: usize) -> char {
@@ -554,7 +706,6 @@ impl<'a> Parser<'a> {
                     host = Host {
                         range: host_start..host_end,
                         kind,
-                        labels: Labels::new(),
                     };
                     if host_end < r.end {
                         port = Some(host_end + 1..r.end);
@@ -571,7 +722,6 @@ impl<'a> Parser<'a> {
                     host = Host {
                         range: host_start..r.end,
                         kind: None,
-                        labels: Labels::new(),
                     };
                 }
             }
@@ -584,15 +734,9 @@ impl<'a> Parser<'a> {
                 self.chars(hr.clone(), Component::Host, REG_NAME);
                 HostKind::RegName
             };
-            let labels = if kind == HostKind::RegName {
-                split(b, hr.clone(), b".")
-            } else {
-                Labels::new()
-            };
             host = Host {
                 range: hr,
                 kind: Some(kind),
-                labels,
             };
             if host_end < r.end {
                 port = Some(host_end + 1..r.end);
@@ -661,18 +805,16 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Validates the path and returns its segments.
-    fn path(&mut self, r: Range<usize>, noscheme: bool) -> Segments {
-        let segments = split(self.b, r.clone(), b"/");
+    /// Validates the path, segment by segment.
+    fn path(&mut self, r: Range<usize>, noscheme: bool) {
         let first_is_nz_nc = noscheme && !self.b[r.clone()].starts_with(b"/");
-        for (k, seg) in segments.iter().enumerate() {
+        for (k, seg) in Pieces::new(self.b, r, b"/").enumerate() {
             if k == 0 && first_is_nz_nc {
-                self.chars(seg.clone(), Component::Path, SEGMENT_NC);
+                self.chars(seg, Component::Path, SEGMENT_NC);
             } else {
-                self.chars(seg.clone(), Component::Path, SEGMENT);
+                self.chars(seg, Component::Path, SEGMENT);
             }
         }
-        segments
     }
 
     /// Checks every character of `r` against `iunreserved / pct-encoded / sub-delims` plus `allow`.
@@ -835,52 +977,4 @@ impl<'a> Parser<'a> {
         };
         self.push(r, comp, kind, message);
     }
-}
-
-/// Splits `r` at any byte of `seps` into the pieces between them (at least one piece).
-fn split<const N: usize>(b: &[u8], r: Range<usize>, seps: &[u8]) -> SmallVec<[Range<usize>; N]>
-where
-    [Range<usize>; N]: smallvec::Array<Item = Range<usize>>,
-{
-    let mut out = SmallVec::new();
-    if r.is_empty() {
-        // An empty path has no segments; an empty host still has one (empty) label.
-        if seps != b"/" {
-            out.push(r);
-        }
-        return out;
-    }
-    let mut start = r.start;
-    // A leading '/' opens the first segment rather than ending an empty one.
-    if seps == b"/" && b[start] == b'/' {
-        start += 1;
-    }
-    let mut i = start;
-    while i < r.end {
-        if seps.contains(&b[i]) {
-            out.push(start..i);
-            start = i + 1;
-        }
-        i += 1;
-    }
-    out.push(start..r.end);
-    out
-}
-
-fn split_query(b: &[u8], r: Range<usize>) -> QueryParts {
-    split::<8>(b, r, b"&;")
-        .into_iter()
-        .map(|part| match find_any(&b[..part.end], part.start, b"=") {
-            Some(eq) => QueryPart {
-                name: part.start..eq,
-                value: Some(eq + 1..part.end),
-                range: part,
-            },
-            None => QueryPart {
-                name: part.clone(),
-                value: None,
-                range: part,
-            },
-        })
-        .collect()
 }

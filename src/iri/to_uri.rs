@@ -32,7 +32,7 @@
 //! characters it encodes.
 
 use std::fmt;
-use std::ops::Range;
+use std::ops::{ControlFlow, Range};
 
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 
@@ -100,16 +100,19 @@ const UTS46: Uts46 = Uts46::new();
 /// the choices made.
 pub fn to_uri(iri: &str, hosts: Hosts) -> Result<String, ToUriError> {
     let parsed = analyze(iri);
-    if let Some(issue) = parsed
-        .issues
-        .iter()
-        .find(|i| i.kind != IssueKind::UnwiseAscii)
-    {
-        return Err(ToUriError::NotAnIri(SyntaxError {
-            offset: issue.range.start,
-            component: issue.component,
-            message: issue.message.clone(),
-        }));
+    let not_an_iri = parsed.each_issue(iri, |i| {
+        if i.kind == IssueKind::UnwiseAscii {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(SyntaxError {
+                offset: i.range.start,
+                component: i.component,
+                message: i.message.clone(),
+            })
+        }
+    });
+    if let ControlFlow::Break(e) = not_an_iri {
+        return Err(ToUriError::NotAnIri(e));
     }
     if !iri.bytes().any(needs_encoding) {
         return Ok(iri.to_owned());

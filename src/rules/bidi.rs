@@ -132,7 +132,7 @@ fn for_each_component(text: &str, iri: &Iri, mut f: impl FnMut(Kind, Range<usize
             f(Kind::Userinfo, u.clone());
         }
         if !dns_host {
-            for label in &a.host.labels {
+            for label in a.host.labels(text) {
                 f(Kind::HostLabel, label.clone());
             }
         }
@@ -150,11 +150,11 @@ fn for_each_component(text: &str, iri: &Iri, mut f: impl FnMut(Kind, Range<usize
             }
         }
     } else {
-        for seg in &iri.segments {
-            f(Kind::PathSegment, without_extensions(text, seg));
+        for seg in iri.segments(text) {
+            f(Kind::PathSegment, without_extensions(text, &seg));
         }
     }
-    for q in &iri.query_parts {
+    for q in iri.query_parts(text) {
         f(Kind::QueryName, q.name.clone());
         if let Some(v) = &q.value {
             f(Kind::QueryValue, without_extensions(text, v));

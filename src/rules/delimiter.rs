@@ -15,7 +15,7 @@ use std::ops::Range;
 
 use unicode_script::{Script, ScriptExtension, UnicodeScript};
 
-use super::{Check, IriCheck, Part, Rule, Severity, Sink, parts, shorten_escaped};
+use super::{Check, IriCheck, Part, PartCursor, Rule, Severity, Sink, parts, shorten_escaped};
 use crate::fix::{Applicability, IriFix};
 use crate::iri::Component;
 use crate::iri::chars::describe;
@@ -147,7 +147,13 @@ fn check_delimiters(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     let Some((first, _)) = text.char_indices().find(|&(_, c)| is_candidate(c)) else {
         return;
     };
-    let parts = parts(input.iri);
+    // The candidates come in order: a cursor over the parts, not a search for each.
+    let mut parts = PartCursor::new(parts(text, input.iri));
+    // And over the query's parameters (`name=value`), which the message names.
+    let mut params = PartCursor::new(input.iri.query_parts(text).map(|q| Part {
+        component: Component::Query,
+        range: q.range,
+    }));
     let mail_domains = mail_domains(input);
     for (i, c) in text[first..].char_indices() {
         let i = first + i;
@@ -168,7 +174,7 @@ fn check_delimiters(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         }
         // The scheme, the port and IP literals are in no part; any non-ASCII character there
         // is a `syntax-invalid` error already.
-        let Some(part) = parts.iter().find(|p| p.range.contains(&i)) else {
+        let Some(part) = parts.at(i).cloned() else {
             continue;
         };
         let host = part.component == Component::Host;
@@ -195,7 +201,7 @@ fn check_delimiters(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         let mut message = format!(
             "{} looks like '{d}' but is not a delimiter: {}",
             describe(c),
-            where_it_is(input, part, &range, d)
+            where_it_is(input, &part, params.at(i), &range, d)
         );
         if cjk_punctuation {
             message.push_str(" (it is ordinary punctuation in CJK text, but misleading in an IRI)");
@@ -229,7 +235,13 @@ fn check_delimiters(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
 
 /// Where the look-alike at `range` really is: the whole component it belongs to, and what the
 /// reader may wrongly see.
-fn where_it_is(input: &IriCheck<'_>, part: &Part, range: &Range<usize>, d: char) -> String {
+fn where_it_is(
+    input: &IriCheck<'_>,
+    part: &Part,
+    param: Option<&Part>,
+    range: &Range<usize>,
+    d: char,
+) -> String {
     let text = input.text;
     let show = |r: Range<usize>| shorten_escaped(&text[r]);
     match part.component {
@@ -268,12 +280,7 @@ fn where_it_is(input: &IriCheck<'_>, part: &Part, range: &Range<usize>, d: char)
             s
         }
         Component::Query => {
-            let param = input
-                .iri
-                .query_parts
-                .iter()
-                .find(|q| q.range.contains(&range.start))
-                .map_or(part.range.clone(), |q| q.range.clone());
+            let param = param.map_or(part.range.clone(), |q| q.range.clone());
             let mut s = format!("it is part of the query parameter `{}`", show(param));
             match d {
                 '&' | '=' => s.push_str("; it does not separate parameters"),

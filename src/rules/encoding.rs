@@ -17,7 +17,7 @@ use std::ops::Range;
 
 use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
 
-use super::{Check, InDocument, IriCheck, Rule, Severity, Sink, parts};
+use super::{Check, InDocument, IriCheck, Part, PartCursor, Rule, Severity, Sink, parts};
 use crate::fix::{Applicability, IriFix};
 use crate::iri::chars::{describe, escape_unsafe};
 use crate::source::{Source, is_utf16};
@@ -104,7 +104,7 @@ struct Garbled {
 struct AsMeant<'a, W, F> {
     input: &'a IriCheck<'a>,
     from: F,
-    parts: Vec<Range<usize>>,
+    parts: PartCursor<Box<dyn Iterator<Item = Part> + 'a>>,
     write: W,
     /// The last component asked for, and its text.
     last: Option<(Range<usize>, String)>,
@@ -117,7 +117,9 @@ where
     I: Iterator<Item = Garbled>,
 {
     fn new(input: &'a IriCheck<'a>, from: F, write: W) -> Self {
-        let parts = parts(input.iri).into_iter().map(|p| p.range).collect();
+        let parts = PartCursor::new(
+            Box::new(parts(input.text, input.iri)) as Box<dyn Iterator<Item = Part>>
+        );
         AsMeant {
             input,
             from,
@@ -129,15 +131,12 @@ where
 
     /// The component around `run`, as meant (runs come in order: one component at a time).
     fn around(&mut self, run: &Range<usize>) -> String {
-        // Parts are in order and disjoint: the last one starting at or before the run.
-        // (Empty parts contain no run and are passed over.)
-        let i = self.parts.partition_point(|p| p.start <= run.start);
-        let part = self.parts[..i]
-            .iter()
-            .rev()
-            .find(|r| !r.is_empty())
-            .filter(|r| r.start <= run.start && run.end <= r.end)
-            .cloned()
+        // Parts are in order and disjoint, and so are the runs: a cursor.
+        let part = self
+            .parts
+            .at(run.start)
+            .map(|p| p.range.clone())
+            .filter(|r| run.end <= r.end)
             .unwrap_or_else(|| run.clone());
         if let Some((r, text)) = &self.last
             && *r == part

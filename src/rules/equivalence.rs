@@ -7,6 +7,7 @@
 //! its first differing spelling, with every other place as a related location.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::{Check, Rule, Severity};
 use crate::diagnostic::{Diagnostic, Location, RelatedLocation};
@@ -28,11 +29,12 @@ pub const EQUIVALENT_VARIANTS: Rule = Rule {
 /// One absolute IRI as the project-level pass keeps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Variant {
-    /// Its scheme-based normal form (§5.3.3), the grouping key.
-    pub key: String,
-    /// The IRI as written (after §5.2 preparation), or `None` when it is its own normal form:
-    /// most IRIs are, and this keeps memory to one string for them.
-    pub spelling: Option<String>,
+    /// Its scheme-based normal form (§5.3.3), the grouping key: the occurrence's own IRI,
+    /// shared, when it is its own normal form (most IRIs are), so that the run holds no copy
+    /// of it.
+    pub key: Arc<str>,
+    /// The IRI as written (after §5.2 preparation), or `None` when it is its own normal form.
+    pub spelling: Option<Arc<str>>,
     /// Start of the IRI in its document.
     pub start: Location,
     /// End (exclusive).
@@ -57,16 +59,21 @@ pub fn takes_part(parsed: &Iri) -> bool {
 /// located at `start..end`. Its spelling is `text`, or `as_read` when the document's encoding
 /// gives the characters another form (RFC 3987 §3.1 step 1b); the normal form is the same.
 pub fn variant(
-    text: &str,
+    text: &Arc<str>,
     parsed: &Iri,
     as_read: Option<String>,
     start: Location,
     end: Location,
 ) -> Variant {
-    let key = normalize_parsed(text, parsed, Level::Scheme);
+    let normal = normalize_parsed(text, parsed, Level::Scheme);
+    let key: Arc<str> = if *normal == **text {
+        text.clone()
+    } else {
+        normal.into()
+    };
     let spelling = match as_read {
-        Some(spelling) => (key != spelling).then_some(spelling),
-        None => (key != text).then(|| text.to_string()),
+        Some(spelling) => (*key != *spelling).then(|| spelling.into()),
+        None => (key != *text).then(|| text.clone()),
     };
     Variant {
         key,
@@ -85,7 +92,7 @@ pub fn group(files: &[(&str, &[Variant])], severity: Severity) -> Vec<(usize, Di
     let mut order: Vec<&str> = Vec::new();
     for (f, (_, variants)) in files.iter().enumerate() {
         for v in variants.iter() {
-            let entry = groups.entry(v.key.as_str()).or_default();
+            let entry = groups.entry(&v.key).or_default();
             if entry.is_empty() {
                 order.push(&v.key);
             }

@@ -85,11 +85,12 @@ fn names(input: &IriCheck<'_>) -> Vec<Vec<LabelFound>> {
     let mut out = Vec::new();
     idn::for_each_dns_name(input, |name| {
         let raw = &text[name.range.clone()];
-        let has_ace = name.labels.iter().any(|l| idn::is_ace(&text[l.clone()]));
-        if raw.is_ascii() && !has_ace {
+        let has_ace = name.labels.clone().any(|l| idn::is_ace(&text[l]));
+        // A name of more labels than DNS allows imitates no domain (`idn-invalid` reports it).
+        if raw.is_ascii() && !has_ace || name.labels.too_many() {
             return;
         }
-        let mut labels = Vec::with_capacity(name.labels.len());
+        let mut labels = Vec::new();
         for r in name.labels {
             let s = &text[r.clone()];
             if s.contains('%') {

@@ -7,7 +7,7 @@
 //! and which check.
 
 use std::borrow::Cow;
-use std::ops::Range;
+use std::ops::{ControlFlow, Range};
 
 use crate::iri::props::bidi_class;
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
@@ -138,13 +138,80 @@ fn check_empty_names(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
 pub(super) struct DnsName<'a> {
     /// Its range in the IRI.
     pub range: Range<usize>,
-    /// The range of each label (the last is empty after a root dot).
-    pub labels: &'a [Range<usize>],
+    /// The range of each label (the last is empty after a root dot), found as they are asked
+    /// for: a name of a million labels holds no million ranges.
+    pub labels: DnsLabels<'a>,
     /// How messages name it: `host` or `mail domain`.
     pub what: &'static str,
     /// Whether a trailing root dot is allowed: in a URL host it makes a fully qualified name
     /// (RFC 3986 §3.2.2); a mail domain is written without it (RFC 5321 §4.1.2).
     pub root_dot: bool,
+}
+
+/// The most labels a DNS name can have: each label takes at least one octet and a dot, and a
+/// name at most 253 octets (RFC 1035 §2.3.4). A name of more is `idn-invalid` for its length
+/// whatever its labels hold; the rules that compare labels with domains that exist
+/// (`idn-not-registrable` and the look-alike rules) leave it alone, so that what they hold per
+/// label stays bounded.
+pub(super) const MAX_DNS_LABELS: usize = 127;
+
+/// The labels of a DNS name, split at every dot UTS #46 maps to `.` (U+002E, U+3002, U+FF0E,
+/// U+FF61; UTS #46 §2.3): RFC 3986 splits a host at `.` only, browsers also at the wide dots.
+#[derive(Debug, Clone)]
+pub(super) struct DnsLabels<'a> {
+    text: &'a str,
+    /// Where the next label starts.
+    next: usize,
+    end: usize,
+    done: bool,
+}
+
+impl<'a> DnsLabels<'a> {
+    fn new(text: &'a str, range: Range<usize>) -> Self {
+        DnsLabels {
+            text,
+            next: range.start,
+            end: range.end,
+            done: false,
+        }
+    }
+
+    /// True when there are more than [`MAX_DNS_LABELS`] labels.
+    pub(super) fn too_many(&self) -> bool {
+        self.clone().nth(MAX_DNS_LABELS).is_some()
+    }
+}
+
+impl Iterator for DnsLabels<'_> {
+    type Item = Range<usize>;
+
+    fn next(&mut self) -> Option<Range<usize>> {
+        if self.done {
+            return None;
+        }
+        let start = self.next;
+        let b = &self.text.as_bytes()[start..self.end];
+        // The wide dots are the only characters that start with these bytes and are dots.
+        let mut from = 0;
+        while let Some(k) = b[from..]
+            .iter()
+            .position(|&c| matches!(c, b'.' | 0xE3 | 0xEF))
+            .map(|k| from + k)
+        {
+            let dot_len = match &b[k..] {
+                [b'.', ..] => 1,
+                [0xE3, 0x80, 0x82, ..] | [0xEF, 0xBC, 0x8E, ..] | [0xEF, 0xBD, 0xA1, ..] => 3,
+                _ => {
+                    from = k + 1;
+                    continue;
+                }
+            };
+            self.next = start + k + dot_len;
+            return Some(start..start + k);
+        }
+        self.done = true;
+        Some(start..self.end)
+    }
 }
 
 /// The DNS names of an IRI: the host of a scheme whose host is a DNS name (`http`, `https`,
@@ -168,19 +235,9 @@ pub(super) fn for_each_dns_name(input: &IriCheck<'_>, mut f: impl FnMut(DnsName<
                 && !host.range.is_empty()
                 && !reported_by_syntax_rules(text, iri, &host.range)
             {
-                // RFC 3986 splits a host at `.` only; UTS #46, as browsers do, also at the wide
-                // dots, which only a non-ASCII host can hold (then the labels are split again).
-                let name = &text[host.range.clone()];
-                let wide;
-                let labels: &[Range<usize>] = if name.is_ascii() {
-                    &host.labels
-                } else {
-                    wide = dot_separated(name, host.range.start);
-                    &wide
-                };
                 f(DnsName {
                     range: host.range.clone(),
-                    labels,
+                    labels: DnsLabels::new(text, host.range.clone()),
                     what: "host",
                     root_dot: true,
                 });
@@ -197,7 +254,7 @@ pub(super) fn for_each_dns_name(input: &IriCheck<'_>, mut f: impl FnMut(DnsName<
 /// variation selector of U+E0100–U+E01EF) does not count: `syntax-invalid` is silent on it, and
 /// the rest of the name is checked without it ([`without_invisible_invalid`]).
 fn reported_by_syntax_rules(text: &str, iri: &Iri, range: &Range<usize>) -> bool {
-    iri.issues.iter().any(|i| {
+    iri.each_issue(text, |i| {
         let kind = match i.kind {
             IssueKind::Invalid => !text[i.range.clone()]
                 .chars()
@@ -209,8 +266,13 @@ fn reported_by_syntax_rules(text: &str, iri: &Iri, range: &Range<usize>) -> bool
             | IssueKind::StrayDelimiter => true,
             _ => false,
         };
-        kind && i.range.start < range.end && range.start < i.range.end
+        if kind && i.range.start < range.end && range.start < i.range.end {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
     })
+    .is_break()
 }
 
 /// `s` without the characters outside `ucschar` that `invisible-character` reports (U+E0000–
@@ -231,10 +293,9 @@ fn mail_domains(input: &IriCheck<'_>, mut f: impl FnMut(DnsName<'_>)) {
     for_each_mail_domain(input, |_, domain| {
         let d = &input.text[domain.clone()];
         if !d.is_empty() && !d.starts_with('[') {
-            let labels = dot_separated(d, domain.start);
             f(DnsName {
+                labels: DnsLabels::new(input.text, domain.clone()),
                 range: domain,
-                labels: &labels,
                 what: "mail domain",
                 root_dot: false,
             });
@@ -261,21 +322,6 @@ pub(super) fn for_each_mail_domain(
         }
         start = end + 1;
     }
-}
-
-/// The labels of `name` (which starts at `offset`), split at every dot UTS #46 maps to `.`
-/// (U+002E, U+3002, U+FF0E, U+FF61; UTS #46 §2.3).
-fn dot_separated(name: &str, offset: usize) -> Vec<Range<usize>> {
-    let mut labels = Vec::new();
-    let mut start = 0;
-    for (i, c) in name.char_indices() {
-        if matches!(c, '.' | '\u{3002}' | '\u{FF0E}' | '\u{FF61}') {
-            labels.push(offset + start..offset + i);
-            start = i + c.len_utf8();
-        }
-    }
-    labels.push(offset + start..offset + name.len());
-    labels
 }
 
 /// Decodes `%XX` escapes with the shared strict decoder; `None` when the octets are not UTF-8
@@ -310,14 +356,18 @@ struct Label<'a> {
 fn check_domain(
     text: &str,
     range: Range<usize>,
-    label_ranges: &[Range<usize>],
+    label_ranges: DnsLabels<'_>,
     what: &str,
     root_dot: bool,
     sink: &mut Sink<'_>,
 ) {
     let raw = &text[range.clone()];
-    // The common case: a valid name, checked without allocating when it is ASCII.
-    let whole: Cow<'_, str> = if raw.contains('%') {
+    // The common case: a valid name, checked without allocating when it is ASCII. (A name of
+    // more labels than DNS allows is not: it goes straight to the labels, never held whole in
+    // its ASCII form.)
+    let whole: Cow<'_, str> = if label_ranges.too_many() {
+        Cow::Borrowed("")
+    } else if raw.contains('%') {
         match percent_decode(raw) {
             Some(d) => d,
             None => return,
@@ -326,35 +376,39 @@ fn check_domain(
         Cow::Borrowed(raw)
     };
     let whole = without_invisible_invalid(whole);
-    if to_ascii(&whole, root_dot).is_ok() {
+    if !label_ranges.too_many() && to_ascii(&whole, root_dot).is_ok() {
         return;
     }
-    // Something fails: find which label and which check.
-    let mut labels = Vec::with_capacity(label_ranges.len());
-    for r in label_ranges {
-        match percent_decode(&text[r.clone()]) {
-            Some(t) => labels.push(Label {
-                range: r.clone(),
-                text: without_invisible_invalid(t),
-            }),
-            None => return,
-        }
+    // Something fails: find which label and which check. The labels are decoded one at a time
+    // as they are checked, and again for the bidi rule, never all held.
+    let label = |r: Range<usize>| {
+        percent_decode(&text[r.clone()]).map(|t| Label {
+            range: r,
+            text: without_invisible_invalid(t),
+        })
+    };
+    if label_ranges
+        .clone()
+        .any(|r| percent_decode(&text[r]).is_none())
+    {
+        return;
     }
+    let labels = || label_ranges.clone().filter_map(label);
     let mut reported = 0usize;
     let mut ace_len = 0usize;
-    let mut unicode_forms: Vec<Option<String>> = Vec::with_capacity(labels.len());
-    let last = labels.len().saturating_sub(1);
-    for (i, label) in labels.iter().enumerate() {
+    let last = label_ranges.clone().count().saturating_sub(1);
+    let mut previous_end = None;
+    for (i, label) in labels().enumerate() {
+        let before = previous_end.replace(label.range.end);
         if label.text.is_empty() {
-            unicode_forms.push(None);
             if i == last && i > 0 && root_dot {
                 continue; // the root dot of a fully qualified name
             }
             // The dot (of any width) before the label, or after it for the first.
-            let dot = if i > 0 {
-                labels[i - 1].range.end..label.range.start
-            } else if let Some(next) = labels.get(1) {
-                label.range.end..next.range.start
+            let dot = if let Some(end) = before {
+                end..label.range.start
+            } else if let Some(next) = label_ranges.clone().nth(1) {
+                label.range.end..next.start
             } else {
                 label.range.clone()
             };
@@ -384,7 +438,6 @@ fn check_domain(
         }
         match label_to_ascii(&label.text) {
             Err(_) => {
-                unicode_forms.push(None);
                 reported += 1;
                 let message = diagnose_label(&label.text)
                     .unwrap_or_else(|| "fails UTS #46 ToASCII (IDNA2008) processing".to_string());
@@ -416,19 +469,25 @@ fn check_domain(
                         Some("shorten the label".to_string()),
                     );
                 }
-                let (uni, _) =
-                    UTS46.to_unicode(label.text.as_bytes(), AsciiDenyList::EMPTY, Hyphens::Allow);
-                unicode_forms.push(Some(uni.into_owned()));
             }
         }
     }
     if reported == 0 {
         // Every label is fine on its own: the bidi rule across labels, or the total length.
-        let is_bidi = unicode_forms.iter().flatten().any(|l| is_rtl_label(l));
+        // (Every label passed ToASCII, or is the empty root label.)
+        let unicode = |label: &Label<'_>| {
+            (!label.text.is_empty()).then(|| {
+                UTS46
+                    .to_unicode(label.text.as_bytes(), AsciiDenyList::EMPTY, Hyphens::Allow)
+                    .0
+                    .into_owned()
+            })
+        };
+        let is_bidi = labels().any(|l| unicode(&l).is_some_and(|u| is_rtl_label(&u)));
         if is_bidi {
-            for (label, uni) in labels.iter().zip(&unicode_forms) {
-                if let Some(uni) = uni
-                    && let Some(problem) = bidi_rule(uni)
+            for label in labels() {
+                if let Some(uni) = unicode(&label)
+                    && let Some(problem) = bidi_rule(&uni)
                 {
                     reported += 1;
                     sink.report(

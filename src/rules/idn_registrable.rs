@@ -92,15 +92,16 @@ fn check_name(text: &str, name: &DnsName<'_>, sink: &mut Sink<'_>) {
     let raw = &text[name.range.clone()];
     // ASCII letters, digits and hyphens are PVALID; anything else in ASCII fails UTS #46 and is
     // `idn-invalid`'s. Only Unicode, `%XX` and `xn--` labels can be in the gap.
-    let plain = !raw.contains('%') && !name.labels.iter().any(|l| idn::is_ace(&text[l.clone()]));
-    if raw.is_ascii() && plain {
+    let plain = !raw.contains('%') && !name.labels.clone().any(|l| idn::is_ace(&text[l]));
+    // A name of more labels than DNS allows is no name to register (`idn-invalid` reports it).
+    if raw.is_ascii() && plain || name.labels.too_many() {
         return;
     }
     // A name written without escapes or `xn--` labels that IDNA2008 accepts as written is left
     // as it is by the UTS #46 mapping (PVALID and CONTEXTO code points are UTS #46 valid, and the
     // name is NFC): nothing to report, and UTS #46 need not run (the common case).
     if plain {
-        let written: Vec<&str> = name.labels.iter().map(|l| &text[l.clone()]).collect();
+        let written: Vec<&str> = name.labels.clone().map(|l| &text[l]).collect();
         if idna2008::check_domain(&written).is_empty() {
             return;
         }
@@ -116,8 +117,8 @@ fn check_name(text: &str, name: &DnsName<'_>, sink: &mut Sink<'_>) {
     if !name.root_dot && mapped.ends_with('.') {
         return; // a mail domain with a root dot: `idn-invalid` (RFC 5321 §4.1.2)
     }
-    let mut labels = Vec::with_capacity(name.labels.len());
-    for r in name.labels {
+    let mut labels = Vec::new();
+    for r in name.labels.clone() {
         if mapped == raw {
             // The common case: written as UTS #46 maps it.
             labels.push(MappedLabel {

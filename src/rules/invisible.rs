@@ -28,7 +28,10 @@ use icu_properties::{CodePointMapData, CodePointSetData};
 use unicode_normalization::char::canonical_combining_class;
 use unicode_script::Script;
 
-use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars, parts, shorten_escaped};
+use super::{
+    Check, IriCheck, PartCursor, Rule, Severity, Sink, describe_chars, fix_fits, parts,
+    shorten_encoded, shorten_escaped,
+};
 use crate::fix::{Applicability, IriFix};
 use crate::iri::Component;
 use crate::iri::chars::{is_bidi_formatting, is_default_ignorable, is_ucschar};
@@ -126,23 +129,16 @@ fn check_invisible(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     let Some(first) = invisible.next() else {
         return;
     };
-    let parts = parts(input.iri);
     // The parts are in order, and so are the characters: a cursor, not a search for each.
-    let mut part = 0;
+    let mut parts = PartCursor::new(parts(text, input.iri));
     let mut runs: Vec<(Range<usize>, Severity, Note)> = Vec::new();
     for (i, c) in std::iter::once(first).chain(invisible) {
         let end = i + c.len_utf8();
-        while parts.get(part).is_some_and(|p| p.range.end <= i) {
-            part += 1;
-        }
         // The component around it: context for the exceptions never crosses a delimiter. The
         // scheme, the port and IP literals are in no part: no exception applies there.
-        let (context, host) = parts
-            .get(part)
-            .filter(|p| p.range.contains(&i))
-            .map_or((i..end, false), |p| {
-                (p.range.clone(), p.component == Component::Host)
-            });
+        let (context, host) = parts.at(i).map_or((i..end, false), |p| {
+            (p.range.clone(), p.component == Component::Host)
+        });
         let Some((severity, note)) =
             verdict(&text[context.start..i], c, &text[end..context.end], host)
         else {
@@ -277,7 +273,7 @@ fn report(
         );
         help = format!(
             "to keep the flag, percent-encode the tag characters as `{}`; removing them leaves a plain flag and changes which resource the IRI names",
-            percent::encode(run)
+            shorten_encoded(run)
         );
     } else if all(|c| ('\u{E0000}'..=TAG_CANCEL).contains(&c)) {
         let spelled: String = run
@@ -332,30 +328,35 @@ fn report(
             });
             help = format!(
                 "remove it: it displays as nothing, and removing it changes which resource the IRI names, so check which one was meant (if the name really contains it, percent-encode it as `{}`)",
-                percent::encode(run)
+                shorten_encoded(run)
             );
         } else {
             help = "remove it: it displays as nothing, so the IRI looks the same without it but names a different resource; removing it changes which resource the IRI names, so check which one was meant".to_string();
         }
     }
     let fix = if emoji_tags {
-        // Keeps the flag (and the resource); still unsafe: the IRI's text changes.
-        IriFix::replace(
-            Applicability::Unsafe,
-            "percent-encode the tag characters",
-            range.clone(),
-            percent::encode(run),
-        )
+        // Keeps the flag (and the resource); still unsafe: the IRI's text changes. (Each
+        // byte becomes three: a run too long to fix is not encoded at all.)
+        fix_fits(3 * run.len()).then(|| {
+            IriFix::replace(
+                Applicability::Unsafe,
+                "percent-encode the tag characters",
+                range.clone(),
+                percent::encode(run),
+            )
+        })
     } else {
-        IriFix::replace(
+        Some(IriFix::replace(
             Applicability::Unsafe,
             format!("remove {}", describe_chars(run)),
             range.clone(),
             "",
-        )
+        ))
     };
     sink.report_as(severity, range, message, Some(help));
-    sink.attach_fix(fix);
+    if let Some(fix) = fix {
+        sink.attach_fix(fix);
+    }
 }
 
 /// Canonical_Combining_Class = Virama (9), the test of RFC 5892 Appendix A.1 and A.2.

@@ -108,30 +108,29 @@ fn decode_ace(label: &str) -> Option<String> {
 }
 
 /// The non-ASCII components and decoded ACE labels of the IRI.
-fn units<'a>(input: &IriCheck<'a>) -> Vec<Unit<'a>> {
+fn units<'a>(input: &IriCheck<'a>) -> impl Iterator<Item = Unit<'a>> {
     let text: &'a str = input.text;
-    let mut out = Vec::new();
-    for part in parts(input.iri) {
+    // Found as they are asked for: a host of a million labels holds no million units.
+    parts(text, input.iri).filter_map(move |part| {
         let s = &text[part.range.clone()];
         if part.component == Component::Host && is_ace(s) {
-            if let Some(decoded) = decode_ace(s) {
-                out.push(Unit {
-                    component: part.component,
-                    range: part.range,
-                    text: Cow::Owned(decoded),
-                    ace: Some(s),
-                });
-            }
+            decode_ace(s).map(|decoded| Unit {
+                component: part.component,
+                range: part.range,
+                text: Cow::Owned(decoded),
+                ace: Some(s),
+            })
         } else if !s.is_ascii() {
-            out.push(Unit {
+            Some(Unit {
                 component: part.component,
                 range: part.range,
                 text: Cow::Borrowed(s),
                 ace: None,
-            });
+            })
+        } else {
+            None
         }
-    }
-    out
+    })
 }
 
 /// The words of a component: maximal runs without ASCII punctuation, space or `%XX`.
@@ -562,11 +561,10 @@ fn tld(input: &IriCheck<'_>) -> Option<String> {
     let authority = input.iri.authority.as_ref()?;
     let label = authority
         .host
-        .labels
-        .iter()
-        .rev()
-        .map(|r| &input.text[r.clone()])
-        .find(|l| !l.is_empty())?;
+        .labels(input.text)
+        .map(|r| &input.text[r])
+        .filter(|l| !l.is_empty())
+        .last()?;
     let decoded = if is_ace(label) {
         decode_ace(label).unwrap_or_else(|| label.to_string())
     } else {
@@ -663,6 +661,46 @@ fn digit_lookalike(word: &str) -> Option<String> {
     lookalike.then_some(out)
 }
 
+/// Calls `f` with each letter of `w` (its offset, itself and what it looks like) that belongs
+/// to a script other than `dominant` and looks like a letter of it, in order, until a letter of
+/// another script that is no look-alike; returns false if there was one.
+fn each_minority_letter(w: &str, dominant: Script, mut f: impl FnMut(usize, char, String)) -> bool {
+    let mut visit = |i: usize, c: char| {
+        let s = script(c);
+        if is_neutral(s) || s == dominant || props::script_extension(c).contains_script(dominant) {
+            return true;
+        }
+        match lookalike_into(c, dominant) {
+            Some(sk) => {
+                f(i, c, sk);
+                true
+            }
+            None => false,
+        }
+    };
+    for piece in pieces(w) {
+        let go_on = match piece {
+            // ASCII letters are Latin and ASCII digits of no script: a run is looked at only in
+            // a word of another script, letter by letter (the first one ends the loop: an ASCII
+            // letter looks like no letter of another script).
+            Piece::Ascii(at, run) if dominant != Script::Latin => run
+                .bytes()
+                .enumerate()
+                .filter(|(_, b)| b.is_ascii_alphabetic())
+                .all(|(k, b)| visit(at + k, char::from(b))),
+            Piece::Ascii(..) => true,
+            Piece::Char(i, c) => {
+                work::add(Work::RuleChars, 1);
+                visit(i, c)
+            }
+        };
+        if !go_on {
+            return false;
+        }
+    }
+    true
+}
+
 fn check_confusable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     let tld = tld(input);
     for unit in units(input) {
@@ -681,55 +719,19 @@ fn check_confusable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             if w.is_ascii() {
                 continue;
             }
-            // (a) Letters of a minority script that look like letters of the word's script.
-            let mut minority: Vec<(usize, char, String)> = Vec::new();
+            // (a) Letters of a minority script that look like letters of the word's script:
+            // found once to see that every one is a look-alike, and again to report them, so
+            // that none is held (a word of a million of them held a skeleton for each).
+            let mut minority = 0usize;
             if !single_script(w) {
                 let Some(&(dominant, _)) = tally(w).first() else {
                     continue;
                 };
-                let mut all = true;
-                // False once a letter of another script is no look-alike of the dominant one.
-                let mut visit = |i: usize, c: char| {
-                    let s = script(c);
-                    if is_neutral(s)
-                        || s == dominant
-                        || props::script_extension(c).contains_script(dominant)
-                    {
-                        return true;
-                    }
-                    match lookalike_into(c, dominant) {
-                        Some(sk) => {
-                            minority.push((i, c, sk));
-                            true
-                        }
-                        None => false,
-                    }
-                };
-                for piece in pieces(w) {
-                    let go_on = match piece {
-                        // ASCII letters are Latin and ASCII digits of no script: a run is looked
-                        // at only in a word of another script, letter by letter (the first one
-                        // ends the loop: an ASCII letter looks like no letter of another script).
-                        Piece::Ascii(at, run) if dominant != Script::Latin => run
-                            .bytes()
-                            .enumerate()
-                            .filter(|(_, b)| b.is_ascii_alphabetic())
-                            .all(|(k, b)| visit(at + k, char::from(b))),
-                        Piece::Ascii(..) => true,
-                        Piece::Char(i, c) => {
-                            work::add(Work::RuleChars, 1);
-                            visit(i, c)
-                        }
-                    };
-                    if !go_on {
-                        all = false;
-                        break;
-                    }
-                }
                 // Only when every minority letter imitates the word's script: `iPhoneчехол` is
                 // two words run together (mixed-script says so), not a disguise.
+                let all = each_minority_letter(w, dominant, |_, _, _| minority += 1);
                 if !all {
-                    minority.clear();
+                    minority = 0;
                 }
                 let name = dominant.full_name();
                 let help = |sk: &str| {
@@ -738,8 +740,9 @@ fn check_confusable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                         escape_unsafe(sk)
                     ))
                 };
-                if unit.ace.is_some() && !minority.is_empty() {
-                    let chars: String = minority.iter().map(|(_, c, _)| *c).collect();
+                if unit.ace.is_some() && minority > 0 {
+                    let mut chars = String::new();
+                    each_minority_letter(w, dominant, |_, c, _| chars.push(c));
                     let reads = reads_as_lossy(w).to_lowercase();
                     let like = if distinct_count(&chars) == 1 {
                         format!("looks like a {name} letter")
@@ -763,22 +766,24 @@ fn check_confusable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                     ace_reported = true;
                     continue;
                 }
-                for (i, c, sk) in &minority {
-                    let at = word.start + i;
-                    sink.report_as(
-                        severity,
-                        unit.span(&(at..at + c.len_utf8())),
-                        format!(
-                            "{} in a {name} word of {} looks like {} (UTS #39 confusable)",
-                            describe(*c),
-                            unit.place(),
-                            describe_skeleton(sk)
-                        ),
-                        help(sk),
-                    );
+                if minority > 0 {
+                    each_minority_letter(w, dominant, |i, c, sk| {
+                        let at = word.start + i;
+                        sink.report_as(
+                            severity,
+                            unit.span(&(at..at + c.len_utf8())),
+                            format!(
+                                "{} in a {name} word of {} looks like {} (UTS #39 confusable)",
+                                describe(c),
+                                unit.place(),
+                                describe_skeleton(&sk)
+                            ),
+                            help(&sk),
+                        );
+                    });
                 }
             }
-            if !minority.is_empty() || !host {
+            if minority > 0 || !host {
                 continue;
             }
             // (b) A host word that reads as an ASCII name.

@@ -319,6 +319,18 @@ type MergeKey = (&'static str, Severity, Option<Component>);
 /// as many passes as it needs).
 pub const MAX_PLACES: usize = 1000;
 
+/// The most replacement text a finding's fix holds, all its edits together: a fix that
+/// percent-encodes a megabyte of spaces would hold three megabytes, and again as the document
+/// spells it. Edits past it are not offered: `--fix` makes the first ones and can run again,
+/// and a single edit longer than this is left to be made by hand. A rule that would build such
+/// an edit asks [`fix_fits`] first.
+pub const MAX_FIX_BYTES: usize = 64 * 1024;
+
+/// True when an edit of `len` bytes of replacement fits in a fix ([`MAX_FIX_BYTES`]).
+pub(crate) fn fix_fits(len: usize) -> bool {
+    len <= MAX_FIX_BYTES
+}
+
 /// The findings of one IRI as the rules report them. In a document ([`check_occurrence`])
 /// there is one finding per rule, severity and component: a report of the same problem in the
 /// same component adds its place to the first finding's [`Finding::also`] and its fix to the
@@ -407,12 +419,21 @@ impl Findings {
             fix.applicability = crate::fix::Applicability::Unsafe;
         }
         let f = &mut self.list[i];
+        let size =
+            |fix: &crate::fix::IriFix| fix.edits.iter().map(|e| e.replacement.len()).sum::<usize>();
         match (&mut f.fix, joined) {
             (Some(first), true) => {
+                if !fix_fits(size(first) + size(&fix)) {
+                    return;
+                }
                 first.applicability = first.applicability.max(fix.applicability);
                 first.edits.extend(fix.edits);
             }
-            (slot, _) => *slot = Some(fix),
+            (slot, _) => {
+                if fix_fits(size(&fix)) {
+                    *slot = Some(fix);
+                }
+            }
         }
     }
 
@@ -473,36 +494,51 @@ pub struct Part {
     pub range: Range<usize>,
 }
 
-/// The §4.2 components of `iri`, in order.
-pub fn parts(iri: &Iri) -> Vec<Part> {
-    let mut out = Vec::new();
-    let mut push = |component, range: &Range<usize>| {
-        out.push(Part {
-            component,
-            range: range.clone(),
-        })
-    };
-    if let Some(a) = &iri.authority {
-        if let Some(u) = &a.userinfo {
-            push(Component::Userinfo, u);
+/// The §4.2 components of the IRI parsed from `text`, in order, found as they are asked for
+/// (an IRI with a million `/` holds no million parts).
+pub fn parts<'t>(text: &'t str, iri: &'t Iri) -> impl Iterator<Item = Part> + Clone + 't {
+    fn part(component: Component) -> impl Fn(Range<usize>) -> Part + Clone {
+        move |range| Part { component, range }
+    }
+    let authority = iri.authority.as_ref();
+    let userinfo = authority.and_then(|a| a.userinfo.clone());
+    let labels = authority.map(|a| a.host.labels(text));
+    let query = iri.query_parts(text).flat_map(|q| {
+        std::iter::once(q.name)
+            .chain(q.value)
+            .map(part(Component::Query))
+    });
+    userinfo
+        .into_iter()
+        .map(part(Component::Userinfo))
+        .chain(labels.into_iter().flatten().map(part(Component::Host)))
+        .chain(iri.segments(text).map(part(Component::Path)))
+        .chain(query)
+        .chain(iri.fragment.clone().map(part(Component::Fragment)))
+}
+
+/// The part that holds each of a sequence of positions in increasing order: a cursor over
+/// [`parts`], not a search for each.
+pub struct PartCursor<I: Iterator<Item = Part>> {
+    parts: std::iter::Peekable<I>,
+}
+
+impl<I: Iterator<Item = Part>> PartCursor<I> {
+    /// A cursor at the first part.
+    pub fn new(parts: I) -> Self {
+        PartCursor {
+            parts: parts.peekable(),
         }
-        for label in &a.host.labels {
-            push(Component::Host, label);
+    }
+
+    /// The part that holds byte `i`, if any (the scheme, the port and IP literals are in none);
+    /// `i` must not be before a position asked for earlier.
+    pub fn at(&mut self, i: usize) -> Option<&Part> {
+        while self.parts.peek().is_some_and(|p| p.range.end <= i) {
+            self.parts.next();
         }
+        self.parts.peek().filter(|p| p.range.contains(&i))
     }
-    for seg in &iri.segments {
-        push(Component::Path, seg);
-    }
-    for q in &iri.query_parts {
-        push(Component::Query, &q.name);
-        if let Some(v) = &q.value {
-            push(Component::Query, v);
-        }
-    }
-    if let Some(f) = &iri.fragment {
-        push(Component::Fragment, f);
-    }
-    out
 }
 
 /// True when the IRI is a `javascript:` reference: code that a browser runs, not an IRI it
@@ -517,7 +553,7 @@ fn is_script(text: &str, iri: &Iri) -> bool {
 /// True when the IRI has a host label in ACE form (`xn--`), which the Unicode rules decode.
 fn has_ace_label(text: &str, iri: &Iri) -> bool {
     iri.authority.as_ref().is_some_and(|a| {
-        a.host.labels.iter().any(|l| {
+        a.host.labels(text).any(|l| {
             text.as_bytes()[l.clone()]
                 .get(..4)
                 .is_some_and(|p| p.eq_ignore_ascii_case(b"xn--"))
@@ -700,6 +736,32 @@ pub(crate) fn shorten_escaped(s: &str) -> String {
     format!("{first}...{last}")
 }
 
+/// `percent::encode(s)` for a message, shortened as [`shorten_escaped`] shortens (at most 60
+/// characters, cut in the middle), in work bounded by what it shows: a help that quoted the
+/// encoding of a megabyte-long run held three megabytes for one sentence.
+pub(crate) fn shorten_encoded(s: &str) -> String {
+    let encoded = |c: char| iri::percent::encode(c.encode_utf8(&mut [0; 4]));
+    let mut head = String::new();
+    for (i, c) in s.char_indices() {
+        head.push_str(&encoded(c));
+        if head.chars().count() > 60 {
+            // Long: the first 28 characters of the encoding, and the last 29.
+            let first: String = head.chars().take(28).collect();
+            let mut tail = String::new();
+            for c in s[i..].chars().rev() {
+                tail.insert_str(0, &encoded(c));
+                if tail.chars().count() >= 29 {
+                    break;
+                }
+            }
+            let n = tail.chars().count();
+            let last: String = tail.chars().skip(n.saturating_sub(29)).collect();
+            return format!("{first}...{last}");
+        }
+    }
+    head
+}
+
 /// At most 60 characters of `s` for a message, cut in the middle: the end of a host is what
 /// tells whose it is, and the end of a path which file it is.
 pub(crate) fn shorten(s: &str) -> String {
@@ -785,11 +847,36 @@ mod tests {
     }
 
     #[test]
+    fn shorten_encoded_is_the_encoding_shortened() {
+        for s in ["a b", "\u{200B}x", "^".repeat(20).as_str(), "é".repeat(6).as_str()] {
+            assert_eq!(shorten_encoded(s), iri::percent::encode(s), "{s:?}");
+        }
+        for s in ["^".repeat(100), "\u{200B}".repeat(1000), format!("{}z", "é".repeat(50))] {
+            let full = iri::percent::encode(&s);
+            assert_eq!(shorten_encoded(&s), shorten(&full), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn a_fix_holds_at_most_max_fix_bytes() {
+        let selection = Selection::default();
+        let fixed = |n: usize| {
+            let text = format!("http://a.org/x{}y", "^".repeat(n));
+            let f = check(&text, &selection);
+            let unwise = f.iter().find(|f| f.rule.id == "syntax-unwise-ascii").unwrap();
+            unwise.fix.as_ref().map(|f| f.edits[0].replacement.len())
+        };
+        // Each `^` is `%5E`: the fix fits up to a third of the cap.
+        assert_eq!(fixed(1000), Some(3000));
+        assert_eq!(fixed(MAX_FIX_BYTES / 3), Some(MAX_FIX_BYTES / 3 * 3));
+        assert_eq!(fixed(MAX_FIX_BYTES / 3 + 1), None);
+    }
+
+    #[test]
     fn parts_are_the_bidi_components() {
         let text = "http://us:er@a.b/c/d?e=f&g;h=#i";
         let parsed = crate::iri::analyze(text);
-        let got: Vec<(Component, &str)> = parts(&parsed)
-            .into_iter()
+        let got: Vec<(Component, &str)> = parts(text, &parsed)
             .map(|p| (p.component, &text[p.range]))
             .collect();
         assert_eq!(

@@ -129,7 +129,7 @@ fn check_nfkc(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     }
     // A mail domain is a name as a host is (`confusable-delimiter` reports its wide dots).
     let mail_domains = super::delimiter::mail_domains(input);
-    for part in super::parts(input.iri) {
+    for part in super::parts(input.text, input.iri) {
         let s = &text[part.range.clone()];
         let mut runs: Vec<Range<usize>> = Vec::new();
         for (i, c) in s.char_indices() {
@@ -328,7 +328,7 @@ fn non_nfc_runs_as_read(
 /// [`non_nfc_runs_as_read`]); `None` when that changes nothing, as for every UTF-8 and UTF-16
 /// document.
 pub(super) fn legacy_nfc(origin: InDocument<'_>) -> Option<String> {
-    let text = origin.occurrence.iri.as_str();
+    let text: &str = &origin.occurrence.iri;
     if text.is_ascii() {
         return None;
     }

@@ -14,7 +14,7 @@ use std::ops::Range;
 
 use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars};
 use crate::fix::{Applicability, IriFix};
-use crate::iri::IssueKind;
+use crate::iri::Component;
 use crate::iri::chars::{
     self, describe, escape_unsafe, is_control, is_unreserved, is_unsafe_to_display,
 };
@@ -190,13 +190,27 @@ fn check_non_utf8(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     }
 }
 
-/// True when a malformed `%` starts at `at`.
+/// True when a malformed `%` starts at `at`: one the parser reports (`syntax-bad-percent-
+/// encoding`), read from the text so that no list of issues is searched once per run.
 fn bad_percent_at(input: &IriCheck<'_>, at: usize) -> bool {
-    input
-        .iri
-        .issues
-        .iter()
-        .any(|i| i.kind == IssueKind::BadPercent && i.range.start == at)
+    let b = input.text.as_bytes();
+    let hex = |k: usize| b.get(k).is_some_and(u8::is_ascii_hexdigit);
+    if b.get(at) != Some(&b'%') || (hex(at + 1) && hex(at + 2)) {
+        return false;
+    }
+    // The components whose characters the parser checks one by one (a `%` in the scheme or the
+    // port, or inside an IP literal, is reported as invalid instead).
+    match input.iri.component_at(at) {
+        Some(Component::Userinfo | Component::Path | Component::Query | Component::Fragment) => {
+            true
+        }
+        Some(Component::Host) => input
+            .iri
+            .authority
+            .as_ref()
+            .is_some_and(|a| !input.text[a.host.range.clone()].starts_with('[')),
+        _ => false,
+    }
 }
 
 /// When `octets` are the start of a strictly legal UTF-8 sequence cut short, the length of the
@@ -507,12 +521,28 @@ fn stray_percent_before(text: &str, at: usize) -> bool {
 /// True when the triplet at `at` is in a path segment that decodes to `.` or `..`: decoding it
 /// would turn a name into a dot segment (`dot-segment` has its say on those in absolute IRIs).
 fn in_dot_segment(input: &IriCheck<'_>, at: usize) -> bool {
-    input
-        .iri
-        .segments
-        .iter()
-        .find(|s| s.contains(&at))
-        .is_some_and(|s| super::style::dot_segment(&input.text[s.clone()]).is_some())
+    let path = input.iri.path.clone();
+    if !path.contains(&at) {
+        return false;
+    }
+    // A dot segment is at most `%2E%2E` long: its bounds are looked for no further than that
+    // on either side of the triplet (a search over every segment for each triplet was
+    // quadratic).
+    const LONGEST: usize = 6;
+    let b = input.text.as_bytes();
+    let lo = path.start.max(at.saturating_sub(LONGEST));
+    let start = match (lo..at).rev().find(|&k| b[k] == b'/') {
+        Some(k) => k + 1,
+        None if lo == path.start => path.start,
+        None => return false,
+    };
+    let hi = path.end.min(at + LONGEST + 1);
+    let end = match (at..hi).find(|&k| b[k] == b'/') {
+        Some(k) => k,
+        None if hi == path.end => path.end,
+        None => return false,
+    };
+    super::style::dot_segment(&input.text[start..end]).is_some()
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use super::{Check, IriCheck, Rule, Severity, Sink};
+use super::{Check, IriCheck, Rule, Severity, Sink, shorten_escaped};
 use crate::fix::{Applicability, IriFix};
 use crate::iri::chars::escape_unsafe;
 use crate::iri::compare::remove_dot_segments;
@@ -152,34 +152,39 @@ fn check_dot_segments(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     if iri.kind != Kind::Iri || !path.starts_with('/') || !path.contains(['.', '%']) {
         return;
     }
-    let dots: Vec<(&Range<usize>, usize)> = iri
-        .segments
-        .iter()
-        .filter_map(|s| dot_segment(&text[s.clone()]).map(|n| (s, n)))
-        .collect();
-    if dots.is_empty() {
+    // The dot segments, found again on each pass rather than held.
+    let dots = || {
+        iri.segments(text)
+            .filter_map(|s| dot_segment(&text[s.clone()]).map(|n| (s, n)))
+    };
+    if dots().next().is_none() {
         return;
     }
     // The path with encoded dot segments spelled with dots, then resolved.
     let mut spelled = String::with_capacity(path.len());
     let mut at = iri.path.start;
-    for &(s, n) in &dots {
+    for (s, n) in dots() {
         spelled.push_str(&text[at..s.start]);
         spelled.push_str(&"..."[..n]);
         at = s.end;
     }
     spelled.push_str(&text[at..iri.path.end]);
     let resolved_path = remove_dot_segments(&spelled);
-    let resolved = escape_unsafe(&resolved_path);
+    drop(spelled);
+    // Quoted at most 60 characters long: the help is written once per run of dot segments.
+    let resolved = shorten_escaped(&resolved_path);
     let path_fix = whole_path_fix(text, iri.path.clone(), &resolved_path);
-    let mut runs: Vec<Range<usize>> = Vec::new();
-    for (s, _) in dots {
-        match runs.last_mut() {
-            Some(r) if r.end + 1 == s.start => r.end = s.end,
-            _ => runs.push(s.clone()),
+    drop(resolved_path);
+    // Adjacent dot segments make one run.
+    let mut dots = dots().map(|(s, _)| s).peekable();
+    let runs = std::iter::from_fn(|| {
+        let mut run = dots.next()?;
+        while let Some(next) = dots.next_if(|s| run.end + 1 == s.start) {
+            run.end = next.end;
         }
-    }
-    for (k, range) in runs.into_iter().enumerate() {
+        Some(run)
+    });
+    for (k, range) in runs.enumerate() {
         let written = &text[range.clone()];
         let mut message = format!(
             "dot segment{} `{written}` in the path of an absolute IRI: dot segments are for relative references, and RFC 3987 §5.3.2.4 removes them",

@@ -1,9 +1,10 @@
 //! Rules on the RFC 3987 §2.2 grammar, reported from the parser's issues.
 
-use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars};
+use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars, fix_fits, shorten_encoded};
 use crate::fix::{Applicability, IriFix};
 use crate::iri::percent;
 use crate::iri::{Component, Issue, IssueKind, chars};
+use std::ops::{ControlFlow, Range};
 
 /// `syntax-invalid`: the text is not an IRI-reference.
 pub const SYNTAX_INVALID: Rule = Rule {
@@ -76,15 +77,13 @@ pub(super) fn is_left_to_invisible_character(c: char) -> bool {
 }
 
 fn check_invalid(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
-    for issue in input
-        .iri
-        .issues
-        .iter()
-        .filter(|i| i.kind == IssueKind::Invalid && !left_to_invisible_character(input, i))
-    {
-        let help = invalid_help(input, issue).map(str::to_string);
-        sink.report(issue.range.clone(), issue.message.clone(), help);
-    }
+    let _ = input.iri.each_issue(input.text, |issue| {
+        if issue.kind == IssueKind::Invalid && !left_to_invisible_character(input, issue) {
+            let help = invalid_help(input, issue).map(str::to_string);
+            sink.report(issue.range.clone(), issue.message.clone(), help);
+        }
+        ControlFlow::<()>::Continue(())
+    });
 }
 
 /// What to write instead, from where the issue is and which character it is.
@@ -112,12 +111,10 @@ fn invalid_help(input: &IriCheck<'_>, issue: &Issue) -> Option<&'static str> {
 }
 
 fn check_bad_percent(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
-    for issue in input
-        .iri
-        .issues
-        .iter()
-        .filter(|i| i.kind == IssueKind::BadPercent)
-    {
+    let _ = input.iri.each_issue(input.text, |issue| {
+        if issue.kind != IssueKind::BadPercent {
+            return ControlFlow::<()>::Continue(());
+        }
         sink.report(
             issue.range.clone(),
             issue.message.clone(),
@@ -133,27 +130,41 @@ fn check_bad_percent(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 "%25",
             ));
         }
-    }
+        ControlFlow::Continue(())
+    });
 }
 
-/// Groups adjacent issues of `kind` in the same component into runs.
-fn issue_runs(issues: &[Issue], kind: IssueKind) -> Vec<(std::ops::Range<usize>, Component)> {
-    issue_runs_of(issues, |k| k == kind)
+/// Calls `f` on each run of adjacent issues of `kind` in the same component, in order.
+fn issue_runs(input: &IriCheck<'_>, kind: IssueKind, f: impl FnMut(Range<usize>, Component)) {
+    issue_runs_of(input, |k| k == kind, f);
 }
 
-/// Groups adjacent issues whose kind passes `keep`, in the same component, into runs.
+/// Calls `f` on each run of adjacent issues whose kind passes `keep`, in the same component, in
+/// order; one run at a time is held, whatever the number of issues.
 fn issue_runs_of(
-    issues: &[Issue],
+    input: &IriCheck<'_>,
     keep: impl Fn(IssueKind) -> bool,
-) -> Vec<(std::ops::Range<usize>, Component)> {
-    let mut out: Vec<(std::ops::Range<usize>, Component)> = Vec::new();
-    for i in issues.iter().filter(|i| keep(i.kind)) {
-        match out.last_mut() {
-            Some((r, c)) if r.end == i.range.start && *c == i.component => r.end = i.range.end,
-            _ => out.push((i.range.clone(), i.component)),
+    mut f: impl FnMut(Range<usize>, Component),
+) {
+    let mut run: Option<(Range<usize>, Component)> = None;
+    let _ = input.iri.each_issue(input.text, |i| {
+        if keep(i.kind) {
+            match &mut run {
+                Some((r, c)) if r.end == i.range.start && *c == i.component => {
+                    r.end = i.range.end;
+                }
+                _ => {
+                    if let Some((r, c)) = run.replace((i.range.clone(), i.component)) {
+                        f(r, c);
+                    }
+                }
+            }
         }
+        ControlFlow::<()>::Continue(())
+    });
+    if let Some((r, c)) = run {
+        f(r, c);
     }
-    out
 }
 
 /// The characters of `s`, each once, in order of appearance.
@@ -168,10 +179,8 @@ fn distinct(s: &str) -> Vec<char> {
 }
 
 fn check_unwise(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
-    let runs = issue_runs_of(&input.iri.issues, |k| {
-        matches!(k, IssueKind::UnwiseAscii | IssueKind::StrayDelimiter)
-    });
-    for (range, component) in runs {
+    let keep = |k| matches!(k, IssueKind::UnwiseAscii | IssueKind::StrayDelimiter);
+    issue_runs_of(input, keep, |range, component| {
         let chars = distinct(&input.text[range.clone()]);
         let names: Vec<String> = chars
             .iter()
@@ -215,17 +224,20 @@ fn check_unwise(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         } else {
             Applicability::Safe
         };
-        sink.attach_fix(IriFix::replace(
-            applicability,
-            "percent-encode it",
-            range.clone(),
-            percent::encode(&input.text[range]),
-        ));
-    }
+        // (Each byte becomes at most three: a run too long to fix is not encoded at all.)
+        if fix_fits(3 * range.len()) {
+            sink.attach_fix(IriFix::replace(
+                applicability,
+                "percent-encode it",
+                range.clone(),
+                percent::encode(&input.text[range]),
+            ));
+        }
+    });
 }
 
 fn check_private_use(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
-    for (range, component) in issue_runs(&input.iri.issues, IssueKind::PrivateUse) {
+    issue_runs(input, IssueKind::PrivateUse, |range, component| {
         let run = &input.text[range.clone()];
         sink.report(
             range,
@@ -235,14 +247,14 @@ fn check_private_use(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             ),
             Some(format!(
                 "percent-encode it (`{}`), or move it into the query if it really is private data",
-                percent::encode(run)
+                shorten_encoded(run)
             )),
         );
-    }
+    });
 }
 
 fn check_control(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
-    for (range, component) in issue_runs(&input.iri.issues, IssueKind::Control) {
+    issue_runs(input, IssueKind::Control, |range, component| {
         let run = &input.text[range.clone()];
         let what = if run.chars().count() == 1 {
             "a control character"
@@ -254,8 +266,8 @@ fn check_control(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             format!("{} in the {component}: {what}", describe_chars(run)),
             Some(format!(
                 "remove it; control characters are invisible and can hide or alter text on a terminal (if it is really part of the name, write `{}`)",
-                percent::encode(run)
+                shorten_encoded(run)
             )),
         );
-    }
+    });
 }

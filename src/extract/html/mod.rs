@@ -347,7 +347,7 @@ fn scan_view(
             };
             let occurrence = |iri: String, r: Range<usize>| {
                 Occurrence {
-                    iri,
+                    iri: iri.into(),
                     map: map.slice(r),
                     origin: origin.clone(),
                     placeholders: Vec::new(),
@@ -604,7 +604,7 @@ mod tests {
             .into_iter()
             .map(|o| {
                 let src = html[o.map.source_range()].to_string();
-                (o.origin.into_owned(), o.iri, src)
+                (o.origin.into_owned(), o.iri.to_string(), src)
             })
             .collect()
     }

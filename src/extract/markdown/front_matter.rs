@@ -134,7 +134,7 @@ fn occurrence(value: Value) -> Option<Occurrence> {
     };
     Some(
         Occurrence {
-            iri: value.text[r.clone()].to_string(),
+            iri: value.text[r.clone()].into(),
             map: value.map.slice(r),
             origin: origin.into(),
             placeholders: Vec::new(),

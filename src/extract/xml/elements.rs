@@ -216,7 +216,7 @@ impl<'a> Walker<'a> {
                         template::placeholders(&iri)
                     };
                     found.push(Occurrence {
-                        iri,
+                        iri: iri.into(),
                         map,
                         origin: origin.clone(),
                         placeholders,
@@ -260,7 +260,7 @@ impl<'a> Walker<'a> {
                 let (iri, map) = c.prepared.slice(r);
                 self.out.occurrences.push(
                     Occurrence {
-                        iri,
+                        iri: iri.into(),
                         map,
                         origin: c.origin.into(),
                         placeholders: Vec::new(),

@@ -12,7 +12,7 @@ use crate::iri::Component;
 use crate::iri::chars::{is_bidi_formatting, is_control};
 use crate::iri::percent::{self, Decoded};
 use crate::rules::invisible::{self, Note};
-use crate::rules::{IriCheck, Severity, Sink, describe_chars, parts};
+use crate::rules::{IriCheck, PartCursor, Severity, Sink, describe_chars, parts};
 
 /// Why a decoded character is reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,7 +89,8 @@ pub(super) fn check_forbidden(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     if suspects.is_empty() {
         return;
     }
-    let parts = parts(input.iri);
+    // The runs come in order: a cursor over the parts, not a search for each.
+    let mut parts = PartCursor::new(parts(text, input.iri));
     let mut hits: Vec<(Range<usize>, String, Severity, Forbidden)> = Vec::new();
     let mut done = 0;
     for run in suspects {
@@ -99,8 +100,7 @@ pub(super) fn check_forbidden(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         // The exceptions look at neighbours in the same component, decoded: `to-uri` encodes a
         // whole emoji ZWJ sequence, not only its joiners.
         let (context, component) = parts
-            .iter()
-            .find(|p| p.range.contains(&run.start))
+            .at(run.start)
             .map_or((run.clone(), input.iri.component_at(run.start)), |p| {
                 (p.range.clone(), Some(p.component))
             });
