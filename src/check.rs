@@ -255,6 +255,12 @@ pub const ORDER_WINDOW: usize = 64;
 /// [`FileOutcome::held_bytes`]: past it, no file but the next one is started.
 pub const AHEAD_BUDGET: usize = 16 << 20;
 
+/// How many bytes of input the workers of [`run_ordered`] may be checking at once: a file is
+/// not started while others of this many bytes in all are being checked, unless no other is
+/// (a larger file is checked alone). Checking a file holds about twice its size, so that
+/// `-j N` holds twice the largest file or twice this, not N times the largest file.
+pub const IN_FLIGHT_BUDGET: u64 = 16 << 20;
+
 /// The most diagnostics one file lists: past them, its findings are counted
 /// ([`FileOutcome::unlisted`]), not held, so that a file of a million findings takes the
 /// memory of this many.
@@ -304,6 +310,8 @@ pub fn run_ordered<R>(
     // `i < taken + ORDER_WINDOW`. Inputs are taken in order, so the first one not yet
     // consumed is always being checked by a worker that is not waiting: no deadlock.
     let gate = (Mutex::new(0usize), Condvar::new());
+    // The bytes of input being checked ([`IN_FLIGHT_BUDGET`]).
+    let in_flight = (Mutex::new(0u64), Condvar::new());
     let workers = rayon::current_num_threads().min(inputs.len().max(1));
     let (tx, rx) = crossbeam_channel::unbounded::<(usize, Result<FileOutcome, NotLoaded>)>();
     let unread = std::cell::RefCell::new(already);
@@ -311,6 +319,7 @@ pub fn run_ordered<R>(
         for _ in 0..workers {
             let tx = tx.clone();
             let (next, stop, gate, held, check_one) = (&next, &stop, &gate, &held, &check_one);
+            let in_flight = &in_flight;
             scope.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
@@ -331,7 +340,28 @@ pub fn run_ordered<R>(
                     if stop.load(Ordering::Relaxed) {
                         return;
                     }
+                    // Wait until the file's bytes fit with those being checked (its size as
+                    // the file system says; standard input's is not known in advance).
+                    let size = match &inputs[i].input {
+                        crate::walk::Input::File { path, .. } => {
+                            std::fs::metadata(path).map_or(0, |m| m.len())
+                        }
+                        crate::walk::Input::Stdin => 0,
+                    };
+                    {
+                        let (bytes, freed) = in_flight;
+                        let mut b = bytes.lock().unwrap_or_else(|e| e.into_inner());
+                        while *b > 0 && *b + size > IN_FLIGHT_BUDGET {
+                            b = freed.wait(b).unwrap_or_else(|e| e.into_inner());
+                        }
+                        *b += size;
+                    }
                     let result = check_one(i);
+                    {
+                        let (bytes, freed) = in_flight;
+                        *bytes.lock().unwrap_or_else(|e| e.into_inner()) -= size;
+                        freed.notify_all();
+                    }
                     if let Ok(file) = &result {
                         held.fetch_add(file.held_bytes(), Ordering::Relaxed);
                     }
@@ -713,7 +743,7 @@ pub fn check_with(
             }
         }
         if !findings.is_empty() {
-            let shared: std::sync::Arc<str> = std::sync::Arc::from(occ.iri.as_str());
+            let shared: std::sync::Arc<str> = occ.iri.clone();
             for finding in findings {
                 diagnostics.push(Diagnostic::new(
                     source,

@@ -88,5 +88,48 @@ fn findings_are_bounded_per_file_and_streamed_across_files() {
     // Held all at once, 300,000 diagnostics take hundreds of megabytes.
     let limit = 2 * file.len() + 40 * 1024 * 1024;
     assert!(peak <= limit, "300 files: peak {peak} > {limit}");
+
+    // Four files of 10 MB on four threads: checked one at a time, since two do not fit in
+    // `IN_FLIGHT_BUDGET` (before, all four were read and checked at once: 4 × 10 MB).
+    let big = "Plain prose, with http://a.org/ a link now and then.\n".repeat(200_000);
+    let inputs: Vec<Entry> = (0..4)
+        .map(|i| {
+            let path = dir.path().join(format!("big{i}.txt"));
+            std::fs::write(&path, &big).unwrap();
+            Entry {
+                input: Input::File {
+                    path,
+                    explicit: false,
+                },
+                settings: Default::default(),
+            }
+        })
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .unwrap();
+    let (peak, (summary, _)) = peak_of(|| {
+        pool.install(|| {
+            check::run_ordered(
+                &inputs,
+                Run::default(),
+                &LoadOptions::default(),
+                &options,
+                &|_| {},
+                |files| {
+                    let unread = files.unread();
+                    json::write_files(files, unread, &mut std::io::sink()).unwrap()
+                },
+            )
+        })
+    });
+    assert_eq!(summary.files, 4);
+    assert!(big.len() as u64 > check::IN_FLIGHT_BUDGET / 2);
+    let limit = 2 * big.len() + 8 * 1024 * 1024;
+    assert!(
+        peak <= limit,
+        "4 big files on 4 threads: peak {peak} > {limit}"
+    );
     let _ = RefCell::new(());
 }
