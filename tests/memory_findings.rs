@@ -89,7 +89,7 @@ const PIECES: [&str; 9] = [
     "a\u{E2}\u{80}\u{AE}",
 ];
 
-/// The pieces whose IRIs hold more than their length while their rules run (see the README's
+/// The pieces whose IRIs hold more than their length while their rules run (see the book's
 /// limits): an IRI with a character the grammar forbids every few bytes (the C1 control of the
 /// mojibake `aâ\u{80}®`) holds one parse issue with its message per such character, some 22
 /// bytes per byte. Their work is checked, their peak is not yet held to twice the input.
