@@ -622,7 +622,7 @@ fn unsafe_characters_in_a_configuration_are_not_echoed_raw() {
 }
 
 #[test]
-fn config_command_documents_every_key_and_the_readme_table_is_generated_from_it() {
+fn config_command_documents_every_key_and_the_books_table_is_generated_from_it() {
     let dir = tempfile::tempdir().unwrap();
     let (code, list, _) = run(dir.path(), &["config"]);
     assert_eq!(code, 0);
@@ -644,22 +644,27 @@ fn config_command_documents_every_key_and_the_readme_table_is_generated_from_it(
     assert_eq!(code, 2);
     assert!(err.contains("unknown key `alow`"), "{err}");
 
-    let readme = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    // The book's Configuration page holds the table (generated: one source, the options).
+    let page = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/src/configuration.md");
+    let doc = fs::read_to_string(page).unwrap();
     let table = irilint::config::options::markdown_table();
     let begin = "<!-- options:begin -->\n";
     let end = "<!-- options:end -->";
-    let start = readme.find(begin).expect("README has the options table") + begin.len();
-    let stop = readme
+    let start = doc
+        .find(begin)
+        .expect("the Configuration page has the options table")
+        + begin.len();
+    let stop = doc
         .find(end)
-        .expect("README has the options table's end");
+        .expect("the Configuration page has the options table's end");
     if std::env::var_os("IRILINT_BLESS").is_some() {
-        let updated = format!("{}{table}{}", &readme[..start], &readme[stop..]);
-        fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"), updated).unwrap();
+        let updated = format!("{}{table}{}", &doc[..start], &doc[stop..]);
+        fs::write(page, updated).unwrap();
     } else {
         assert_eq!(
-            &readme[start..stop],
+            &doc[start..stop],
             table,
-            "README's options table is generated from src/config/options.rs: run IRILINT_BLESS=1 cargo test --test config"
+            "docs/src/configuration.md's options table is generated from src/config/options.rs: run IRILINT_BLESS=1 cargo test --test config"
         );
     }
 }

@@ -122,7 +122,7 @@ fn every_attack_is_caught_by_its_rule() {
 /// Links written straight into Chinese and Japanese running text end where the text starts:
 /// at full-width sentence punctuation and at CJK text right after an ASCII letter or digit.
 /// After a delimiter, CJK text belongs to the IRI (as in `/wiki/東京`): those run on, and the
-/// README says so.
+/// book's Plain text page says so.
 #[test]
 fn links_in_running_cjk_text_end_where_the_text_starts() {
     let text = fs::read_to_string("fixtures/clean/cjk-running-text.txt").unwrap();

@@ -1,7 +1,7 @@
 //! Work in proportion to the input, asserted as counts rather than times: each test does the
 //! same thing at a size N and at 4N and requires about 4 times the work (at most 5), where a
 //! quadratic cost would show as 16. The counts are [`irilint::work`]'s, each a model of one cost
-//! named there. The README's "Limits and guarantees" names each test.
+//! named there. The book's "Limits and guarantees" (docs/src/limits.md) names each test.
 
 use irilint::rules::{self, Selection};
 use irilint::source::{Format, Source};

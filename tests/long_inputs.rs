@@ -3,7 +3,7 @@
 //! one IRI with exactly the findings a short one has, located to the byte and the column; a
 //! line of 100,000 IRIs is 100,000 IRIs, the hidden character in the last one found; and a
 //! megabyte line without an IRI is quiet. (Speed on such inputs is measured by
-//! `bench/ratios.sh` and the README's figures, not here.)
+//! `bench/ratios.sh` and the figures of the book's Performance page, not here.)
 
 use irilint::check::{CheckOptions, FileOutcome, check_source};
 use irilint::rules::Selection;

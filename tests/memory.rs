@@ -1,6 +1,6 @@
 //! Memory in proportion to the document: a large HTML page is checked while the tokenizer
 //! streams it, each IRI dropped once checked, so the peak stays near the page itself (the
-//! README's limit: at most twice the file plus 50 MB). Before streaming, a page's tokens and
+//! book's limit, docs/src/limits.md: at most twice the file plus 50 MB). Before streaming, a page's tokens and
 //! IRIs were all held at once: about 15 times the file.
 //!
 //! Alone in its test binary, so that the process's peak (Linux `VmHWM`) is this test's.

@@ -1,11 +1,13 @@
-//! The README's "Use in CI" snippets are what their consumers accept: the GitHub Actions workflow
+//! The CI snippets of the book's workflow pages (`docs/src/workflows/ci.md`, `pre-commit.md`)
+//! are what their consumers accept: the GitHub Actions workflow
 //! and the GitLab CI job against those services' schemas (`check-jsonschema`'s bundled
 //! `vendor.github-workflows` and `vendor.gitlab-ci`), the pre-commit configurations with
 //! `pre-commit validate-config`, and `.pre-commit-hooks.yaml` with `validate-manifest`. And they
 //! install a release without compiling, the release of Cargo.toml's version: the GitHub job
 //! uses this repository's action at the tag `vX.Y.Z` with inputs `action.yml` declares, the
 //! GitLab job pip installs `irilint==X.Y.Z`, the pre-commit hook is this repository at `rev:
-//! vX.Y.Z` (the tag `.github/workflows/release.yml` is started by).
+//! vX.Y.Z` (the tag `.github/workflows/release.yml` is started by). The README's snippets, one
+//! per workflow, are copies of the book's, so what holds for these holds for them.
 
 mod consumers;
 
@@ -16,20 +18,59 @@ fn repo_root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The YAML blocks of the README's "Use in CI" section, in order.
-fn snippets() -> Vec<String> {
-    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
-    let start = readme.find("### Use in CI").expect("the section");
-    let end = start + readme[start..].find("\n## ").expect("its end");
+/// The fenced blocks of `lang` in `text`, in order.
+fn blocks(text: &str, lang: &str) -> Vec<String> {
+    let fence = format!("```{lang}\n");
     let mut blocks = Vec::new();
-    let mut rest = &readme[start..end];
-    while let Some(open) = rest.find("```yaml\n") {
-        let body = &rest[open + 8..];
+    let mut rest = text;
+    while let Some(open) = rest.find(&fence) {
+        let body = &rest[open + fence.len()..];
         let close = body.find("```").expect("a closed block");
         blocks.push(body[..close].to_string());
         rest = &body[close + 3..];
     }
     blocks
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(repo_root().join(path)).unwrap()
+}
+
+/// The YAML blocks of the book's "Use in CI" page (GitHub, GitLab), then of its "Pre-commit
+/// hook" page (the published hook, a local one).
+fn snippets() -> Vec<String> {
+    let mut all = blocks(&read("docs/src/workflows/ci.md"), "yaml");
+    all.extend(blocks(&read("docs/src/workflows/pre-commit.md"), "yaml"));
+    all
+}
+
+/// Each snippet of the README's "Workflows" section is one of the book's workflow pages, to
+/// the byte: the book's are the ones tested here, and the README's must not drift from them.
+#[test]
+fn the_readme_snippets_are_the_books() {
+    let readme = read("README.md");
+    let start = readme
+        .find("\n## Workflows\n")
+        .expect("the README's Workflows section");
+    let end = start + 1 + readme[start + 1..].find("\n## ").expect("its end");
+    let section = &readme[start..end];
+    let mut book = snippets();
+    book.extend(blocks(&read("docs/src/workflows/editor.md"), "lua"));
+    let mut shown = 0;
+    for lang in ["yaml", "lua", "toml", "json", "sh"] {
+        for block in blocks(section, lang) {
+            assert!(
+                book.contains(&block),
+                "the README's {lang} snippet is not one of the book's workflow pages:\n{block}"
+            );
+            shown += 1;
+        }
+    }
+    // One per workflow: pre-commit, CI, editor.
+    assert_eq!(shown, 3, "{section}");
+    assert!(section.contains("rev: v"), "{section}");
+    assert!(section.contains("runs-on:"), "{section}");
+    assert!(section.contains("\"lsp\""), "{section}");
 }
 
 /// Runs `tool args… file` on `text` saved as `name`; fails with its output unless it succeeds.

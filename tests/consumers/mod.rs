@@ -134,3 +134,13 @@ pub fn action_validator() -> Option<PathBuf> {
     let bin = dir().join("node_modules/.bin/action-validator");
     bin.is_file().then_some(bin)
 }
+
+/// `mdbook`, which builds the book in `docs/`: installed by `.ci/run` with `cargo install
+/// --root tests/consumers` (so into `bin/`), or else on `PATH`.
+pub fn mdbook() -> Option<PathBuf> {
+    let local = dir().join("bin/mdbook");
+    if local.is_file() {
+        return Some(local);
+    }
+    on_path("mdbook")
+}
