@@ -32,7 +32,7 @@ fn cost(name: &str, format: Format, doc: &[u8], findings: bool) -> (usize, usize
         let source = Source::decode(name.to_string(), format, doc).unwrap();
         // Every rule but the project-level `equivalent-variants` (off by default), which
         // holds the normal form of each IRI for the whole run and builds it in a few passes
-        // (README, "Limits and guarantees").
+        // (the book, "Limits and guarantees").
         let selection = Selection::from_selectors(&["ALL"], &[], &["equivalent-variants"]).unwrap();
         let options = CheckOptions::new(&selection);
         let outcome = RunOutcome {

@@ -11,7 +11,7 @@ use std::cell::RefCell;
 
 use common::counting::{Counting, peak_of};
 use irilint::check::{self, CheckOptions, LoadOptions, MAX_LISTED, Run, check_source};
-use irilint::report::json;
+use irilint::report::{json, junit};
 use irilint::rules::Selection;
 use irilint::source::{Format, Source};
 use irilint::walk::{Entry, Input};
@@ -88,6 +88,27 @@ fn findings_are_bounded_per_file_and_streamed_across_files() {
     // Held all at once, 300,000 diagnostics take hundreds of megabytes.
     let limit = 2 * file.len() + 40 * 1024 * 1024;
     assert!(peak <= limit, "300 files: peak {peak} > {limit}");
+
+    // The same as JUnit, whose head counts the cases: they wait in a temporary file, not in
+    // memory (before, JUnit gathered every file: 300,000 diagnostics).
+    let (peak, (summary, _)) = peak_of(|| {
+        pool.install(|| {
+            check::run_ordered(
+                &inputs,
+                Run::default(),
+                &LoadOptions::default(),
+                &options,
+                &|_| {},
+                |files| {
+                    let unread = files.unread();
+                    let places = irilint::report::place::Places::current();
+                    junit::write_files(files, unread, &places, &mut std::io::sink()).unwrap()
+                },
+            )
+        })
+    });
+    assert_eq!((summary.files, summary.errors), (300, 300_000));
+    assert!(peak <= limit, "300 files as JUnit: peak {peak} > {limit}");
 
     // Four files of 10 MB on four threads: checked one at a time, since two do not fit in
     // `IN_FLIGHT_BUDGET` (before, all four were read and checked at once: 4 × 10 MB).

@@ -146,15 +146,14 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     };
     // The report is written while the files are checked, file by file in order, unless
     // something needs every file first: fixes, a baseline being written, the project-level
-    // rules, and JUnit, whose head counts what follows.
+    // rules. (JUnit's head counts what follows: its cases wait in a temporary file.)
     let project_level = walk.inputs.iter().any(|e| {
         e.settings
             .selection
             .severity_of(crate::rules::equivalence::EQUIVALENT_VARIANTS.id)
             .is_some()
     });
-    let streamed = args.format != ReportFormat::Junit;
-    if fixing.is_none() && !writing && !project_level && streamed {
+    if fixing.is_none() && !writing && !project_level {
         let already = Run {
             files: Vec::new(),
             errors: walk.errors,
@@ -322,8 +321,8 @@ fn exit_code(args: &CheckArgs, summary: &Summary, unread: &Run<()>) -> u8 {
     }
 }
 
-/// Writes the report of `files` as they come ([`check::run_ordered`]), in a format that is
-/// written in order (every one but JUnit): one file's findings at a time are held.
+/// Writes the report of `files` as they come ([`check::run_ordered`]): one file's findings at a
+/// time are held.
 fn write_streamed(
     files: &mut check::Ordered<'_>,
     args: &CheckArgs,
@@ -341,6 +340,7 @@ fn write_streamed(
         }
         ReportFormat::Github => github::write_files(files, unread, &Places::current(), out)?,
         ReportFormat::Gitlab => gitlab::write_files(files, &Places::current(), out)?,
+        ReportFormat::Junit => junit::write_files(files, unread, &Places::current(), out)?,
         _ => {
             let mut summary = Summary::default();
             let mut statistics = report::Statistics::default();

@@ -10,57 +10,93 @@
 //! the input goes out with hidden characters — C0 controls and others XML 1.0 forbids among
 //! them — as visible `⟨U+001B⟩` escapes, then XML-escaped.
 
+use std::borrow::Borrow;
+use std::cell::RefCell;
+use std::io::{self, BufWriter, Seek, SeekFrom, Write};
+
+use super::Summary;
 use super::place::Places;
-use crate::check::RunOutcome;
+use crate::check::{FileOutcome, Run, RunOutcome};
 use crate::diagnostic::Diagnostic;
 use crate::iri::chars::escape_unsafe;
 
 /// The JUnit report of a run.
 pub fn render(outcome: &RunOutcome, places: &Places) -> String {
-    let mut cases = String::new();
-    let (mut tests, mut failures) = (0, 0);
-    for file in &outcome.files {
+    let mut out = Vec::new();
+    let unread = RefCell::new(outcome.unread());
+    write_files(outcome.files.iter(), &unread, places, &mut out)
+        .expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("reports are UTF-8")
+}
+
+/// Writes the JUnit report of the files `files` gives, in order, as each comes
+/// ([`crate::check::run_ordered`]); `unread` is read after the last file. The suite's head
+/// counts the test cases that follow it, so the cases go to an anonymous temporary file first
+/// (deleted when done) and are copied after the head: one file's findings at a time are held,
+/// however many files there are. Returns the run's summary.
+pub fn write_files<F: Borrow<FileOutcome>>(
+    files: impl Iterator<Item = F>,
+    unread: &RefCell<Run<()>>,
+    places: &Places,
+    out: &mut dyn Write,
+) -> io::Result<Summary> {
+    let mut cases = BufWriter::new(tempfile::tempfile()?);
+    let mut summary = Summary::default();
+    let (mut tests, mut failures) = (0usize, 0usize);
+    for file in files {
+        let file = file.borrow();
+        summary.add(file);
         let path = places.display(&file.path);
         if file.diagnostics.is_empty() {
             tests += 1;
-            cases.push_str(&format!(
+            write!(
+                cases,
                 "    <testcase name=\"{}\" classname=\"irilint\" time=\"0\"/>\n",
                 xml(&path)
-            ));
+            )?;
             continue;
         }
         for d in &file.diagnostics {
             tests += 1;
             failures += 1;
-            cases.push_str(&format!(
+            write!(
+                cases,
                 "    <testcase name=\"{}:{}:{}: {}\" classname=\"irilint\" time=\"0\">\n{}    </testcase>\n",
                 xml(&path),
                 d.start.line,
                 d.start.column,
                 d.rule,
                 failure(d, &path)
-            ));
+            )?;
         }
     }
-    for (e, element) in outcome
+    let unread = unread.borrow();
+    for (e, element) in unread
         .errors
         .iter()
         .map(|e| (e, "error type=\"unreadable\""))
-        .chain(outcome.skipped.iter().map(|e| (e, "skipped")))
+        .chain(unread.skipped.iter().map(|e| (e, "skipped")))
     {
         tests += 1;
-        cases.push_str(&format!(
+        write!(
+            cases,
             "    <testcase name=\"{}\" classname=\"irilint\" time=\"0\">\n      <{element} message=\"{}\"/>\n    </testcase>\n",
             xml(&places.display(&e.path)),
             xml(&e.message),
-        ));
+        )?;
     }
-    format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"irilint\" package=\"irilint\" id=\"0\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{}\" skipped=\"{}\" time=\"0\" timestamp=\"{}\" hostname=\"localhost\">\n    <properties/>\n{cases}    <system-out/>\n    <system-err/>\n  </testsuite>\n</testsuites>\n",
-        outcome.errors.len(),
-        outcome.skipped.len(),
+    let mut cases = cases.into_inner().map_err(io::IntoInnerError::into_error)?;
+    cases.seek(SeekFrom::Start(0))?;
+    write!(
+        out,
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"irilint\" package=\"irilint\" id=\"0\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{}\" skipped=\"{}\" time=\"0\" timestamp=\"{}\" hostname=\"localhost\">\n    <properties/>\n",
+        unread.errors.len(),
+        unread.skipped.len(),
         timestamp(),
-    )
+    )?;
+    io::copy(&mut cases, out)?;
+    out.write_all(b"    <system-out/>\n    <system-err/>\n  </testsuite>\n</testsuites>\n")?;
+    Ok(summary)
 }
 
 /// The run's time in UTC as the schema's `timestamp` wants it (`2026-11-26T10:40:00`, no zone):

@@ -848,10 +848,19 @@ mod tests {
 
     #[test]
     fn shorten_encoded_is_the_encoding_shortened() {
-        for s in ["a b", "\u{200B}x", "^".repeat(20).as_str(), "é".repeat(6).as_str()] {
+        for s in [
+            "a b",
+            "\u{200B}x",
+            "^".repeat(20).as_str(),
+            "é".repeat(6).as_str(),
+        ] {
             assert_eq!(shorten_encoded(s), iri::percent::encode(s), "{s:?}");
         }
-        for s in ["^".repeat(100), "\u{200B}".repeat(1000), format!("{}z", "é".repeat(50))] {
+        for s in [
+            "^".repeat(100),
+            "\u{200B}".repeat(1000),
+            format!("{}z", "é".repeat(50)),
+        ] {
             let full = iri::percent::encode(&s);
             assert_eq!(shorten_encoded(&s), shorten(&full), "{s:?}");
         }
@@ -863,7 +872,10 @@ mod tests {
         let fixed = |n: usize| {
             let text = format!("http://a.org/x{}y", "^".repeat(n));
             let f = check(&text, &selection);
-            let unwise = f.iter().find(|f| f.rule.id == "syntax-unwise-ascii").unwrap();
+            let unwise = f
+                .iter()
+                .find(|f| f.rule.id == "syntax-unwise-ascii")
+                .unwrap();
             unwise.fix.as_ref().map(|f| f.edits[0].replacement.len())
         };
         // Each `^` is `%5E`: the fix fits up to a third of the cap.
