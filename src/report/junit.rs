@@ -49,9 +49,9 @@ pub fn write_files<F: Borrow<FileOutcome>>(
         let path = places.display(&file.path);
         if file.diagnostics.is_empty() {
             tests += 1;
-            write!(
+            writeln!(
                 cases,
-                "    <testcase name=\"{}\" classname=\"irilint\" time=\"0\"/>\n",
+                "    <testcase name=\"{}\" classname=\"irilint\" time=\"0\"/>",
                 xml(&path)
             )?;
             continue;
