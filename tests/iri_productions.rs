@@ -2634,3 +2634,48 @@ fn control_every_control_character_is_reported_in_an_unclosed_ip_literal() {
         analyze("http://[::1\u{1}/").issues
     );
 }
+
+/// Past `MAX_HELD_ISSUES`, an IRI holds no more issues, and `each_issue` finds every one again,
+/// in order, the held ones first and alike; filtered by kind, with or without messages.
+#[test]
+fn issues_past_the_held_ones_are_found_again() {
+    use irilint::iri::{IssueKind, MAX_HELD_ISSUES};
+    use std::ops::ControlFlow;
+    let n = 3 * MAX_HELD_ISSUES;
+    let input = format!(
+        "http://h/{}?{}#x",
+        "^\u{1}".repeat(n / 2),
+        "%zz".repeat(n / 2)
+    );
+    let i = analyze(&input);
+    assert_eq!(i.issues.len(), MAX_HELD_ISSUES);
+    assert!(!i.issues_held_all);
+    let mut all = Vec::new();
+    let _ = i.each_issue(
+        &input,
+        |_| true,
+        true,
+        |x| {
+            all.push(x.clone());
+            ControlFlow::<()>::Continue(())
+        },
+    );
+    assert_eq!(all.len(), 3 * (n / 2));
+    assert_eq!(all[..MAX_HELD_ISSUES], i.issues[..]);
+    assert!(all.windows(2).all(|w| w[0].range.end <= w[1].range.start));
+    let mut bad = 0;
+    let _ = i.each_issue(
+        &input,
+        |k| k == IssueKind::BadPercent,
+        false,
+        |x| {
+            assert!(x.message.is_empty() && x.kind == IssueKind::BadPercent);
+            bad += 1;
+            ControlFlow::<()>::Continue(())
+        },
+    );
+    assert_eq!(bad, n / 2);
+    // A few issues are all held, and each_issue gives those.
+    let small = analyze("http://h/a^b");
+    assert!(small.issues_held_all && small.issues.len() == 1);
+}

@@ -16,8 +16,8 @@ pub mod to_uri;
 
 pub use compare::{Level, equivalent, normalize};
 pub use parse::{
-    Authority, Component, Host, HostKind, Iri, Issue, IssueKind, Kind, Pieces, QueryPart,
-    SyntaxError, analyze, parse,
+    Authority, Component, Host, HostKind, Iri, Issue, IssueKind, Kind, MAX_HELD_ISSUES, Pieces,
+    QueryPart, SyntaxError, analyze, parse,
 };
 pub use to_iri::to_iri;
 pub use to_uri::{Hosts, ToUriError, to_uri};

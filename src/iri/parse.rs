@@ -331,13 +331,19 @@ impl Iri {
     /// [`ControlFlow::Break`]. The held issues when they are all held; otherwise `text` is
     /// parsed again and each issue is passed on as it is found, so that memory stays bounded
     /// whatever their number.
+    ///
+    /// Only the issues whose kind passes `kinds` are passed on, and when they are found again,
+    /// their `message` is written only if `messages` asks for it (it is empty otherwise): a
+    /// rule that needs neither pays for neither.
     pub fn each_issue<B>(
         &self,
         text: &str,
+        kinds: impl Fn(IssueKind) -> bool,
+        messages: bool,
         mut f: impl FnMut(&Issue) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
         if self.issues_held_all {
-            return self.issues.iter().try_for_each(f);
+            return self.issues.iter().filter(|i| kinds(i.kind)).try_for_each(f);
         }
         let mut stop = None;
         let mut visit = |issue: Issue| {
@@ -352,7 +358,11 @@ impl Iri {
             b: text.as_bytes(),
             issues: Vec::new(),
             held_all: true,
-            visit: Some(&mut visit),
+            visit: Some(Visit {
+                kinds: &kinds,
+                messages,
+                f: &mut visit,
+            }),
         };
         p.run();
         match stop {
@@ -436,7 +446,14 @@ struct Parser<'a, 'v> {
     /// False once an issue was found past those.
     held_all: bool,
     /// When set, every issue goes here instead, as it is found ([`Iri::each_issue`]).
-    visit: Option<&'v mut dyn FnMut(Issue)>,
+    visit: Option<Visit<'v>>,
+}
+
+/// Where [`Iri::each_issue`] wants the issues: those of `kinds`, with their messages or not.
+struct Visit<'v> {
+    kinds: &'v dyn Fn(IssueKind) -> bool,
+    messages: bool,
+    f: &'v mut dyn FnMut(Issue),
 }
 
 /// Which characters beyond `iunreserved / pct-encoded / sub-delims` a component allows.
@@ -563,23 +580,31 @@ impl Parser<'_, '_> {
         }
     }
 
+    /// Records an issue; its message is written only when it is kept or asked for.
     fn push(
         &mut self,
         range: Range<usize>,
         component: Component,
         kind: IssueKind,
-        message: String,
+        message: impl FnOnce() -> String,
     ) {
-        let issue = Issue {
+        let issue = |message| Issue {
             range,
             component,
             kind,
             message,
         };
         if let Some(visit) = &mut self.visit {
-            visit(issue);
+            if (visit.kinds)(kind) {
+                let message = if visit.messages {
+                    message()
+                } else {
+                    String::new()
+                };
+                (visit.f)(issue(message));
+            }
         } else if self.issues.len() < MAX_HELD_ISSUES {
-            self.issues.push(issue);
+            self.issues.push(issue(message()));
         } else {
             self.held_all = false;
         }
@@ -605,31 +630,30 @@ impl Parser<'_, '_> {
                 chars::is_scheme_char(b[i])
             };
             if !ok {
-                let (kind, message) = if chars::is_control(c) {
-                    (
-                        IssueKind::Control,
+                let kind = if chars::is_control(c) {
+                    IssueKind::Control
+                } else {
+                    IssueKind::Invalid
+                };
+                let first = i == r.start;
+                let message = move || {
+                    if chars::is_control(c) {
                         format!(
                             "{} is a control character and not allowed in a scheme",
                             describe(c)
-                        ),
-                    )
-                } else if i == r.start {
-                    (
-                        IssueKind::Invalid,
-                        "the scheme must start with an ASCII letter".to_string(),
-                    )
-                } else {
-                    let what = if c.is_ascii() {
-                        ascii_repr(c as u8)
+                        )
+                    } else if first {
+                        "the scheme must start with an ASCII letter".to_string()
                     } else {
-                        describe(c)
-                    };
-                    (
-                        IssueKind::Invalid,
+                        let what = if c.is_ascii() {
+                            ascii_repr(c as u8)
+                        } else {
+                            describe(c)
+                        };
                         format!(
                             "{what} is not allowed in a scheme (only ASCII letters, digits, '+', '-' and '.')"
-                        ),
-                    )
+                        )
+                    }
                 };
                 self.push(i..i + n, Component::Scheme, kind, message);
                 // One structural error per scheme is enough; controls are each reported.
@@ -649,15 +673,12 @@ impl Parser<'_, '_> {
         for (k, c) in self.s[r.clone()].char_indices() {
             if chars::is_control(c) {
                 let at = r.start + k;
-                self.push(
-                    at..at + c.len_utf8(),
-                    comp,
-                    IssueKind::Control,
+                self.push(at..at + c.len_utf8(), comp, IssueKind::Control, || {
                     format!(
                         "{} is a control character and not allowed in the {comp}",
                         describe(c)
-                    ),
-                );
+                    )
+                });
             }
         }
     }
@@ -697,8 +718,10 @@ impl Parser<'_, '_> {
                             after..after + n,
                             Component::Host,
                             self.kind_of(after),
-                            "an IP literal must be followed by ':' and a port, or end the authority"
-                                .to_string(),
+                            || {
+                                "an IP literal must be followed by ':' and a port, or end the authority"
+                                    .to_string()
+                            },
                         );
                         self.controls_in(after + n..host_end, Component::Host);
                         kind = None;
@@ -716,7 +739,7 @@ impl Parser<'_, '_> {
                         host_start..host_start + 1,
                         Component::Host,
                         IssueKind::Invalid,
-                        "the IP literal is missing its closing ']'".to_string(),
+                        || "the IP literal is missing its closing ']'".to_string(),
                     );
                     self.controls_in(host_start + 1..r.end, Component::Host);
                     host = Host {
@@ -756,7 +779,7 @@ impl Parser<'_, '_> {
                 bad..bad + c.len_utf8(),
                 Component::Port,
                 self.kind_of(bad),
-                format!("port must be digits{hint}"),
+                || format!("port must be digits{hint}"),
             );
             self.controls_in(bad + c.len_utf8()..p.end, Component::Port);
         }
@@ -791,12 +814,9 @@ impl Parser<'_, '_> {
                 } else {
                     "IPvFuture address"
                 };
-                self.push(
-                    at..at + n,
-                    Component::Host,
-                    self.kind_of(at),
-                    format!("invalid {what} in IP literal: {reason}"),
-                );
+                self.push(at..at + n, Component::Host, self.kind_of(at), || {
+                    format!("invalid {what} in IP literal: {reason}")
+                });
                 if at < r.end {
                     self.controls_in(at + n..r.end, Component::Host);
                 }
@@ -858,10 +878,12 @@ impl Parser<'_, '_> {
                             i..i + n,
                             comp,
                             IssueKind::PrivateUse,
-                            format!(
-                                "private-use characters are allowed only in the query ({} in the {comp})",
-                                describe(ch)
-                            ),
+                            || {
+                                format!(
+                                    "private-use characters are allowed only in the query ({} in the {comp})",
+                                    describe(ch)
+                                )
+                            },
                         );
                     }
                 } else {
@@ -873,58 +895,61 @@ impl Parser<'_, '_> {
     }
 
     fn bad_percent(&mut self, i: usize, end: usize, comp: Component) {
-        let found: String = self.s[i + 1..end]
-            .chars()
-            .take(2)
-            .map(|c| {
-                if c.is_ascii_graphic() {
-                    c.to_string()
-                } else {
-                    format!("U+{:04X}", c as u32)
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(" ");
-        let message = if found.is_empty() {
-            format!("'%' at the end of the {comp} is not followed by two hexadecimal digits")
-        } else {
-            format!("'%' is not followed by two hexadecimal digits (found {found})")
+        let s = self.s;
+        let message = move || {
+            let found: String = s[i + 1..end]
+                .chars()
+                .take(2)
+                .map(|c| {
+                    if c.is_ascii_graphic() {
+                        c.to_string()
+                    } else {
+                        format!("U+{:04X}", c as u32)
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" ");
+            if found.is_empty() {
+                format!("'%' at the end of the {comp} is not followed by two hexadecimal digits")
+            } else {
+                format!("'%' is not followed by two hexadecimal digits (found {found})")
+            }
         };
         self.push(i..i + 1, comp, IssueKind::BadPercent, message);
     }
 
     fn ascii_issue(&mut self, i: usize, c: u8, comp: Component, allow: Allow) {
         let ch = c as char;
-        let (kind, message) = if chars::is_control(ch) {
-            (
-                IssueKind::Control,
-                format!(
-                    "{} is a control character and not allowed in an IRI",
-                    describe(ch)
-                ),
-            )
-        } else if chars::is_unwise_ascii(ch) {
-            (
-                IssueKind::UnwiseAscii,
-                format!("{} is not allowed in an IRI ({comp})", ascii_repr(c)),
-            )
-        } else if matches!(
+        let stray = matches!(
             (c, comp),
             (
                 b'[' | b']',
                 Component::Path | Component::Query | Component::Fragment
             ) | (b'#', Component::Fragment)
-        ) {
-            let why = if c == b'#' {
-                "'#' is not allowed in the fragment; an IRI has at most one '#'".to_string()
-            } else {
-                format!(
-                    "'{ch}' is not allowed in the {comp}; brackets only enclose an IP-literal host"
-                )
-            };
-            (IssueKind::StrayDelimiter, why)
+        );
+        let kind = if chars::is_control(ch) {
+            IssueKind::Control
+        } else if chars::is_unwise_ascii(ch) {
+            IssueKind::UnwiseAscii
+        } else if stray {
+            IssueKind::StrayDelimiter
         } else {
-            let why = match (c, comp) {
+            IssueKind::Invalid
+        };
+        let message = move || {
+            match kind {
+            IssueKind::Control => format!(
+                "{} is a control character and not allowed in an IRI",
+                describe(ch)
+            ),
+            IssueKind::UnwiseAscii => format!("{} is not allowed in an IRI ({comp})", ascii_repr(c)),
+            IssueKind::StrayDelimiter if c == b'#' => {
+                "'#' is not allowed in the fragment; an IRI has at most one '#'".to_string()
+            }
+            IssueKind::StrayDelimiter => format!(
+                "'{ch}' is not allowed in the {comp}; brackets only enclose an IP-literal host"
+            ),
+            _ => match (c, comp) {
                 (b'[' | b']', _) => format!(
                     "'{ch}' is not allowed in the {comp}; brackets only enclose an IP-literal host"
                 ),
@@ -935,45 +960,40 @@ impl Parser<'_, '_> {
                     "':' is not allowed in the first segment of a relative reference (it would be read as a scheme); write './' before it".to_string()
                 }
                 _ => format!("'{ch}' is not allowed in the {comp}"),
-            };
-            (IssueKind::Invalid, why)
+            },
+        }
         };
         self.push(i..i + 1, comp, kind, message);
     }
 
     fn non_ascii_issue(&mut self, r: Range<usize>, ch: char, comp: Component) {
-        let (kind, message) = if chars::is_control(ch) {
-            (
-                IssueKind::Control,
+        let kind = if chars::is_control(ch) {
+            IssueKind::Control
+        } else {
+            IssueKind::Invalid
+        };
+        let message = move || {
+            if chars::is_control(ch) {
                 format!(
                     "{} is a control character and not allowed in an IRI",
                     describe(ch)
-                ),
-            )
-        } else if chars::is_noncharacter(ch) {
-            (
-                IssueKind::Invalid,
+                )
+            } else if chars::is_noncharacter(ch) {
                 format!(
                     "U+{:04X} is a noncharacter and not allowed in an IRI",
                     ch as u32
-                ),
-            )
-        } else if (0xE0000..=0xE0FFF).contains(&(ch as u32)) {
-            (
-                IssueKind::Invalid,
+                )
+            } else if (0xE0000..=0xE0FFF).contains(&(ch as u32)) {
                 format!(
                     "{} is not allowed in an IRI (U+E0000–U+E0FFF is excluded from ucschar)",
                     describe(ch)
-                ),
-            )
-        } else {
-            (
-                IssueKind::Invalid,
+                )
+            } else {
                 format!(
                     "{} is not allowed in an IRI (it is not a ucschar)",
                     describe(ch)
-                ),
-            )
+                )
+            }
         };
         self.push(r, comp, kind, message);
     }

@@ -100,17 +100,18 @@ const UTS46: Uts46 = Uts46::new();
 /// the choices made.
 pub fn to_uri(iri: &str, hosts: Hosts) -> Result<String, ToUriError> {
     let parsed = analyze(iri);
-    let not_an_iri = parsed.each_issue(iri, |i| {
-        if i.kind == IssueKind::UnwiseAscii {
-            ControlFlow::Continue(())
-        } else {
+    let not_an_iri = parsed.each_issue(
+        iri,
+        |k| k != IssueKind::UnwiseAscii,
+        true,
+        |i| {
             ControlFlow::Break(SyntaxError {
                 offset: i.range.start,
                 component: i.component,
                 message: i.message.clone(),
             })
-        }
-    });
+        },
+    );
     if let ControlFlow::Break(e) = not_an_iri {
         return Err(ToUriError::NotAnIri(e));
     }

@@ -254,18 +254,13 @@ pub(super) fn for_each_dns_name(input: &IriCheck<'_>, mut f: impl FnMut(DnsName<
 /// variation selector of U+E0100–U+E01EF) does not count: `syntax-invalid` is silent on it, and
 /// the rest of the name is checked without it ([`without_invisible_invalid`]).
 fn reported_by_syntax_rules(text: &str, iri: &Iri, range: &Range<usize>) -> bool {
-    iri.each_issue(text, |i| {
-        let kind = match i.kind {
-            IssueKind::Invalid => !text[i.range.clone()]
+    let syntax = |k| k != IssueKind::PrivateUse;
+    iri.each_issue(text, syntax, false, |i| {
+        let kind = i.kind != IssueKind::Invalid
+            || !text[i.range.clone()]
                 .chars()
                 .next()
-                .is_some_and(super::syntax::is_left_to_invisible_character),
-            IssueKind::Control
-            | IssueKind::BadPercent
-            | IssueKind::UnwiseAscii
-            | IssueKind::StrayDelimiter => true,
-            _ => false,
-        };
+                .is_some_and(super::syntax::is_left_to_invisible_character);
         if kind && i.range.start < range.end && range.start < i.range.end {
             ControlFlow::Break(())
         } else {

@@ -77,8 +77,9 @@ pub(super) fn is_left_to_invisible_character(c: char) -> bool {
 }
 
 fn check_invalid(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
-    let _ = input.iri.each_issue(input.text, |issue| {
-        if issue.kind == IssueKind::Invalid && !left_to_invisible_character(input, issue) {
+    let invalid = |k| k == IssueKind::Invalid;
+    let _ = input.iri.each_issue(input.text, invalid, true, |issue| {
+        if !left_to_invisible_character(input, issue) {
             let help = invalid_help(input, issue).map(str::to_string);
             sink.report(issue.range.clone(), issue.message.clone(), help);
         }
@@ -111,10 +112,8 @@ fn invalid_help(input: &IriCheck<'_>, issue: &Issue) -> Option<&'static str> {
 }
 
 fn check_bad_percent(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
-    let _ = input.iri.each_issue(input.text, |issue| {
-        if issue.kind != IssueKind::BadPercent {
-            return ControlFlow::<()>::Continue(());
-        }
+    let bad = |k| k == IssueKind::BadPercent;
+    let _ = input.iri.each_issue(input.text, bad, true, |issue| {
         sink.report(
             issue.range.clone(),
             issue.message.clone(),
@@ -130,7 +129,7 @@ fn check_bad_percent(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 "%25",
             ));
         }
-        ControlFlow::Continue(())
+        ControlFlow::<()>::Continue(())
     });
 }
 
@@ -147,16 +146,14 @@ fn issue_runs_of(
     mut f: impl FnMut(Range<usize>, Component),
 ) {
     let mut run: Option<(Range<usize>, Component)> = None;
-    let _ = input.iri.each_issue(input.text, |i| {
-        if keep(i.kind) {
-            match &mut run {
-                Some((r, c)) if r.end == i.range.start && *c == i.component => {
-                    r.end = i.range.end;
-                }
-                _ => {
-                    if let Some((r, c)) = run.replace((i.range.clone(), i.component)) {
-                        f(r, c);
-                    }
+    let _ = input.iri.each_issue(input.text, keep, false, |i| {
+        match &mut run {
+            Some((r, c)) if r.end == i.range.start && *c == i.component => {
+                r.end = i.range.end;
+            }
+            _ => {
+                if let Some((r, c)) = run.replace((i.range.clone(), i.component)) {
+                    f(r, c);
                 }
             }
         }
