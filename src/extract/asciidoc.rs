@@ -76,7 +76,8 @@ pub fn extract(text: &str) -> Extraction {
         masked::bare_iris(text, &masked, "asciidoc:url", attribute_references)
             .into_iter()
             .map(|occ| {
-                let (iri, map) = resolve_references(text, occ.map.source_range());
+                let range = url_end(text, occ.map.source_range());
+                let (iri, map) = resolve_references(text, range);
                 if iri == occ.iri {
                     return occ;
                 }
@@ -158,6 +159,33 @@ fn escape_at(text: &str, i: usize, end: usize, closers: &mut Closers) -> Option<
     Some((text[i + 1..i + 1 + kept].to_string(), 1 + kept))
 }
 
+/// `range`, a bare URL as the plain-text detector ends it, as Asciidoctor ends it: its
+/// `InlineLinkRx` runs after the quotes substitution, on the text that substitution left, and
+/// keeps a `*`, `_`, `#`, `` ` ``, `^` or `~` at a URL's end. So a mark right after a backslash
+/// (`https://a.example/q\*`, an escape that resolves or not) is in the URL, and so is the mark
+/// that closes an escaped one (`https://a.example/a\*b*` links to `a*b*`: the quotes
+/// substitution drops the backslash and leaves both marks as they are).
+fn url_end(text: &str, range: Range<usize>) -> Range<usize> {
+    let b = text.as_bytes();
+    let Some(&next) = b.get(range.end).filter(|c| MARKS.contains(c)) else {
+        return range;
+    };
+    if b[range.clone()].last() == Some(&b'\\') {
+        return range.start..range.end + 1;
+    }
+    let kind = MARKS.iter().position(|&m| m == next).unwrap_or(0);
+    let mut closers = Closers::default();
+    let closes_here = memchr::memchr_iter(b'\\', &b[range.clone()])
+        .map(|k| range.start + k)
+        .filter(|&i| b.get(i + 1) == Some(&next))
+        .any(|i| closers.closer(b, kind, i + 2) == Some(range.end));
+    if closes_here {
+        range.start..range.end + 1
+    } else {
+        range
+    }
+}
+
 /// The first `mark` from `from` on within the paragraph (an escaped one counts: the quotes
 /// substitution's closing mark is any); `Err` holds where the paragraph ends.
 fn find_mark(b: &[u8], from: usize, mark: u8) -> Result<usize, usize> {
@@ -190,23 +218,60 @@ struct Closers {
 }
 
 impl Closers {
-    /// Whether the mark `MARKS[kind]` closes after `from` (within the paragraph; for `^` and
-    /// `~`, within the word).
+    /// Whether the mark `MARKS[kind]` escaped just before `from` pairs with a closing one.
     fn closes(&mut self, b: &[u8], kind: usize, from: usize) -> bool {
+        self.closer(b, kind, from).is_some()
+    }
+
+    /// The mark `MARKS[kind]` that closes the one escaped just before `from`, as Asciidoctor's
+    /// quotes substitution pairs them. `^` and `~` (unconstrained, `\^(\S+?)\^`): the next one
+    /// within the word. A doubled mark (`\**b**`, unconstrained): the next one in the paragraph.
+    /// The others (constrained, `\*(\S|\S.*?\S)\*(?!\p{Word})`): text that starts with no
+    /// blank, then the first mark in the paragraph after a character that is no blank and before
+    /// one that is not part of a word (`a\*b*c` has none: the backslash stays).
+    fn closer(&mut self, b: &[u8], kind: usize, from: usize) -> Option<usize> {
         let mark = MARKS[kind];
         if mark == b'^' || mark == b'~' {
             return b[from.min(b.len())..]
                 .iter()
                 .take_while(|c| !c.is_ascii_whitespace())
-                .any(|&c| c == mark);
+                .position(|&c| c == mark)
+                .map(|k| from + k);
+        }
+        if b.get(from) == Some(&mark) {
+            return find_mark(b, from + 1, mark).ok();
+        }
+        if b.get(from).is_none_or(u8::is_ascii_whitespace) {
+            return None;
         }
         let found = match self.last[kind] {
-            Some((start, Ok(k))) if start <= from && from <= k => Ok(k),
+            Some((start, Ok(k))) if start <= from && from < k => Ok(k),
             Some((start, Err(stop))) if start <= from && from < stop => Err(stop),
-            _ => find_mark(b, from, mark),
+            _ => find_constrained_closer(b, from, mark),
         };
         self.last[kind] = Some((from, found));
-        found.is_ok()
+        found.ok()
+    }
+}
+
+/// The first `mark` after `from` within the paragraph that closes constrained quoted text: after
+/// a character that is no blank, before one that is not part of a word (for `` ` ``, nor a quote
+/// or backquote); `Err` holds where the search stopped.
+fn find_constrained_closer(b: &[u8], from: usize, mark: u8) -> Result<usize, usize> {
+    let mut at = from + 1;
+    loop {
+        let k = find_mark(b, at, mark)?;
+        let after = std::str::from_utf8(&b[k + 1..(k + 5).min(b.len())])
+            .or_else(|e| std::str::from_utf8(&b[k + 1..k + 1 + e.valid_up_to()]))
+            .ok()
+            .and_then(|s| s.chars().next());
+        let joins = after.is_some_and(|c| {
+            c.is_alphanumeric() || c == '_' || (mark == b'`' && matches!(c, '"' | '\'' | '`'))
+        });
+        if !b[k - 1].is_ascii_whitespace() && !joins {
+            return Ok(k);
+        }
+        at = k + 1;
     }
 }
 
@@ -1038,19 +1103,31 @@ mod tests {
                     https://github.com/x/y/compare/v1\\...v2[log] and \
                     https://x.example/a\\*b* and http://e.example/a\\--b and \
                     http://f.example/it\\'s and http://g.example/a\\(C)\n\n\
-                    https://h.example/a\\*b and https://i.example/c\\d\n";
+                    https://h.example/a\\*b and https://i.example/c\\d\n\n\
+                    https://j.example/a\\*b*c and https://l.example/a\\_b c_d\n\n\
+                    https://k.example/q\\* and https://m.example/a\\#b #c#\n";
         assert_eq!(
             found(text),
             pairs(&[
                 ("asciidoc:url", "{url-repo}/compare/v2.0.25...v2.0.26"),
                 ("asciidoc:url", "https://github.com/x/y/compare/v1...v2"),
-                ("asciidoc:url", "https://x.example/a*b"),
+                // The closing mark is in the link too (Asciidoctor's `InlineLinkRx` keeps it).
+                ("asciidoc:url", "https://x.example/a*b*"),
                 ("asciidoc:url", "http://e.example/a--b"),
                 ("asciidoc:url", "http://f.example/it's"),
                 ("asciidoc:url", "http://g.example/a(C)"),
                 // No closing `*` in the paragraph: the backslash stays, as in the link.
                 ("asciidoc:url", "https://h.example/a\\*b"),
                 ("asciidoc:url", "https://i.example/c\\d"),
+                // Constrained marks pair as Asciidoctor pairs them (checked with
+                // Asciidoctor.js 3.0): not before a word character, not after a blank.
+                // Unpaired, the backslash stays; a mark after a backslash is in the URL either
+                // way.
+                ("asciidoc:url", "https://j.example/a\\*b*c"),
+                ("asciidoc:url", "https://l.example/a\\_b"),
+                // `\*` pairs with a later `*` in the paragraph, `q\*` with none.
+                ("asciidoc:url", "https://k.example/q\\*"),
+                ("asciidoc:url", "https://m.example/a#b"),
             ])
         );
         let e = extract(text);
