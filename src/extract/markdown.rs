@@ -79,7 +79,7 @@ pub fn options() -> Options {
 }
 
 /// The IRIs of a Markdown document (a `.md` file: MDX when it shows MDX's syntax,
-/// [`mdx::detect`]).
+/// [`mdx::paragraph_shows_mdx`], [`mdx::heading_shows_mdx`]).
 pub fn extract(text: &str) -> Extraction {
     extract_with_fallbacks(text).0
 }
@@ -103,9 +103,9 @@ pub fn extract_with_fallbacks(text: &str) -> (Extraction, Vec<Range<usize>>) {
     extract_as(text, false)
 }
 
-/// [`extract_with_fallbacks`], the document read as MDX when `mdx` is true or it is detected.
+/// [`extract_with_fallbacks`], the document read as MDX when `mdx` is true or its parse as
+/// CommonMark shows MDX's syntax (then it is read again, as MDX).
 pub fn extract_as(text: &str, mdx: bool) -> (Extraction, Vec<Range<usize>>) {
-    let mdx = mdx || mdx::detect(text);
     // Jekyll and Hugo write `[post]({{ site.baseurl }}/x)`: to CommonMark the spaces make that
     // no link, to the site it is one (the template runs first). The template expressions of each
     // line are masked before parsing and their text put back into the occurrences after.
@@ -156,6 +156,9 @@ pub fn extract_as(text: &str, mdx: bool) -> (Extraction, Vec<Range<usize>>) {
     };
     let parsed_text = masked.as_deref().unwrap_or(text);
     let (mut extraction, mut fallbacks, mut parsed) = extract_unmasked(parsed_text, mdx);
+    if parsed.shows_mdx && !mdx {
+        return extract_as(text, true);
+    }
     if !parsed.indented.is_empty() {
         // MDX has no indented code: read again with its lines made paragraph lines.
         let mut bytes = parsed_text.as_bytes().to_vec();
@@ -262,6 +265,8 @@ fn mask(text: &str, blanks: &[Range<usize>], masks: &[Range<usize>]) -> String {
 struct Parsed {
     code: Vec<Range<usize>>,
     indented: Vec<Vec<usize>>,
+    /// Read as CommonMark, the document showed MDX's own syntax.
+    shows_mdx: bool,
 }
 
 fn extract_unmasked(text: &str, mdx: bool) -> (Extraction, Vec<Range<usize>>, Parsed) {
@@ -306,6 +311,19 @@ fn extract_unmasked(text: &str, mdx: bool) -> (Extraction, Vec<Range<usize>>, Pa
             Event::End(TagEnd::CodeBlock) => {
                 verbatim = verbatim.saturating_sub(1);
                 indented = false;
+            }
+            // A `.md` that shows MDX is read again as MDX: this parse stops there.
+            Event::Start(Tag::Paragraph)
+                if !mdx && mdx::paragraph_shows_mdx(text, range.clone()) =>
+            {
+                parsed.shows_mdx = true;
+                break;
+            }
+            Event::End(TagEnd::Heading(_))
+                if !mdx && mdx::heading_shows_mdx(text, range.clone()) =>
+            {
+                parsed.shows_mdx = true;
+                break;
             }
             Event::Text(_) if indented => {
                 if let Some(lines) = parsed.indented.last_mut() {

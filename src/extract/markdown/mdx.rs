@@ -19,15 +19,32 @@ use memchr::memmem;
 /// The longest line searched for a comment's end, in bytes.
 const MAX_COMMENT: usize = 4096;
 
-/// True when `text`, a `.md` file, is MDX: it has an MDX comment or an ES module line outside
-/// fenced code.
-pub fn detect(text: &str) -> bool {
+/// True when the paragraph at `range` of `text` (a `.md` file read as CommonMark) shows MDX:
+/// it starts a line with an ES module line (`import X from '…'`) or an MDX comment. Asked of
+/// each paragraph as it is parsed: code blocks and HTML blocks hold none, and nothing else is
+/// searched.
+#[inline]
+pub fn paragraph_shows_mdx(text: &str, range: std::ops::Range<usize>) -> bool {
+    // Most paragraphs start with another character: one comparison.
     let b = text.as_bytes();
-    // Most Markdown has neither: found by a search, before any line is looked at.
-    let candidate = memmem::find(b, b"{/*").is_some()
-        || line_starts(b, b"import").next().is_some()
-        || line_starts(b, b"export").next().is_some();
-    candidate && lines_outside_fences(text).any(|line| is_esm_start(line) || has_comment(line))
+    matches!(b.get(range.start), Some(b'i' | b'e' | b'{'))
+        && (range.start == 0 || b[range.start - 1] == b'\n')
+        && first_line_shows_mdx(text, range.start)
+}
+
+#[inline(never)]
+fn first_line_shows_mdx(text: &str, start: usize) -> bool {
+    let rest = &text[start..];
+    let line = &rest[..memchr::memchr(b'\n', rest.as_bytes()).unwrap_or(rest.len())];
+    is_esm_start(line) || (line.starts_with("{/*") && has_comment(line))
+}
+
+/// True when the heading at `range` of `text` ends with an MDX comment, as React's docs end
+/// theirs (`## Step 1 {/*step-1*/}`).
+#[inline]
+pub fn heading_shows_mdx(text: &str, range: std::ops::Range<usize>) -> bool {
+    let line = text.get(range).unwrap_or("").trim_end();
+    line.ends_with("*/}") && has_comment(line)
 }
 
 /// The offsets of the lines of `b` that start with `word`.
@@ -134,14 +151,15 @@ fn opens_raw_block(line: &str) -> bool {
 
 /// True when `line` holds the end tag of such a block.
 fn closes_raw_block(line: &str) -> bool {
-    let lower = line.to_ascii_lowercase();
-    RAW_ELEMENTS
-        .iter()
-        .any(|name| lower.contains(&format!("</{name}>")))
-}
-
-fn lines_outside_fences(text: &str) -> impl Iterator<Item = &str> {
-    lines_outside_fences_at(text).map(|(_, line)| line)
+    let b = line.as_bytes();
+    memchr::memchr_iter(b'<', b).any(|k| {
+        b.get(k + 1) == Some(&b'/')
+            && RAW_ELEMENTS.iter().any(|name| {
+                b.get(k + 2..k + 2 + name.len())
+                    .is_some_and(|n| n.eq_ignore_ascii_case(name.as_bytes()))
+                    && b.get(k + 2 + name.len()) == Some(&b'>')
+            })
+    })
 }
 
 /// The top-level `import`/`export` blocks of `text`, outside fenced code: each from its first
@@ -237,16 +255,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn detected_by_a_comment_or_a_module_line_outside_fences() {
-        assert!(detect("## Step 1 {/*step-1*/}\n"));
-        assert!(detect("import Tabs from '@theme/Tabs';\n\n# A\n"));
-        assert!(detect("export const meta = {}\n"));
-        assert!(!detect("```js\nimport x from 'y'\n{/* c */}\n```\n"));
-        assert!(!detect("export PATH=/usr/bin\nimport this\n"));
-        assert!(!detect(
-            "<script setup>\nimport { ref } from 'vue'\n</script>\n"
-        ));
-        assert!(!detect("# Plain\n\nSee [a](https://example.org).\n"));
+    fn paragraphs_and_headings_that_show_mdx() {
+        let shows = |t: &str| paragraph_shows_mdx(t, 0..t.len());
+        assert!(shows("import Tabs from '@theme/Tabs';\nimport X from 'y'"));
+        assert!(shows("export const meta = {}"));
+        assert!(shows("{/* lint disable heading-style */}"));
+        assert!(!shows("export PATH=/usr/bin"));
+        assert!(!shows("import this"));
+        assert!(!shows("important: {/* x */}"));
+        assert!(!paragraph_shows_mdx("- import x from 'y'", 2..19));
+        let heading = "## Step 1 {/*step-1*/}\n";
+        assert!(heading_shows_mdx(heading, 0..heading.len()));
+        assert!(!heading_shows_mdx("## A */}\n", 0..9));
     }
 
     #[test]
