@@ -67,17 +67,21 @@ pub fn extract(text: &str) -> Extraction {
         occurrences: Vec::new(),
         comments: Vec::new(),
         url_attributes: HashSet::new(),
+        closers: Closers::default(),
     };
     s.blocks();
     s.inline();
     let masked = s.masked.text();
     let mut occurrences = s.occurrences;
+    // One for all the bare URLs, in document order: a paragraph is searched for closing marks
+    // once, however many URLs it holds.
+    let mut closers = s.closers;
     occurrences.extend(
         masked::bare_iris(text, &masked, "asciidoc:url", attribute_references)
             .into_iter()
             .map(|occ| {
-                let range = url_end(text, occ.map.source_range());
-                let (iri, map) = resolve_references(text, range);
+                let range = url_end(text, occ.map.source_range(), &mut closers);
+                let (iri, map) = resolve_references(text, range, &mut closers);
                 if iri == occ.iri {
                     return occ;
                 }
@@ -107,16 +111,18 @@ pub fn extract(text: &str) -> Extraction {
 ///
 /// The backslash of an escape Asciidoctor resolves before it reads macros is not in the link
 /// either ([`escape_at`]): `compare/v1.0\...v1.1` links to `compare/v1.0...v1.1`.
-fn resolve_references(text: &str, range: Range<usize>) -> (String, SpanMap) {
+///
+/// `closers` remembers the searches for closing marks (kept for the whole document, whose
+/// IRIs come in order: each paragraph is searched once).
+fn resolve_references(text: &str, range: Range<usize>, closers: &mut Closers) -> (String, SpanMap) {
     let end = range.end;
-    let mut closers = Closers::default();
     super::span_map::decode_escapes(
         text,
         range,
         |rest| memchr::memchr2(b'&', b'\\', rest),
         |i| {
             if text.as_bytes()[i] == b'\\' {
-                return escape_at(text, i, end, &mut closers);
+                return escape_at(text, i, end, closers);
             }
             let n = kept_reference_len(&text.as_bytes()[i..end])?;
             super::html::charref::reference(text, i, i + n).filter(|(_, len)| *len == n)
@@ -165,7 +171,7 @@ fn escape_at(text: &str, i: usize, end: usize, closers: &mut Closers) -> Option<
 /// (`https://a.example/q\*`, an escape that resolves or not) is in the URL, and so is the mark
 /// that closes an escaped one (`https://a.example/a\*b*` links to `a*b*`: the quotes
 /// substitution drops the backslash and leaves both marks as they are).
-fn url_end(text: &str, range: Range<usize>) -> Range<usize> {
+fn url_end(text: &str, range: Range<usize>, closers: &mut Closers) -> Range<usize> {
     let b = text.as_bytes();
     let Some(&next) = b.get(range.end).filter(|c| MARKS.contains(c)) else {
         return range;
@@ -174,7 +180,6 @@ fn url_end(text: &str, range: Range<usize>) -> Range<usize> {
         return range.start..range.end + 1;
     }
     let kind = MARKS.iter().position(|&m| m == next).unwrap_or(0);
-    let mut closers = Closers::default();
     let closes_here = memchr::memchr_iter(b'\\', &b[range.clone()])
         .map(|k| range.start + k)
         .filter(|&i| b.get(i + 1) == Some(&next))
@@ -189,6 +194,15 @@ fn url_end(text: &str, range: Range<usize>) -> Range<usize> {
 /// The first `mark` from `from` on within the paragraph (an escaped one counts: the quotes
 /// substitution's closing mark is any); `Err` holds where the paragraph ends.
 fn find_mark(b: &[u8], from: usize, mark: u8) -> Result<usize, usize> {
+    let found = find_mark_uncounted(b, from, mark);
+    let end = match found {
+        Ok(k) | Err(k) => k,
+    };
+    crate::work::add(crate::work::Work::ClosingMarkScan, end.saturating_sub(from));
+    found
+}
+
+fn find_mark_uncounted(b: &[u8], from: usize, mark: u8) -> Result<usize, usize> {
     let mut line_blank = false;
     for (k, &c) in b.iter().enumerate().skip(from) {
         if c == mark {
@@ -343,6 +357,8 @@ struct Scan<'a> {
     comments: Vec<Comment>,
     /// Attributes the document sets to an IRI.
     url_attributes: HashSet<String>,
+    /// The searches for the marks that close escaped ones ([`resolve_references`]).
+    closers: Closers,
 }
 
 /// A delimiter line of a block whose content is not text: `----`, `....`, `++++`, `////`
@@ -769,7 +785,7 @@ impl Scan<'_> {
 
     /// A target or URL at `range`, its character references resolved.
     fn push(&mut self, range: Range<usize>, origin: &'static str) {
-        let (iri, map) = resolve_references(self.text, range);
+        let (iri, map) = resolve_references(self.text, range, &mut self.closers);
         self.push_prepared(iri, map, origin);
     }
 
