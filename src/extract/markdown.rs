@@ -155,7 +155,8 @@ pub fn extract_as(text: &str, mdx: bool) -> (Extraction, Vec<Range<usize>>) {
         _ => Some(mask(text, &blanks, &masks)),
     };
     let parsed_text = masked.as_deref().unwrap_or(text);
-    let (mut extraction, mut fallbacks, mut parsed) = extract_unmasked(parsed_text, mdx);
+    let want_code = !tags.is_empty();
+    let (mut extraction, mut fallbacks, mut parsed) = extract_unmasked(parsed_text, mdx, want_code);
     if parsed.shows_mdx && !mdx {
         return extract_as(text, true);
     }
@@ -165,7 +166,9 @@ pub fn extract_as(text: &str, mdx: bool) -> (Extraction, Vec<Range<usize>>) {
         if mdx::fill_indented(&mut bytes, &parsed.indented) {
             // Only ASCII blanks were replaced by an ASCII `.`: still UTF-8.
             let filled = String::from_utf8(bytes).unwrap_or_else(|_| parsed_text.to_string());
-            (extraction, fallbacks, parsed) = extract_unmasked(&filled, false);
+            // Still MDX (what it shows is not asked again); its new indented lines, if any
+            // (a fence kept as code), are not filled again.
+            (extraction, fallbacks, parsed) = extract_unmasked(&filled, true, want_code);
         }
     }
     if masked.is_some() {
@@ -263,13 +266,19 @@ fn mask(text: &str, blanks: &[Range<usize>], masks: &[Range<usize>]) -> String {
 /// of each indented code block start.
 #[derive(Default)]
 struct Parsed {
+    /// When asked for.
     code: Vec<Range<usize>>,
     indented: Vec<Vec<usize>>,
     /// Read as CommonMark, the document showed MDX's own syntax.
     shows_mdx: bool,
 }
 
-fn extract_unmasked(text: &str, mdx: bool) -> (Extraction, Vec<Range<usize>>, Parsed) {
+/// `want_code`: whether [`Parsed::code`] is wanted.
+fn extract_unmasked(
+    text: &str,
+    mdx: bool,
+    want_code: bool,
+) -> (Extraction, Vec<Range<usize>>, Parsed) {
     let mut parsed = Parsed::default();
     // Inside an indented code block, in MDX.
     let mut indented = false;
@@ -302,7 +311,9 @@ fn extract_unmasked(text: &str, mdx: bool) -> (Extraction, Vec<Range<usize>>, Pa
         match event {
             Event::Start(Tag::CodeBlock(kind)) => {
                 verbatim += 1;
-                parsed.code.push(range);
+                if want_code {
+                    parsed.code.push(range);
+                }
                 if mdx && matches!(kind, CodeBlockKind::Indented) {
                     indented = true;
                     parsed.indented.push(Vec::new());
@@ -311,24 +322,6 @@ fn extract_unmasked(text: &str, mdx: bool) -> (Extraction, Vec<Range<usize>>, Pa
             Event::End(TagEnd::CodeBlock) => {
                 verbatim = verbatim.saturating_sub(1);
                 indented = false;
-            }
-            // A `.md` that shows MDX is read again as MDX: this parse stops there.
-            Event::Start(Tag::Paragraph)
-                if !mdx && mdx::paragraph_shows_mdx(text, range.clone()) =>
-            {
-                parsed.shows_mdx = true;
-                break;
-            }
-            Event::End(TagEnd::Heading(_))
-                if !mdx && mdx::heading_shows_mdx(text, range.clone()) =>
-            {
-                parsed.shows_mdx = true;
-                break;
-            }
-            Event::Text(_) if indented => {
-                if let Some(lines) = parsed.indented.last_mut() {
-                    lines.push(range.start);
-                }
             }
             Event::Start(Tag::Table(_)) => tables += 1,
             Event::End(TagEnd::Table) => tables = tables.saturating_sub(1),
@@ -363,6 +356,24 @@ fn extract_unmasked(text: &str, mdx: bool) -> (Extraction, Vec<Range<usize>>, Pa
                 w.push_text(range, t);
             }
             Event::Html(t) | Event::InlineHtml(t) => w.html.push((range, t)),
+            // A `.md` that shows MDX is read again as MDX: this parse stops there.
+            Event::Start(Tag::Paragraph)
+                if !mdx && mdx::paragraph_shows_mdx(text, range.clone()) =>
+            {
+                parsed.shows_mdx = true;
+                break;
+            }
+            Event::End(TagEnd::Heading(_))
+                if !mdx && mdx::heading_shows_mdx(text, range.clone()) =>
+            {
+                parsed.shows_mdx = true;
+                break;
+            }
+            Event::Text(_) if indented => {
+                if let Some(lines) = parsed.indented.last_mut() {
+                    lines.push(range.start);
+                }
+            }
             _ => {}
         }
     }
