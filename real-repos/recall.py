@@ -8,7 +8,7 @@ its span on the injected character) is printed per repository, with every miss.
 The sampler does not ask irilint where links are; it finds them on its own, by format:
 - Markdown and MDX: `http(s)://` in text and link destinations, outside fenced code blocks,
   indented code after a blank line, inline code spans, HTML comments, `<script>` and `<style>`
-  elements (Vue's `<script setup>`) and MDX import/export lines;
+  elements (Vue's `<script setup>`), MDX import/export lines and `{/* … */}` comments;
 - HTML, XML (and Mallard .page): `http(s)://` values of attributes other than namespace names
   (`xmlns`), outside comments, `<script>`, `<style>`, `<pre>`, `<code>`;
 - reStructuredText: outside literal blocks (after `::`), code directives, comments and
@@ -54,6 +54,8 @@ def excluded(kind, text):
             out += [(a + 0, b) for a, b in spans(r"^\s*#.*$", text[:max(end, 0)], re.M)]
         out += spans(r"^( {0,3})(```|~~~).*?^\1\2[`~]*[ \t]*$", text, re.S | re.M)
         out += spans(r"<!--.*?-->", text)
+        # MDX comments (React's docs: `{/* TODO - fixed by https://… */}`).
+        out += spans(r"\{/\*.*?\*/\}", text)
         out += spans(r"(`+)(?!`).+?(?<!`)\1(?!`)", text)
         out += spans(r"^(import|export)\s.*$", text, re.M)
         # `[//]: # 'a comment'`: a reference definition used as a comment.

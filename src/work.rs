@@ -23,9 +23,12 @@ pub enum Work {
     /// Attribute name comparisons made to drop a tag's duplicate attributes: html5ever compares
     /// each attribute it reads with every one it kept before it in the tag.
     AttributeComparisons,
+    /// Bytes of an AsciiDoc paragraph searched for the formatting mark that closes an escaped
+    /// one (`\*` … `*`), which decides whether the backslash is in a link.
+    ClosingMarkScan,
 }
 
-const KINDS: usize = 4;
+const KINDS: usize = 5;
 
 thread_local! {
     static COUNTS: [Cell<u64>; KINDS] = const { [const { Cell::new(0) }; KINDS] };

@@ -156,3 +156,21 @@ fn a_tag_of_many_attributes_costs_linear_work() {
         assert_linear(&format!("{format:?} attributes"), work(N), work(4 * N));
     }
 }
+
+#[test]
+fn escaped_marks_in_many_asciidoc_links_cost_linear_work() {
+    // One paragraph of n links, each holding an escaped backquote (`\``) whose partner is
+    // followed by a letter, so that it closes nothing: Asciidoctor keeps the backslash. Whether
+    // a mark closes is searched for in the rest of the paragraph; once per paragraph, not once
+    // per link.
+    let work = |n: usize| {
+        let text = "https://a.example/x\\`b`c ".repeat(n);
+        let source = Source::decode("a.adoc".into(), Format::Asciidoc, text.as_bytes()).unwrap();
+        let (extraction, work) =
+            measure(Work::ClosingMarkScan, || irilint::extract::extract(&source));
+        assert_eq!(extraction.occurrences.len(), n);
+        assert_eq!(extraction.occurrences[0].iri, "https://a.example/x\\`b`c");
+        work
+    };
+    assert_linear("escaped marks", work(2_000), work(8_000));
+}

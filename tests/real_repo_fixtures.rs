@@ -272,6 +272,14 @@ fn hidden_characters_in_these_links_are_found() {
             "(https://testing-library.com/docs/react-testing-library/intro)",
             "docs/",
         ),
+        // React's Korean docs (MDX): Markdown indented inside a component is no code block.
+        ("ko-react-team.md", "(https://www.sethwebster.com)", "www."),
+        // React's Persian docs (MDX): Markdown inside an HTML element, `<p dir="rtl">`.
+        (
+            "fa-react-thinking-in-react.md",
+            "(https://en.wikipedia.org/wiki/Don%27t_repeat_yourself)",
+            "wiki/",
+        ),
         // GNOME help: Mallard's `license@href`.
         (
             "legal.xml",
@@ -294,4 +302,38 @@ fn hidden_characters_in_these_links_are_found() {
             "{file}: {found:?}"
         );
     }
+}
+
+/// MDX's `import`/`export` blocks and `{/* … */}` comments are code, not prose: the URLs of the
+/// `export const info = {…}` of MDX's own home page are not bare IRIs in text, and what follows
+/// them is read. A fence indented inside components stays code.
+#[test]
+fn mdx_module_blocks_and_comments_are_code() {
+    assert_eq!(listed("mdx-index.mdx"), ["/blog/v3/", "/docs/what-is-mdx/"]);
+    assert_eq!(listed("mdx-table-of-components.mdx"), Vec::<String>::new());
+}
+
+/// A `.md` file with nothing of MDX's own syntax is CommonMark: Markdown inside an HTML block is
+/// raw HTML, an indented block code. As a `.mdx` file, or with an MDX comment or a module line,
+/// the same text is MDX, and the module line is code.
+#[test]
+fn a_markdown_file_is_mdx_by_its_name_or_its_syntax() {
+    let body = "<p>\nSee [a](https://example.org/a).\n</p>\n\n<Note>\n    Indented \
+                [b](https://example.org/b).\n</Note>\n\n    https://example.org/c\n";
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        listed(path.to_str().unwrap())
+    };
+    assert_eq!(run("plain.md", body), Vec::<String>::new());
+    let mdx = [
+        "https://example.org/a",
+        "https://example.org/b",
+        "https://example.org/c",
+    ];
+    assert_eq!(run("page.mdx", body), mdx);
+    assert_eq!(run("comment.md", &format!("## A {{/*a*/}}\n\n{body}")), mdx);
+    let module = format!("import X from 'https://example.org/x'\n\n{body}");
+    assert_eq!(run("module.md", &module), mdx);
 }

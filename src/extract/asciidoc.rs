@@ -67,16 +67,21 @@ pub fn extract(text: &str) -> Extraction {
         occurrences: Vec::new(),
         comments: Vec::new(),
         url_attributes: HashSet::new(),
+        closers: Closers::default(),
     };
     s.blocks();
     s.inline();
     let masked = s.masked.text();
     let mut occurrences = s.occurrences;
+    // One for all the bare URLs, in document order: a paragraph is searched for closing marks
+    // once, however many URLs it holds.
+    let mut closers = s.closers;
     occurrences.extend(
         masked::bare_iris(text, &masked, "asciidoc:url", attribute_references)
             .into_iter()
             .map(|occ| {
-                let (iri, map) = resolve_references(text, occ.map.source_range());
+                let range = url_end(text, occ.map.source_range(), &mut closers);
+                let (iri, map) = resolve_references(text, range, &mut closers);
                 if *iri == *occ.iri {
                     return occ;
                 }
@@ -106,16 +111,18 @@ pub fn extract(text: &str) -> Extraction {
 ///
 /// The backslash of an escape Asciidoctor resolves before it reads macros is not in the link
 /// either ([`escape_at`]): `compare/v1.0\...v1.1` links to `compare/v1.0...v1.1`.
-fn resolve_references(text: &str, range: Range<usize>) -> (String, SpanMap) {
+///
+/// `closers` remembers the searches for closing marks (kept for the whole document, whose
+/// IRIs come in order: each paragraph is searched once).
+fn resolve_references(text: &str, range: Range<usize>, closers: &mut Closers) -> (String, SpanMap) {
     let end = range.end;
-    let mut closers = Closers::default();
     super::span_map::decode_escapes(
         text,
         range,
         |rest| memchr::memchr2(b'&', b'\\', rest),
         |i| {
             if text.as_bytes()[i] == b'\\' {
-                return escape_at(text, i, end, &mut closers);
+                return escape_at(text, i, end, closers);
             }
             let n = kept_reference_len(&text.as_bytes()[i..end])?;
             super::html::charref::reference(text, i, i + n).filter(|(_, len)| *len == n)
@@ -158,9 +165,44 @@ fn escape_at(text: &str, i: usize, end: usize, closers: &mut Closers) -> Option<
     Some((text[i + 1..i + 1 + kept].to_string(), 1 + kept))
 }
 
+/// `range`, a bare URL as the plain-text detector ends it, as Asciidoctor ends it: its
+/// `InlineLinkRx` runs after the quotes substitution, on the text that substitution left, and
+/// keeps a `*`, `_`, `#`, `` ` ``, `^` or `~` at a URL's end. So a mark right after a backslash
+/// (`https://a.example/q\*`, an escape that resolves or not) is in the URL, and so is the mark
+/// that closes an escaped one (`https://a.example/a\*b*` links to `a*b*`: the quotes
+/// substitution drops the backslash and leaves both marks as they are).
+fn url_end(text: &str, range: Range<usize>, closers: &mut Closers) -> Range<usize> {
+    let b = text.as_bytes();
+    let Some(&next) = b.get(range.end).filter(|c| MARKS.contains(c)) else {
+        return range;
+    };
+    if b[range.clone()].last() == Some(&b'\\') {
+        return range.start..range.end + 1;
+    }
+    let kind = MARKS.iter().position(|&m| m == next).unwrap_or(0);
+    let closes_here = memchr::memchr_iter(b'\\', &b[range.clone()])
+        .map(|k| range.start + k)
+        .filter(|&i| b.get(i + 1) == Some(&next))
+        .any(|i| closers.closer(b, kind, i + 2) == Some(range.end));
+    if closes_here {
+        range.start..range.end + 1
+    } else {
+        range
+    }
+}
+
 /// The first `mark` from `from` on within the paragraph (an escaped one counts: the quotes
 /// substitution's closing mark is any); `Err` holds where the paragraph ends.
 fn find_mark(b: &[u8], from: usize, mark: u8) -> Result<usize, usize> {
+    let found = find_mark_uncounted(b, from, mark);
+    let end = match found {
+        Ok(k) | Err(k) => k,
+    };
+    crate::work::add(crate::work::Work::ClosingMarkScan, end.saturating_sub(from));
+    found
+}
+
+fn find_mark_uncounted(b: &[u8], from: usize, mark: u8) -> Result<usize, usize> {
     let mut line_blank = false;
     for (k, &c) in b.iter().enumerate().skip(from) {
         if c == mark {
@@ -190,23 +232,60 @@ struct Closers {
 }
 
 impl Closers {
-    /// Whether the mark `MARKS[kind]` closes after `from` (within the paragraph; for `^` and
-    /// `~`, within the word).
+    /// Whether the mark `MARKS[kind]` escaped just before `from` pairs with a closing one.
     fn closes(&mut self, b: &[u8], kind: usize, from: usize) -> bool {
+        self.closer(b, kind, from).is_some()
+    }
+
+    /// The mark `MARKS[kind]` that closes the one escaped just before `from`, as Asciidoctor's
+    /// quotes substitution pairs them. `^` and `~` (unconstrained, `\^(\S+?)\^`): the next one
+    /// within the word. A doubled mark (`\**b**`, unconstrained): the next one in the paragraph.
+    /// The others (constrained, `\*(\S|\S.*?\S)\*(?!\p{Word})`): text that starts with no
+    /// blank, then the first mark in the paragraph after a character that is no blank and before
+    /// one that is not part of a word (`a\*b*c` has none: the backslash stays).
+    fn closer(&mut self, b: &[u8], kind: usize, from: usize) -> Option<usize> {
         let mark = MARKS[kind];
         if mark == b'^' || mark == b'~' {
             return b[from.min(b.len())..]
                 .iter()
                 .take_while(|c| !c.is_ascii_whitespace())
-                .any(|&c| c == mark);
+                .position(|&c| c == mark)
+                .map(|k| from + k);
+        }
+        if b.get(from) == Some(&mark) {
+            return find_mark(b, from + 1, mark).ok();
+        }
+        if b.get(from).is_none_or(u8::is_ascii_whitespace) {
+            return None;
         }
         let found = match self.last[kind] {
-            Some((start, Ok(k))) if start <= from && from <= k => Ok(k),
+            Some((start, Ok(k))) if start <= from && from < k => Ok(k),
             Some((start, Err(stop))) if start <= from && from < stop => Err(stop),
-            _ => find_mark(b, from, mark),
+            _ => find_constrained_closer(b, from, mark),
         };
         self.last[kind] = Some((from, found));
-        found.is_ok()
+        found.ok()
+    }
+}
+
+/// The first `mark` after `from` within the paragraph that closes constrained quoted text: after
+/// a character that is no blank, before one that is not part of a word (for `` ` ``, nor a quote
+/// or backquote); `Err` holds where the search stopped.
+fn find_constrained_closer(b: &[u8], from: usize, mark: u8) -> Result<usize, usize> {
+    let mut at = from + 1;
+    loop {
+        let k = find_mark(b, at, mark)?;
+        let after = std::str::from_utf8(&b[k + 1..(k + 5).min(b.len())])
+            .or_else(|e| std::str::from_utf8(&b[k + 1..k + 1 + e.valid_up_to()]))
+            .ok()
+            .and_then(|s| s.chars().next());
+        let joins = after.is_some_and(|c| {
+            c.is_alphanumeric() || c == '_' || (mark == b'`' && matches!(c, '"' | '\'' | '`'))
+        });
+        if !b[k - 1].is_ascii_whitespace() && !joins {
+            return Ok(k);
+        }
+        at = k + 1;
     }
 }
 
@@ -278,6 +357,8 @@ struct Scan<'a> {
     comments: Vec<Comment>,
     /// Attributes the document sets to an IRI.
     url_attributes: HashSet<String>,
+    /// The searches for the marks that close escaped ones ([`resolve_references`]).
+    closers: Closers,
 }
 
 /// A delimiter line of a block whose content is not text: `----`, `....`, `++++`, `////`
@@ -704,7 +785,7 @@ impl Scan<'_> {
 
     /// A target or URL at `range`, its character references resolved.
     fn push(&mut self, range: Range<usize>, origin: &'static str) {
-        let (iri, map) = resolve_references(self.text, range);
+        let (iri, map) = resolve_references(self.text, range, &mut self.closers);
         self.push_prepared(iri, map, origin);
     }
 
@@ -1038,19 +1119,31 @@ mod tests {
                     https://github.com/x/y/compare/v1\\...v2[log] and \
                     https://x.example/a\\*b* and http://e.example/a\\--b and \
                     http://f.example/it\\'s and http://g.example/a\\(C)\n\n\
-                    https://h.example/a\\*b and https://i.example/c\\d\n";
+                    https://h.example/a\\*b and https://i.example/c\\d\n\n\
+                    https://j.example/a\\*b*c and https://l.example/a\\_b c_d\n\n\
+                    https://k.example/q\\* and https://m.example/a\\#b #c#\n";
         assert_eq!(
             found(text),
             pairs(&[
                 ("asciidoc:url", "{url-repo}/compare/v2.0.25...v2.0.26"),
                 ("asciidoc:url", "https://github.com/x/y/compare/v1...v2"),
-                ("asciidoc:url", "https://x.example/a*b"),
+                // The closing mark is in the link too (Asciidoctor's `InlineLinkRx` keeps it).
+                ("asciidoc:url", "https://x.example/a*b*"),
                 ("asciidoc:url", "http://e.example/a--b"),
                 ("asciidoc:url", "http://f.example/it's"),
                 ("asciidoc:url", "http://g.example/a(C)"),
                 // No closing `*` in the paragraph: the backslash stays, as in the link.
                 ("asciidoc:url", "https://h.example/a\\*b"),
                 ("asciidoc:url", "https://i.example/c\\d"),
+                // Constrained marks pair as Asciidoctor pairs them (checked with
+                // Asciidoctor.js 3.0): not before a word character, not after a blank.
+                // Unpaired, the backslash stays; a mark after a backslash is in the URL either
+                // way.
+                ("asciidoc:url", "https://j.example/a\\*b*c"),
+                ("asciidoc:url", "https://l.example/a\\_b"),
+                // `\*` pairs with a later `*` in the paragraph, `q\*` with none.
+                ("asciidoc:url", "https://k.example/q\\*"),
+                ("asciidoc:url", "https://m.example/a#b"),
             ])
         );
         let e = extract(text);

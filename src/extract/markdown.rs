@@ -43,11 +43,12 @@ mod decode;
 mod embedded_html;
 pub(crate) mod front_matter;
 mod jsx;
+pub(crate) mod mdx;
 mod rustdoc;
 
 use std::ops::Range;
 
-use pulldown_cmark::{CowStr, Event, LinkType, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, CowStr, Event, LinkType, Options, Parser, Tag, TagEnd};
 
 use super::{Comment, Extraction, Occurrence, SpanMap, template, text};
 use decode::Located;
@@ -77,9 +78,21 @@ pub fn options() -> Options {
         | Options::ENABLE_TASKLISTS
 }
 
-/// The IRIs of a Markdown document.
+/// The IRIs of a Markdown document (a `.md` file: MDX when it shows MDX's syntax,
+/// [`mdx::paragraph_shows_mdx`], [`mdx::heading_shows_mdx`]).
 pub fn extract(text: &str) -> Extraction {
     extract_with_fallbacks(text).0
+}
+
+/// The IRIs of an MDX document (a `.mdx` file), [`mdx`].
+pub fn extract_mdx(text: &str) -> Extraction {
+    extract_as(text, true).0
+}
+
+/// True when a file of this name is MDX whatever it holds: a `.mdx` file.
+pub fn is_mdx_path(path: &str) -> bool {
+    path.rsplit_once('.')
+        .is_some_and(|(_, ext)| ext.eq_ignore_ascii_case("mdx"))
 }
 
 /// The IRIs of a Markdown document, and the source ranges where an occurrence's map is coarser
@@ -87,6 +100,12 @@ pub fn extract(text: &str) -> Extraction {
 /// events could not be decoded from their source, or HTML whose events could not be aligned
 /// with it. Empty on every fixture; for tests.
 pub fn extract_with_fallbacks(text: &str) -> (Extraction, Vec<Range<usize>>) {
+    extract_as(text, false)
+}
+
+/// [`extract_with_fallbacks`], the document read as MDX when `mdx` is true or its parse as
+/// CommonMark shows MDX's syntax (then it is read again, as MDX).
+pub fn extract_as(text: &str, mdx: bool) -> (Extraction, Vec<Range<usize>>) {
     // Jekyll and Hugo write `[post]({{ site.baseurl }}/x)`: to CommonMark the spaces make that
     // no link, to the site it is one (the template runs first). The template expressions of each
     // line are masked before parsing and their text put back into the occurrences after.
@@ -101,11 +120,23 @@ pub fn extract_with_fallbacks(text: &str) -> (Extraction, Vec<Range<usize>>) {
     if let Some(f) = &front {
         masks.retain(|m| m.start >= f.block.end);
     }
+    // MDX's module blocks and comments are code: blanked, with what was masked in them.
+    let mut code = Vec::new();
+    if mdx {
+        code = merge_disjoint(mdx::esm_blocks(text), mdx::comments(text));
+        if let Some(f) = &front {
+            code.retain(|b| b.start >= f.block.end);
+        }
+        masks = outside(masks, &code);
+    }
     // `<Note>` alone on its line: what follows it is Markdown, as in MDX.
-    let mut blanks = jsx::component_tag_lines(text);
+    let mut blanks = jsx::component_tag_lines(text, mdx);
     blanks.retain(|b| !masks.iter().any(|m| m.start < b.end && b.start < m.end));
     if let Some(f) = &front {
         blanks.retain(|b| b.start >= f.block.end);
+    }
+    if !code.is_empty() {
+        blanks = outside(blanks, &code);
     }
     // Their attributes are read from the tag as written.
     let mut tags: Vec<Occurrence> = blanks
@@ -115,17 +146,40 @@ pub fn extract_with_fallbacks(text: &str) -> (Extraction, Vec<Range<usize>>) {
     if let Some(f) = &front {
         blanks.push(f.block.clone());
     }
-    let (mut extraction, fallbacks) = match &front {
-        None if masks.is_empty() && blanks.is_empty() => extract_unmasked(text),
-        _ => {
-            let masked = mask(text, &blanks, &masks);
-            let (mut extraction, fallbacks) = extract_unmasked(&masked);
-            for occ in &mut extraction.occurrences {
-                template::unmask(occ, text, &masks);
-            }
-            (extraction, fallbacks)
-        }
+    if !code.is_empty() {
+        blanks.append(&mut code);
+        blanks.sort_by_key(|b| b.start);
+    }
+    let masked = match &front {
+        None if masks.is_empty() && blanks.is_empty() => None,
+        _ => Some(mask(text, &blanks, &masks)),
     };
+    let parsed_text = masked.as_deref().unwrap_or(text);
+    let want_code = !tags.is_empty();
+    let (mut extraction, mut fallbacks, mut parsed) = extract_unmasked(parsed_text, mdx, want_code);
+    if parsed.shows_mdx && !mdx {
+        return extract_as(text, true);
+    }
+    if !parsed.indented.is_empty() {
+        // MDX has no indented code: read again with its lines made paragraph lines.
+        let mut bytes = parsed_text.as_bytes().to_vec();
+        if mdx::fill_indented(&mut bytes, &parsed.indented) {
+            // Only ASCII blanks were replaced by an ASCII `.`: still UTF-8.
+            let filled = String::from_utf8(bytes).unwrap_or_else(|_| parsed_text.to_string());
+            // Still MDX (what it shows is not asked again); its new indented lines, if any
+            // (a fence kept as code), are not filled again.
+            (extraction, fallbacks, parsed) = extract_unmasked(&filled, true, want_code);
+        }
+    }
+    if masked.is_some() {
+        for occ in &mut extraction.occurrences {
+            template::unmask(occ, text, &masks);
+        }
+    }
+    // A tag line inside a code block is code.
+    if !tags.is_empty() && !parsed.code.is_empty() {
+        tags = outside_occurrences(tags, &parsed.code);
+    }
     if !tags.is_empty() {
         extraction.occurrences.append(&mut tags);
         extraction
@@ -159,6 +213,35 @@ fn merge_disjoint(first: Vec<Range<usize>>, second: Vec<Range<usize>>) -> Vec<Ra
     out
 }
 
+/// The ranges of `ranges` (in order) that overlap none of `regions` (in order, disjoint).
+fn outside(ranges: Vec<Range<usize>>, regions: &[Range<usize>]) -> Vec<Range<usize>> {
+    let mut k = 0;
+    ranges
+        .into_iter()
+        .filter(|r| {
+            while regions.get(k).is_some_and(|g| g.end <= r.start) {
+                k += 1;
+            }
+            regions.get(k).is_none_or(|g| g.start >= r.end)
+        })
+        .collect()
+}
+
+/// The occurrences of `found` (in order) that start outside `regions` (in order, disjoint).
+fn outside_occurrences(found: Vec<Occurrence>, regions: &[Range<usize>]) -> Vec<Occurrence> {
+    let mut k = 0;
+    found
+        .into_iter()
+        .filter(|o| {
+            let at = o.map.source_range().start;
+            while regions.get(k).is_some_and(|g| g.end <= at) {
+                k += 1;
+            }
+            regions.get(k).is_none_or(|g| g.start > at)
+        })
+        .collect()
+}
+
 /// `text` with `blanks` blanked (its front matter, component tag lines: every byte but line ends
 /// a space: no Markdown, the same offsets) and its template expressions masked
 /// ([`template::mask`]), in one copy.
@@ -179,7 +262,26 @@ fn mask(text: &str, blanks: &[Range<usize>], masks: &[Range<usize>]) -> String {
     String::from_utf8(bytes).unwrap_or_else(|_| text.to_string())
 }
 
-fn extract_unmasked(text: &str) -> (Extraction, Vec<Range<usize>>) {
+/// What a parse tells besides the IRIs: where its code blocks are, and, in MDX, where the lines
+/// of each indented code block start.
+#[derive(Default)]
+struct Parsed {
+    /// When asked for.
+    code: Vec<Range<usize>>,
+    indented: Vec<Vec<usize>>,
+    /// Read as CommonMark, the document showed MDX's own syntax.
+    shows_mdx: bool,
+}
+
+/// `want_code`: whether [`Parsed::code`] is wanted.
+fn extract_unmasked(
+    text: &str,
+    mdx: bool,
+    want_code: bool,
+) -> (Extraction, Vec<Range<usize>>, Parsed) {
+    let mut parsed = Parsed::default();
+    // Inside an indented code block, in MDX.
+    let mut indented = false;
     let mut w = Walker {
         text,
         occurrences: Vec::new(),
@@ -207,9 +309,19 @@ fn extract_unmasked(text: &str) -> (Extraction, Vec<Range<usize>>) {
             top.inner_end = top.inner_end.max(range.end);
         }
         match event {
-            Event::Start(Tag::CodeBlock(_)) => verbatim += 1,
+            Event::Start(Tag::CodeBlock(kind)) => {
+                verbatim += 1;
+                if want_code {
+                    parsed.code.push(range);
+                }
+                if mdx && matches!(kind, CodeBlockKind::Indented) {
+                    indented = true;
+                    parsed.indented.push(Vec::new());
+                }
+            }
             Event::End(TagEnd::CodeBlock) => {
                 verbatim = verbatim.saturating_sub(1);
+                indented = false;
             }
             Event::Start(Tag::Table(_)) => tables += 1,
             Event::End(TagEnd::Table) => tables = tables.saturating_sub(1),
@@ -244,6 +356,24 @@ fn extract_unmasked(text: &str) -> (Extraction, Vec<Range<usize>>) {
                 w.push_text(range, t);
             }
             Event::Html(t) | Event::InlineHtml(t) => w.html.push((range, t)),
+            // A `.md` that shows MDX is read again as MDX: this parse stops there.
+            Event::Start(Tag::Paragraph)
+                if !mdx && mdx::paragraph_shows_mdx(text, range.clone()) =>
+            {
+                parsed.shows_mdx = true;
+                break;
+            }
+            Event::End(TagEnd::Heading(_))
+                if !mdx && mdx::heading_shows_mdx(text, range.clone()) =>
+            {
+                parsed.shows_mdx = true;
+                break;
+            }
+            Event::Text(_) if indented => {
+                if let Some(lines) = parsed.indented.last_mut() {
+                    lines.push(range.start);
+                }
+            }
             _ => {}
         }
     }
@@ -269,6 +399,7 @@ fn extract_unmasked(text: &str) -> (Extraction, Vec<Range<usize>>) {
             ..Extraction::default()
         },
         fallbacks,
+        parsed,
     )
 }
 

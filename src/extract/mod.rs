@@ -208,6 +208,9 @@ fn extract_unfiltered(source: &Source) -> Extraction {
         },
         Format::Html => html::extract(&source.text),
         Format::Xml => xml::extract(&source.text),
+        Format::Markdown if markdown::is_mdx_path(&source.path) => {
+            markdown::extract_mdx(&source.text)
+        }
         Format::Markdown => markdown::extract(&source.text),
         Format::Rst => rst::extract(&source.text),
         Format::Asciidoc => asciidoc::extract(&source.text),

@@ -76,16 +76,24 @@ fn closing_brace(b: &[u8], open: usize) -> Option<usize> {
 /// CommonMark the opening line starts an HTML block that runs to the next blank line, and a
 /// link on the line after it (`<Note>` then `See [the guide](https://…)`) would be raw HTML.
 /// Blanked before parsing, these lines become blank lines: the Markdown between is read as
-/// such, at its own offsets.
-pub fn component_tag_lines(text: &str) -> Vec<Range<usize>> {
+/// such, at its own offsets. In MDX (`html_too`) an HTML element is a component like any other
+/// (`<p dir="rtl">`), but for those whose content is raw text or preformatted (`<pre>`,
+/// `<script>`, `<style>`, `<textarea>`).
+pub fn component_tag_lines(text: &str, html_too: bool) -> Vec<Range<usize>> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut next = 0;
     // From one `<` to the next (most lines have none): a `<` followed by an uppercase letter,
     // or `/` and one, with only blanks before it on its line.
+    let starts_name = |k: usize| {
+        b.get(k).is_some_and(|c| {
+            c.is_ascii_uppercase()
+                || (html_too && c.is_ascii_lowercase() && !is_raw_element(&b[k..]))
+        })
+    };
     for i in memchr::memchr_iter(b'<', b) {
-        let upper = |k: usize| b.get(k).is_some_and(u8::is_ascii_uppercase);
-        if i < next || !(upper(i + 1) || (b.get(i + 1) == Some(&b'/') && upper(i + 2))) {
+        if i < next || !(starts_name(i + 1) || (b.get(i + 1) == Some(&b'/') && starts_name(i + 2)))
+        {
             continue;
         }
         let indent = b[..i]
@@ -117,6 +125,19 @@ pub fn component_tag_lines(text: &str) -> Vec<Range<usize>> {
     out
 }
 
+/// True when `name` (the text after `<` or `</`) starts with the name of an element whose content
+/// is not Markdown in MDX either.
+fn is_raw_element(name: &[u8]) -> bool {
+    let end = name
+        .iter()
+        .position(|c| !c.is_ascii_alphanumeric())
+        .unwrap_or(name.len());
+    let name = &name[..end];
+    [&b"pre"[..], b"script", b"style", b"textarea"]
+        .iter()
+        .any(|raw| name.eq_ignore_ascii_case(raw))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,7 +146,10 @@ mod tests {
     fn component_tag_lines_are_whole_lines_of_one_capitalized_tag() {
         let t = "<Note>\r\nText <Inline> here.\n  <TeamMember name=\"a\" photo=\"/b.jpg\">\n\
                  </Note>\n<div>\n<Vec<T>>\n<a href=\"x\">\n  </TeamMember>";
-        let lines: Vec<&str> = component_tag_lines(t).into_iter().map(|r| &t[r]).collect();
+        let lines: Vec<&str> = component_tag_lines(t, false)
+            .into_iter()
+            .map(|r| &t[r])
+            .collect();
         assert_eq!(
             lines,
             [
@@ -135,6 +159,13 @@ mod tests {
                 "  </TeamMember>"
             ]
         );
+        // In MDX, HTML elements too, but those whose content is no Markdown.
+        let t = "<p dir=\"rtl\">\ntext\n</p>\n<pre>\n</pre>\n<Note>\n";
+        let lines: Vec<&str> = component_tag_lines(t, true)
+            .into_iter()
+            .map(|r| &t[r])
+            .collect();
+        assert_eq!(lines, ["<p dir=\"rtl\">", "</p>", "<Note>"]);
     }
 
     fn masked(t: &str) -> Vec<&str> {
