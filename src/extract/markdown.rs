@@ -510,7 +510,7 @@ impl<'t> Walker<'t> {
         };
         self.occurrences.push(
             Occurrence {
-                iri: dest.to_string().into(),
+                iri: std::sync::Arc::from(dest),
                 map,
                 origin: origin.into(),
                 placeholders: Vec::new(),
