@@ -107,7 +107,7 @@ struct JsonEdit<'a> {
 }
 
 impl<'a> JsonFix<'a> {
-    fn new(fix: &'a crate::fix::Fix) -> JsonFix<'a> {
+    fn new(fix: &'a crate::diagnostic::fix::Fix) -> JsonFix<'a> {
         JsonFix {
             applicability: fix.applicability.name(),
             message: &fix.message,

@@ -6,7 +6,7 @@ use super::{Check, Rule, Severity};
 
 /// `unused-suppression`: a directive (or a rule it names) that silences nothing, or is unknown.
 pub const UNUSED_SUPPRESSION: Rule = Rule {
-    id: crate::config::suppressions::UNUSED_SUPPRESSION,
+    id: "unused-suppression",
     group: "suppression",
     severity: Severity::Warning,
     rfc: &[],
