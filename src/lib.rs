@@ -42,6 +42,7 @@ pub mod config;
 pub mod convert;
 pub mod diagnostic;
 pub mod equivalence;
+pub mod escaped_json;
 pub mod extract;
 pub mod fix;
 pub mod fsio;

@@ -8,8 +8,8 @@ use super::{emit, fail, fail_fatal};
 use crate::check;
 use crate::config::CliSettings;
 use crate::config::options::{OPTIONS, describe, option};
+use crate::escaped_json;
 use crate::list;
-use crate::report::json;
 use crate::rules::{self, RULES, Rule, Selection, Severity};
 use crate::walk;
 
@@ -64,7 +64,7 @@ pub(super) fn run_rules(format: ListFormat) -> ExitCode {
                     summary: r.summary(),
                 })
                 .collect();
-            emit(&json::to_string(&list));
+            emit(&escaped_json::to_string(&list));
         }
         ListFormat::Human => {
             let sections = |r: &Rule| {
