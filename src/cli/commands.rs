@@ -3,7 +3,8 @@
 use std::process::ExitCode;
 
 use super::args::{ListArgs, ListFormat};
-use super::check::{print_file_errors, resolver};
+use super::check::resolver;
+use super::report::print_file_errors;
 use super::{emit, fail, fail_fatal};
 use crate::check;
 use crate::config::CliSettings;
