@@ -21,7 +21,8 @@ use quick_xml::errors::Error;
 use quick_xml::events::Event;
 
 use super::decode::{Prepared, Via, first_illegal_char, offset_in, trim};
-use super::dtd::{self, Dtd};
+use super::dtd::Dtd;
+use super::dtd_parser;
 use super::errors::{describe, token_at};
 use super::namespaces::Namespaces;
 use super::tags::RawAttribute;
@@ -45,7 +46,7 @@ pub(super) fn run(original: &str) -> Extraction {
     let limit = (1u64 << 20).max(10 * text.len() as u64);
     let (doctype, standalone) = prolog(text);
     let dtd = match doctype {
-        Some(content) => dtd::parse(text, content, standalone, limit),
+        Some(content) => dtd_parser::parse(text, content, standalone, limit),
         None => Dtd::none(),
     };
     let mut walker = Walker {
