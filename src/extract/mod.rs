@@ -140,7 +140,7 @@ pub fn extract_each(source: &Source, on_occurrence: &mut dyn FnMut(Occurrence)) 
             let refs = asciidoc::attribute_references(&occ.iri);
             if !refs.is_empty() {
                 occ.placeholders.extend(refs);
-                occ.placeholders = masked::disjoint(std::mem::take(&mut occ.placeholders));
+                occ.placeholders = template::disjoint(std::mem::take(&mut occ.placeholders));
             }
             on_occurrence(occ);
         });

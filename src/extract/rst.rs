@@ -362,7 +362,7 @@ impl Scan<'_> {
         let substitutions = super::text_placeholders::uri_template(&occ.iri);
         if !substitutions.is_empty() {
             occ.placeholders.extend(substitutions);
-            occ.placeholders = super::masked::disjoint(std::mem::take(&mut occ.placeholders));
+            occ.placeholders = super::template::disjoint(std::mem::take(&mut occ.placeholders));
         }
         self.occurrences.push(occ);
     }
