@@ -8,7 +8,6 @@ use rayon::prelude::*;
 
 use crate::baseline::Baseline;
 use crate::config::FileSettings;
-use crate::config::suppressions::Suppressions;
 use crate::diagnostic::{Diagnostic, Location};
 use crate::equivalence::{self, Variant};
 use crate::extract;
@@ -17,6 +16,7 @@ use crate::iri;
 use crate::rules::equivalence::EQUIVALENT_VARIANTS;
 use crate::rules::{self, Selection, Severity};
 use crate::source::{BINARY_SNIFF_LEN, Format, NotText, Source, binary_at};
+use crate::suppressions::Suppressions;
 use crate::walk::{Entry, FileError, Input};
 
 /// Renders one file's diagnostics while its source is still in memory.

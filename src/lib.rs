@@ -18,19 +18,20 @@
 //! 4. `report`: the report formats.
 //! 5. `check`: the run: each file loaded and checked, then the project-level passes.
 //! 6. `walk`: the inputs and the settings of each.
-//! 7. `baseline`, `equivalence`, `config`: the project-level passes (the baseline, the
-//!    cross-document `equivalent-variants`, the inline suppressions in `config::suppressions`),
-//!    each with its own serialization, and the configuration.
-//! 8. `diagnostic`: findings located in the source, each fix written in the document's syntax.
-//! 9. `rules`: the rule catalog and the checks of one IRI.
-//! 10. `iri_fix`: what a rule proposes: edits of the prepared IRI and whether they keep its
+//! 7. `baseline`, `equivalence`, `suppressions`: the project-level passes over the checked
+//!    files' diagnostics (the baseline, the cross-document `equivalent-variants`, the inline
+//!    suppression directives); the baseline reads and writes its own file format.
+//! 8. `config`: the configuration: which rules run on each file, at which severity.
+//! 9. `diagnostic`: findings located in the source, each fix written in the document's syntax.
+//! 10. `rules`: the rule catalog and the checks of one IRI.
+//! 11. `iri_fix`: what a rule proposes: edits of the prepared IRI and whether they keep its
 //!     meaning (no I/O).
-//! 11. `extract`: the occurrences of IRIs in each document format.
-//! 12. `escaped_json`: the one JSON writer, every character unsafe to display escaped.
-//! 13. `iri`: parsing, characters, comparison and conversion of IRIs.
-//! 14. `source`: a document's bytes decoded, with its encoding facts.
-//! 15. `sniff`, `line_index`: the encoding declarations of a document; line and column positions.
-//! 16. `fsio`, `work`: reading and writing files (capped reads, the one atomic writer, the
+//! 12. `extract`: the occurrences of IRIs in each document format.
+//! 13. `escaped_json`: the one JSON writer, every character unsafe to display escaped.
+//! 14. `iri`: parsing, characters, comparison and conversion of IRIs.
+//! 15. `source`: a document's bytes decoded, with its encoding facts.
+//! 16. `sniff`, `line_index`: the encoding declarations of a document; line and column positions.
+//! 17. `fsio`, `work`: reading and writing files (capped reads, the one atomic writer, the
 //!     wording of I/O errors); counts of the work loops do.
 
 #![warn(missing_docs)]
@@ -56,5 +57,6 @@ pub mod report;
 pub mod rules;
 pub mod sniff;
 pub mod source;
+pub mod suppressions;
 pub mod walk;
 pub mod work;

@@ -95,7 +95,7 @@ pub struct Problem {
 
 /// A comment of the document that may hold an inline suppression (its content starts with
 /// `irilint-`); other comments are not kept. Plain text has no comments: its directives are
-/// lines of their own ([`crate::config::suppressions`]).
+/// lines of their own ([`crate::suppressions`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Comment {
     /// The whole comment, `<!--` to `-->`, in [`Source::text`].

@@ -96,7 +96,7 @@ pub enum Check {
     Extractor,
     /// Runs once over the whole project, after every file is checked ([`equivalence`]).
     Project,
-    /// Reported by the inline suppressions ([`crate::config::suppressions`]) after the other
+    /// Reported by the inline suppressions ([`crate::suppressions`]) after the other
     /// rules ran on the document.
     Directives,
 }

@@ -1,5 +1,5 @@
 //! `unused-suppression`: inline suppression directives that silence nothing, and directives
-//! naming a rule that does not exist. Reported by [`crate::config::suppressions`] after every
+//! naming a rule that does not exist. Reported by [`crate::suppressions`] after every
 //! other rule has run on the document.
 
 use super::{Check, Rule, Severity};
