@@ -286,7 +286,7 @@ impl Baseline {
 fn write_keys(file: &Path, mut findings: Vec<Key>) -> Result<usize, String> {
     findings.sort();
     let count = findings.len();
-    let json = crate::report::json::to_string(&File {
+    let json = crate::escaped_json::to_string(&File {
         version: BASELINE_VERSION,
         tool: "irilint".to_string(),
         findings,

@@ -8,14 +8,15 @@ use rayon::prelude::*;
 
 use crate::baseline::Baseline;
 use crate::config::FileSettings;
-use crate::config::suppressions::Suppressions;
 use crate::diagnostic::{Diagnostic, Location};
+use crate::equivalence::{self, Variant};
 use crate::extract;
 use crate::fsio::describe_io_error;
 use crate::iri;
-use crate::rules::equivalence::{self, EQUIVALENT_VARIANTS, Variant};
+use crate::rules::equivalence::EQUIVALENT_VARIANTS;
 use crate::rules::{self, Selection, Severity};
 use crate::source::{BINARY_SNIFF_LEN, Format, NotText, Source, binary_at};
+use crate::suppressions::Suppressions;
 use crate::walk::{Entry, FileError, Input};
 
 /// Renders one file's diagnostics while its source is still in memory.
@@ -49,6 +50,23 @@ impl<'a> CheckOptions<'a> {
     }
 }
 
+/// What fixing did to one file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileFixes {
+    /// Fixes applied (or, with `--diff`, that would be).
+    pub applied: usize,
+    /// Remaining diagnostics with an unsafe fix that `--unsafe-fixes` would apply.
+    pub unsafe_available: usize,
+    /// Fixes left out because a pass check refused them (their diagnostics lose the fix).
+    pub refused: usize,
+    /// The unified diff, with `--diff`, when something changes.
+    pub diff: Option<String>,
+    /// The fixed document's bytes, for standard input.
+    pub stdout: Option<Vec<u8>>,
+    /// Why the fixed document was not written (changed on disk, not writable, ...).
+    pub error: Option<String>,
+}
+
 /// The result for one file.
 #[derive(Debug, Default)]
 pub struct FileOutcome {
@@ -74,7 +92,7 @@ pub struct FileOutcome {
     /// Its absolute IRIs' normal forms and places, when `equivalent-variants` runs.
     pub variants: Vec<Variant>,
     /// What `--fix` or `--diff` did to it.
-    pub fixes: crate::fix::FileFixes,
+    pub fixes: FileFixes,
     /// Findings past the [`MAX_LISTED`] first, counted per rule and severity, not listed.
     pub unlisted: Vec<(&'static str, Severity, usize)>,
 }

@@ -8,10 +8,10 @@
 
 use serde::Serialize;
 
+use crate::escaped_json;
 use crate::iri::chars::escape_unsafe;
 use crate::iri::compare::normalize_parsed;
 use crate::iri::{self, Hosts, Level, ToUriError};
-use crate::report::json;
 
 /// A message for a run that failed because its input is not what the command converts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,7 +79,7 @@ impl Conversion {
 
     /// `{"input", "uri", "idna"}` or `{"input", "iri"}`.
     pub fn to_json(&self) -> String {
-        json::to_string(self)
+        escaped_json::to_string(self)
     }
 }
 
@@ -123,7 +123,7 @@ impl Normalization {
 
     /// `{"input", "level", "rfc", "normalized"}`.
     pub fn to_json(&self) -> String {
-        json::to_string(self)
+        escaped_json::to_string(self)
     }
 }
 
@@ -192,7 +192,7 @@ impl Comparison {
 
     /// `{"level", "rfc", "equivalent", "a": {"input", "normalized"}, "b": {…}}`.
     pub fn to_json(&self) -> String {
-        json::to_string(self)
+        escaped_json::to_string(self)
     }
 }
 

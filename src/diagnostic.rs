@@ -1,5 +1,7 @@
 //! Findings mapped back to the source: what reports print.
 
+pub mod fix;
+
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -122,7 +124,7 @@ pub struct Diagnostic {
     pub related: Vec<RelatedLocation>,
     /// The fix, written in the document's syntax, when the rule offers one (boxed: most
     /// diagnostics have none).
-    pub fix: Option<Box<crate::fix::Fix>>,
+    pub fix: Option<Box<fix::Fix>>,
 }
 
 impl Diagnostic {
@@ -156,7 +158,7 @@ impl Diagnostic {
                 f.message = strings.share_arc(&f.message);
                 f
             })
-            .and_then(|f| crate::fix::render::to_source(source, occurrence, fix_span, &f))
+            .and_then(|f| fix::to_source(source, occurrence, fix_span, &f))
             .map(Box::new);
         Diagnostic {
             rule: finding.rule.id,

@@ -172,7 +172,7 @@ impl Inspection {
                 .map(|d| JsonDiagnostic::new(d, None))
                 .collect(),
         };
-        crate::report::json::to_string(&report)
+        crate::escaped_json::to_string(&report)
     }
 
     /// A compact Markdown summary for an editor's hover: validity, components, every character

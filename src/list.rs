@@ -80,7 +80,7 @@ pub fn render_json(run: &Run<ListedFile>) -> String {
             })
         })
         .collect();
-    json::to_string(&Report {
+    crate::escaped_json::to_string(&Report {
         version: json::REPORT_VERSION,
         occurrences,
     })

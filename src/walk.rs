@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use crate::config::{ConfigError, FileSettings, Resolver};
+use crate::fsio::describe_io_error;
 use crate::source::Format;
 
 /// One thing to lint.
@@ -67,8 +68,6 @@ pub struct Walk {
     /// of them, named paths and what could not be read while walking.
     pub fatal_errors: usize,
 }
-
-pub use crate::fsio::describe_io_error;
 
 /// How paths are chosen.
 #[derive(Debug, Clone, Copy, Default)]

@@ -120,7 +120,7 @@ fn fix_once(format: Format, bytes: &[u8], unsafe_fixes: bool) -> (Vec<u8>, Sourc
         .iter()
         .filter(|d| {
             d.fix.as_ref().is_some_and(|f| {
-                unsafe_fixes || f.applicability == irilint::fix::Applicability::Safe
+                unsafe_fixes || f.applicability == irilint::iri_fix::Applicability::Safe
             })
         })
         .map(|d| (d.rule, d.iri.clone()))

@@ -3,7 +3,7 @@
 //! examples actually carry.
 
 use irilint::check::{CheckOptions, check_source};
-use irilint::fix::Applicability;
+use irilint::iri_fix::Applicability;
 use irilint::rules::docs::{Expect, examples};
 use irilint::rules::{self, RULES, Selection};
 use irilint::source::{Format, Source};
@@ -21,7 +21,10 @@ fn fixed(iri: &str, rule: &str) -> (Vec<Applicability>, String) {
     fixes.sort_by_key(|f| f.edits[0].range.start);
     let kinds = fixes.iter().map(|f| f.applicability).collect();
     let edits: Vec<_> = fixes.iter().flat_map(|f| f.edits.iter()).collect();
-    (kinds, irilint::fix::apply_iri_edits(iri, edits.into_iter()))
+    (
+        kinds,
+        irilint::iri_fix::apply_iri_edits(iri, edits.into_iter()),
+    )
 }
 
 fn assert_fix(rule: &str, iri: &str, kind: Applicability, expected: &str) {

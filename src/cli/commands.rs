@@ -3,13 +3,14 @@
 use std::process::ExitCode;
 
 use super::args::{ListArgs, ListFormat};
-use super::check::{print_file_errors, resolver};
+use super::check::resolver;
+use super::report::print_file_errors;
 use super::{emit, fail, fail_fatal};
 use crate::check;
 use crate::config::CliSettings;
 use crate::config::options::{OPTIONS, describe, option};
+use crate::escaped_json;
 use crate::list;
-use crate::report::json;
 use crate::rules::{self, RULES, Rule, Selection, Severity};
 use crate::walk;
 
@@ -64,7 +65,7 @@ pub(super) fn run_rules(format: ListFormat) -> ExitCode {
                     summary: r.summary(),
                 })
                 .collect();
-            emit(&json::to_string(&list));
+            emit(&escaped_json::to_string(&list));
         }
         ListFormat::Human => {
             let sections = |r: &Rule| {

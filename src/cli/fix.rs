@@ -4,8 +4,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use super::args::CheckArgs;
-use super::check::{print_file_errors, render_report};
 use super::output::write_report;
+use super::report::{print_file_errors, render_report};
 use super::{emit, fail};
 use crate::check::RunOutcome;
 use crate::fix::{FixOptions, FixOutput};

@@ -11,6 +11,7 @@ mod commands;
 mod fix;
 mod output;
 mod progress;
+mod report;
 
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};

@@ -11,7 +11,6 @@
 pub mod error;
 pub mod file;
 pub mod options;
-pub mod suppressions;
 
 use std::collections::HashMap;
 use std::fmt::Write as _;

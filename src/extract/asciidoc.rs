@@ -88,7 +88,7 @@ pub fn extract(text: &str) -> Extraction {
                 let mut placeholders = text_placeholders::placeholders(&iri);
                 placeholders.extend(attribute_references(&iri));
                 Occurrence {
-                    placeholders: masked::disjoint(placeholders),
+                    placeholders: template::disjoint(placeholders),
                     iri: iri.into(),
                     map,
                     ..occ
@@ -799,7 +799,7 @@ impl Scan<'_> {
         let mut placeholders = attribute_references(&iri);
         placeholders.extend(template::placeholders(&iri));
         self.occurrences.push(Occurrence {
-            placeholders: masked::disjoint(placeholders),
+            placeholders: template::disjoint(placeholders),
             iri: iri.into(),
             map,
             origin: origin.into(),

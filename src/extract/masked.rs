@@ -5,7 +5,7 @@
 
 use std::ops::Range;
 
-use super::{Occurrence, text, text_placeholders};
+use super::{Occurrence, template, text, text_placeholders};
 
 /// The document's text with blanked ranges: every byte of a hidden character becomes a space,
 /// line ends stay, so offsets and lines are those of the original.
@@ -63,22 +63,10 @@ pub fn bare_iris(
             let mut occ = Occurrence::verbatim(text, range, origin);
             let mut all = text_placeholders::placeholders(&occ.iri);
             all.extend(more(&occ.iri));
-            occ.placeholders = disjoint(all);
+            occ.placeholders = template::disjoint(all);
             occ
         })
         .collect()
-}
-
-/// `ranges` sorted, the earlier of two overlapping ones kept.
-pub fn disjoint(mut ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
-    ranges.sort_by_key(|r| (r.start, std::cmp::Reverse(r.end)));
-    let mut kept: Vec<Range<usize>> = Vec::new();
-    for r in ranges {
-        if kept.last().is_none_or(|k| k.end <= r.start) {
-            kept.push(r);
-        }
-    }
-    kept
 }
 
 /// The first position from `from` on where `closes` holds, within the paragraph (not across a
@@ -196,6 +184,5 @@ mod tests {
         assert_eq!(lines("a\r\n\nbc"), [0..1, 3..3, 4..6]);
         assert_eq!(indent("  \tx"), 8);
         assert_eq!(indent("   x"), 3);
-        assert_eq!(disjoint(vec![5..9, 0..3, 2..4, 5..6]), [0..3, 5..9]);
     }
 }

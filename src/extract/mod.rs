@@ -95,7 +95,7 @@ pub struct Problem {
 
 /// A comment of the document that may hold an inline suppression (its content starts with
 /// `irilint-`); other comments are not kept. Plain text has no comments: its directives are
-/// lines of their own ([`crate::config::suppressions`]).
+/// lines of their own ([`crate::suppressions`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Comment {
     /// The whole comment, `<!--` to `-->`, in [`Source::text`].
@@ -140,7 +140,7 @@ pub fn extract_each(source: &Source, on_occurrence: &mut dyn FnMut(Occurrence)) 
             let refs = asciidoc::attribute_references(&occ.iri);
             if !refs.is_empty() {
                 occ.placeholders.extend(refs);
-                occ.placeholders = masked::disjoint(std::mem::take(&mut occ.placeholders));
+                occ.placeholders = template::disjoint(std::mem::take(&mut occ.placeholders));
             }
             on_occurrence(occ);
         });

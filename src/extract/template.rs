@@ -261,7 +261,19 @@ pub fn line_placeholders(text: &str) -> Vec<Range<usize>> {
         return out;
     }
     out.extend(multi_line);
-    super::masked::disjoint(out)
+    disjoint(out)
+}
+
+/// `ranges` sorted, the earlier of two overlapping ones kept.
+pub fn disjoint(mut ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
+    ranges.sort_by_key(|r| (r.start, std::cmp::Reverse(r.end)));
+    let mut kept: Vec<Range<usize>> = Vec::new();
+    for r in ranges {
+        if kept.last().is_none_or(|k| k.end <= r.start) {
+            kept.push(r);
+        }
+    }
+    kept
 }
 
 /// The `](` that opens a Markdown link destination, searched for with a searcher built once
@@ -516,6 +528,11 @@ pub fn touches(placeholders: &[Range<usize>], range: &Range<usize>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn overlapping_ranges_keep_the_earlier() {
+        assert_eq!(disjoint(vec![5..9, 0..3, 2..4, 5..6]), [0..3, 5..9]);
+    }
 
     /// `line_placeholders` passes over a `{`, `<` or `$` whose next byte is not one of these.
     #[test]

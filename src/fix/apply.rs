@@ -10,9 +10,11 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
 
-use super::{Fix, FixOptions, IriEdit, apply_iri_edits, bytes};
+use super::{FixOptions, bytes};
 use crate::diagnostic::Diagnostic;
+use crate::diagnostic::fix::Fix;
 use crate::extract::{self, Extraction};
+use crate::iri_fix::{IriEdit, apply_iri_edits};
 use crate::source::Source;
 
 /// A fixed document.

@@ -3,8 +3,8 @@
 
 use std::collections::HashSet;
 
-use super::{FileFixes, FixOptions, FixOutput, apply, diff, write};
-use crate::check::{self, CheckOptions, FileOutcome, LoadOptions, Loaded, RunOutcome};
+use super::{FixOptions, FixOutput, apply, diff, write};
+use crate::check::{self, CheckOptions, FileFixes, FileOutcome, LoadOptions, Loaded, RunOutcome};
 use crate::config::FileSettings;
 use crate::source::Source;
 use crate::walk::Entry;
@@ -205,7 +205,7 @@ fn fix_file(
             .filter(|d| {
                 d.fix
                     .as_ref()
-                    .is_some_and(|f| f.applicability == super::Applicability::Unsafe)
+                    .is_some_and(|f| f.applicability == crate::iri_fix::Applicability::Unsafe)
             })
             .count();
     }

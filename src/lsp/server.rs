@@ -549,7 +549,7 @@ impl Server {
                         text: e.replacement.clone(),
                     })
                     .collect();
-                let safe = fix.applicability == crate::fix::Applicability::Safe;
+                let safe = fix.applicability == crate::iri_fix::Applicability::Safe;
                 let message = crate::iri::chars::escape_unsafe(&fix.message);
                 let mut title: String = message
                     .chars()

@@ -2,8 +2,8 @@
 //! marks what `--fix` would fix (a safe fix), as in ruff.
 
 use crate::diagnostic::Diagnostic;
-use crate::fix::Applicability;
 use crate::iri::chars::escape_unsafe;
+use crate::iri_fix::Applicability;
 
 /// The concise lines for one file's diagnostics.
 pub fn render_file(path: &str, diagnostics: &[Diagnostic]) -> String {

@@ -67,7 +67,7 @@ pub fn write_files<F: std::borrow::Borrow<FileOutcome>>(
         files: super::FilesOnce::new(files, &summary, &unlisted),
         places,
     };
-    super::json::to_writer(&issues, out)?;
+    crate::escaped_json::to_writer(&issues, out)?;
     Ok(summary.get())
 }
 

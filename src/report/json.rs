@@ -1,4 +1,4 @@
-//! The JSON report (version 1), and JSON output that never carries a hidden character raw.
+//! The JSON report (version 1), written by [`crate::escaped_json`].
 //!
 //! Offsets: `offset` is a byte offset into the file for UTF-8 documents (BOM included), and into
 //! the text as decoded to UTF-8 for documents in other encodings (UTF-16). `iri_range` is a byte
@@ -17,12 +17,11 @@ use std::cell::{Cell, RefCell};
 use std::io;
 
 use serde::Serialize;
-use serde_json::ser::{Formatter, PrettyFormatter};
 
 use super::Summary;
 use crate::check::{FileOutcome, Run, RunOutcome};
 use crate::diagnostic::{Diagnostic, Location};
-use crate::iri::chars::is_unsafe_to_display;
+use crate::escaped_json::to_writer;
 
 /// The version of the report's shape; bumped on incompatible changes.
 pub const REPORT_VERSION: u32 = 1;
@@ -107,7 +106,7 @@ struct JsonEdit<'a> {
 }
 
 impl<'a> JsonFix<'a> {
-    fn new(fix: &'a crate::fix::Fix) -> JsonFix<'a> {
+    fn new(fix: &'a crate::diagnostic::fix::Fix) -> JsonFix<'a> {
         JsonFix {
             applicability: fix.applicability.name(),
             message: &fix.message,
@@ -293,101 +292,4 @@ pub fn write_files<F: Borrow<FileOutcome>>(
     };
     to_writer(&report, out)?;
     Ok(summary.get())
-}
-
-/// Pretty JSON in which every character unsafe to display is written as a `\u` escape.
-pub fn to_string<T: Serialize>(value: &T) -> String {
-    let mut out = Vec::new();
-    to_writer(value, &mut out).expect("writing to memory cannot fail");
-    String::from_utf8(out).expect("serde_json writes UTF-8")
-}
-
-/// [`to_string`], written to `out` as it is serialized.
-pub fn to_writer<T: Serialize>(value: &T, out: &mut dyn io::Write) -> io::Result<()> {
-    let mut ser = serde_json::Serializer::with_formatter(&mut *out, SafeFormatter::default());
-    value.serialize(&mut ser).map_err(io::Error::from)?;
-    out.write_all(b"\n")
-}
-
-/// serde_json's pretty formatter, except that string contents escape hidden characters.
-#[derive(Default)]
-struct SafeFormatter {
-    pretty: PrettyFormatter<'static>,
-}
-
-impl Formatter for SafeFormatter {
-    fn write_string_fragment<W: ?Sized + io::Write>(
-        &mut self,
-        writer: &mut W,
-        fragment: &str,
-    ) -> io::Result<()> {
-        let mut start = 0;
-        for (i, c) in fragment.char_indices() {
-            if is_unsafe_to_display(c) {
-                writer.write_all(&fragment.as_bytes()[start..i])?;
-                let mut units = [0u16; 2];
-                for unit in c.encode_utf16(&mut units) {
-                    write!(writer, "\\u{unit:04x}")?;
-                }
-                start = i + c.len_utf8();
-            }
-        }
-        writer.write_all(&fragment.as_bytes()[start..])
-    }
-
-    fn begin_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.pretty.begin_array(w)
-    }
-    fn end_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.pretty.end_array(w)
-    }
-    fn begin_array_value<W: ?Sized + io::Write>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> io::Result<()> {
-        self.pretty.begin_array_value(w, first)
-    }
-    fn end_array_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.pretty.end_array_value(w)
-    }
-    fn begin_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.pretty.begin_object(w)
-    }
-    fn end_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.pretty.end_object(w)
-    }
-    fn begin_object_key<W: ?Sized + io::Write>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> io::Result<()> {
-        self.pretty.begin_object_key(w, first)
-    }
-    fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.pretty.begin_object_value(w)
-    }
-    fn end_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.pretty.end_object_value(w)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hidden_characters_are_escaped_and_round_trip() {
-        let s = "a\u{202E}b\u{1B}c\u{E0041}d\u{85}é";
-        let json = to_string(&s);
-        assert_eq!(json.trim(), r#""a\u202eb\u001bc\udb40\udc41d\u0085é""#);
-        let back: String = serde_json::from_str(&json).unwrap();
-        assert_eq!(back, s);
-    }
-
-    #[test]
-    fn structure_is_pretty() {
-        let json = to_string(&serde_json::json!({"a": [1, 2], "b": {}}));
-        assert_eq!(json, "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": {}\n}\n");
-    }
 }

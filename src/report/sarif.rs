@@ -170,7 +170,7 @@ pub fn write_files<F: Borrow<FileOutcome>>(
         }],
         version: "2.1.0",
     };
-    super::json::to_writer(&log, out)?;
+    crate::escaped_json::to_writer(&log, out)?;
     Ok(summary.get())
 }
 

@@ -6,10 +6,10 @@ use crate::iri::props::bidi_class;
 use unicode_bidi::{BidiClass, BidiDataSource, HardcodedBidiData};
 
 use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars};
-use crate::fix::{Applicability, IriFix};
 use crate::iri::Iri;
 use crate::iri::chars::{ascii_run_end, describe, escape_unsafe, is_bidi_formatting, is_hexdig};
 use crate::iri::to_uri::uses_dns;
+use crate::iri_fix::{Applicability, IriFix};
 use crate::work::{self, Work};
 
 /// `bidi-formatting-character`: LRM, RLM, ALM, LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI.

@@ -16,10 +16,10 @@ use std::ops::Range;
 use unicode_script::{Script, ScriptExtension, UnicodeScript};
 
 use super::{Check, IriCheck, Part, PartCursor, Rule, Severity, Sink, parts, shorten_escaped};
-use crate::fix::{Applicability, IriFix};
 use crate::iri::Component;
 use crate::iri::chars::describe;
 use crate::iri::percent;
+use crate::iri_fix::{Applicability, IriFix};
 
 /// `confusable-delimiter`.
 pub const CONFUSABLE_DELIMITER: Rule = Rule {

@@ -18,8 +18,8 @@ use std::ops::Range;
 use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
 
 use super::{Check, InDocument, IriCheck, Part, PartCursor, Rule, Severity, Sink, parts};
-use crate::fix::{Applicability, IriFix};
 use crate::iri::chars::{describe, escape_unsafe};
+use crate::iri_fix::{Applicability, IriFix};
 use crate::source::{Source, is_utf16};
 use reading::{bytes_in, non_ascii_runs_from, utf8_reading, utf8_reading_of};
 

@@ -32,10 +32,10 @@ use super::{
     Check, IriCheck, PartCursor, Rule, Severity, Sink, describe_chars, fix_fits, parts,
     shorten_encoded, shorten_escaped,
 };
-use crate::fix::{Applicability, IriFix};
 use crate::iri::Component;
 use crate::iri::chars::{is_bidi_formatting, is_default_ignorable, is_ucschar};
 use crate::iri::percent;
+use crate::iri_fix::{Applicability, IriFix};
 
 /// `invisible-character`.
 pub const INVISIBLE_CHARACTER: Rule = Rule {

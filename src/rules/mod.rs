@@ -25,7 +25,7 @@ mod restricted;
 pub(crate) mod selection;
 mod spoof_pattern;
 mod style;
-mod suppression;
+pub mod suppression;
 mod syntax;
 mod top_domains;
 mod whole_script;
@@ -96,7 +96,7 @@ pub enum Check {
     Extractor,
     /// Runs once over the whole project, after every file is checked ([`equivalence`]).
     Project,
-    /// Reported by the inline suppressions ([`crate::config::suppressions`]) after the other
+    /// Reported by the inline suppressions ([`crate::suppressions`]) after the other
     /// rules ran on the document.
     Directives,
 }
@@ -180,7 +180,7 @@ pub struct Finding {
     /// What to write instead.
     pub help: Option<String>,
     /// The edit that makes the IRI right, when the rule knows one.
-    pub fix: Option<crate::fix::IriFix>,
+    pub fix: Option<crate::iri_fix::IriFix>,
 }
 
 impl PartialEq for Rule {
@@ -301,7 +301,7 @@ impl Sink<'_> {
     }
 
     /// Attaches `fix` to the finding reported last (rules call it right after reporting).
-    pub fn attach_fix(&mut self, fix: crate::fix::IriFix) {
+    pub fn attach_fix(&mut self, fix: crate::iri_fix::IriFix) {
         self.out.attach_fix(fix);
     }
 
@@ -400,7 +400,7 @@ impl Findings {
         self.list.push(f);
     }
 
-    fn attach_fix(&mut self, mut fix: crate::fix::IriFix) {
+    fn attach_fix(&mut self, mut fix: crate::iri_fix::IriFix) {
         let Some((i, joined)) = self.last else {
             return;
         };
@@ -416,11 +416,12 @@ impl Findings {
         // the scheme and host, and `%5C` for a `\` is equivalent only where `\` is no `/`): no
         // fix of it keeps its meaning for certain.
         if !self.placeholders.is_empty() {
-            fix.applicability = crate::fix::Applicability::Unsafe;
+            fix.applicability = crate::iri_fix::Applicability::Unsafe;
         }
         let f = &mut self.list[i];
-        let size =
-            |fix: &crate::fix::IriFix| fix.edits.iter().map(|e| e.replacement.len()).sum::<usize>();
+        let size = |fix: &crate::iri_fix::IriFix| {
+            fix.edits.iter().map(|e| e.replacement.len()).sum::<usize>()
+        };
         match (&mut f.fix, joined) {
             (Some(first), true) => {
                 if !fix_fits(size(first) + size(&fix)) {

@@ -6,10 +6,10 @@ use unicode_normalization::char::canonical_combining_class;
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
 use super::{Check, InDocument, IriCheck, Rule, Severity, Sink, describe_chars, encoding};
-use crate::fix::{Applicability, IriFix};
 use crate::iri::Component;
 use crate::iri::chars::{Piece, escape_unsafe, is_sub_delim, is_unreserved, pieces};
 use crate::iri::percent;
+use crate::iri_fix::{Applicability, IriFix};
 
 /// `not-nfc`: the IRI differs from its NFC form.
 pub const NOT_NFC: Rule = Rule {

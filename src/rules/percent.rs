@@ -13,12 +13,12 @@ mod legacy;
 use std::ops::Range;
 
 use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars};
-use crate::fix::{Applicability, IriFix};
 use crate::iri::Component;
 use crate::iri::chars::{
     self, describe, escape_unsafe, is_control, is_unreserved, is_unsafe_to_display,
 };
 use crate::iri::percent::{self, Decoded, Piece};
+use crate::iri_fix::{Applicability, IriFix};
 
 /// `percent-non-utf8`: octets that are not strictly legal UTF-8.
 pub const NON_UTF8: Rule = Rule {

@@ -4,10 +4,10 @@
 use std::ops::Range;
 
 use super::{Check, IriCheck, Rule, Severity, Sink, shorten_escaped};
-use crate::fix::{Applicability, IriFix};
 use crate::iri::chars::escape_unsafe;
 use crate::iri::compare::remove_dot_segments;
 use crate::iri::{HostKind, Kind, percent};
+use crate::iri_fix::{Applicability, IriFix};
 
 /// `case-scheme-host`: uppercase letters in the scheme or an ASCII host.
 pub const CASE_SCHEME_HOST: Rule = Rule {

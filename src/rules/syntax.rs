@@ -1,9 +1,9 @@
 //! Rules on the RFC 3987 §2.2 grammar, reported from the parser's issues.
 
 use super::{Check, IriCheck, Rule, Severity, Sink, describe_chars, fix_fits, shorten_encoded};
-use crate::fix::{Applicability, IriFix};
 use crate::iri::percent;
 use crate::iri::{Component, Issue, IssueKind, chars};
+use crate::iri_fix::{Applicability, IriFix};
 use std::ops::{ControlFlow, Range};
 
 /// `syntax-invalid`: the text is not an IRI-reference.

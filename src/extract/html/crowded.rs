@@ -360,7 +360,7 @@ pub fn crowded_tags(text: &str, range: Range<usize>, limit: usize) -> Vec<Crowde
             Some(b'!') => {
                 let rest = &b[p..end];
                 i = if rest.starts_with(b"<!--") {
-                    super::tags::comment_end(text, p, end)
+                    comment_end(text, p, end)
                 } else if foreign_depth > 0 && rest.starts_with(b"<![CDATA[") {
                     memchr::memmem::find(&b[p + 9..end], b"]]>").map_or(end, |k| p + 9 + k + 3)
                 } else {
@@ -437,6 +437,28 @@ pub fn crowded_tags(text: &str, range: Range<usize>, limit: usize) -> Vec<Crowde
         }
     }
     out
+}
+
+/// Just after the comment or bogus comment starting at `p`.
+pub(super) fn comment_end(text: &str, p: usize, end: usize) -> usize {
+    let rest = &text[p..end];
+    if let Some(body) = rest.strip_prefix("<!--") {
+        if body.starts_with('>') {
+            return p + 5;
+        }
+        if body.starts_with("->") {
+            return p + 6;
+        }
+        let close = [
+            body.find("-->").map(|k| k + 3),
+            body.find("--!>").map(|k| k + 4),
+        ]
+        .into_iter()
+        .flatten()
+        .min();
+        return close.map_or(end, |k| p + 4 + k);
+    }
+    rest.find('>').map_or(end, |k| p + k + 1)
 }
 
 #[cfg(test)]

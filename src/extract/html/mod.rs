@@ -297,7 +297,7 @@ fn scan_occurrences(
         &mut |mut o| {
             o.placeholders
                 .extend(super::text_placeholders::printf(&o.iri));
-            o.placeholders = super::masked::disjoint(std::mem::take(&mut o.placeholders));
+            o.placeholders = template::disjoint(std::mem::take(&mut o.placeholders));
             all.push(o);
         },
     );

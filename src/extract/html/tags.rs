@@ -22,7 +22,9 @@ use html5ever::{Attribute, LocalName, QualName, local_name, ns};
 use super::charref::decode_attribute;
 /// A raw attribute: name range, and value range if it has a value.
 use super::crowded::WrittenAttribute as RawAttribute;
-use super::crowded::{Crowded, MAX_TOKENIZED_ATTRIBUTES, WrittenAttribute, crowded_tags};
+use super::crowded::{
+    Crowded, MAX_TOKENIZED_ATTRIBUTES, WrittenAttribute, comment_end, crowded_tags,
+};
 use super::position::Feed;
 use crate::extract::{Comment, SpanMap};
 use crate::work::{self, Work};
@@ -478,28 +480,6 @@ fn find_comment(text: &str, from: usize, end: usize) -> Option<usize> {
         }
     }
     None
-}
-
-/// Just after the comment or bogus comment starting at `p`.
-pub(super) fn comment_end(text: &str, p: usize, end: usize) -> usize {
-    let rest = &text[p..end];
-    if let Some(body) = rest.strip_prefix("<!--") {
-        if body.starts_with('>') {
-            return p + 5;
-        }
-        if body.starts_with("->") {
-            return p + 6;
-        }
-        let close = [
-            body.find("-->").map(|k| k + 3),
-            body.find("--!>").map(|k| k + 4),
-        ]
-        .into_iter()
-        .flatten()
-        .min();
-        return close.map_or(end, |k| p + 4 + k);
-    }
-    rest.find('>').map_or(end, |k| p + k + 1)
 }
 
 /// Scans attributes from `from` (just after the tag name) with the tokenizer's attribute states;

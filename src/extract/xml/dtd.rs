@@ -14,13 +14,12 @@
 //! without expanding anything, so that a use can be refused before any work is done.
 //!
 //! This file holds what the parse gives the walker: the entities, the external subset and the
-//! problems found. The declarations are parsed by [`parse`] in [`super::dtd_parser`], and the
+//! problems found. The declarations are parsed by [`super::dtd_parser::parse`], and the
 //! nesting depth, cost and recursion of each entity are computed in [`super::dtd_graph`].
 
 use std::collections::HashMap;
 use std::ops::Range;
 
-pub(super) use super::dtd_parser::parse;
 use crate::extract::{Problem, Related};
 
 /// What an entity stands for.
@@ -124,6 +123,7 @@ impl Dtd {
 mod tests {
     use super::*;
     use crate::extract::xml::EXTERNAL_ENTITY;
+    use crate::extract::xml::dtd_parser::parse;
 
     fn dtd(doc: &str) -> Dtd {
         let start = doc.find("<!DOCTYPE").unwrap() + "<!DOCTYPE ".len();

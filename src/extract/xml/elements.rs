@@ -13,11 +13,10 @@ use super::decode::{
     trim,
 };
 use super::errors::AMPERSAND;
-use super::tags::RawAttribute;
-use super::walker::{Action, Capture, Cx, Open, Walker};
+use super::walker::{Action, Capture, Cx, Open, Spare, Walker};
 use super::{
-    ElementName, Slot, Stop, Value, XML_NAMESPACE, XMLNS_NAMESPACE, XSLT, attribute_slot,
-    content_slot, iri_ranges, is_condition_attribute, namespace_slot, tags,
+    ElementName, Stop, Value, XML_NAMESPACE, XMLNS_NAMESPACE, XSLT, attribute_slot, content_slot,
+    iri_ranges, is_condition_attribute, namespace_slot, tags,
 };
 use crate::extract::{Occurrence, template};
 
@@ -342,17 +341,6 @@ impl<'a> Walker<'a> {
         Ok(())
     }
 }
-
-/// A start tag's buffers, kept from one tag to the next so that a tag costs no allocation.
-#[derive(Default)]
-pub(super) struct Spare {
-    attributes: Vec<RawAttribute>,
-    values: Vec<Option<Prepared>>,
-    slots: Vec<Option<AttributeSlot>>,
-}
-
-/// How an attribute holds IRIs, and its origin ([`attribute_slot`]).
-type AttributeSlot = (&'static Slot, Value, Cow<'static, str>);
 
 /// The expanded names (namespace, local name) of a tag's prefixed attributes, to find two that
 /// are the same attribute. A tag has a few: they are compared one by one, and hashed only past

@@ -12,6 +12,7 @@
 //! [`super::elements`], entity references in [`super::entities`], namespace scopes in
 //! [`super::namespaces`], and the wording of well-formedness errors in [`super::errors`].
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::ops::Range;
 
@@ -20,11 +21,12 @@ use quick_xml::errors::Error;
 use quick_xml::events::Event;
 
 use super::decode::{Prepared, Via, first_illegal_char, offset_in, trim};
-use super::dtd::{self, Dtd};
-use super::elements::Spare;
+use super::dtd::Dtd;
+use super::dtd_parser;
 use super::errors::{describe, token_at};
 use super::namespaces::Namespaces;
-use super::{NOT_WELL_FORMED, Stop, problem};
+use super::tags::RawAttribute;
+use super::{NOT_WELL_FORMED, Slot, Stop, Value, problem};
 use crate::extract::markdown::front_matter::{self, FrontMatter};
 use crate::extract::{Comment, Extraction, template};
 
@@ -44,7 +46,7 @@ pub(super) fn run(original: &str) -> Extraction {
     let limit = (1u64 << 20).max(10 * text.len() as u64);
     let (doctype, standalone) = prolog(text);
     let dtd = match doctype {
-        Some(content) => dtd::parse(text, content, standalone, limit),
+        Some(content) => dtd_parser::parse(text, content, standalone, limit),
         None => Dtd::none(),
     };
     let mut walker = Walker {
@@ -201,6 +203,17 @@ pub(super) struct Walker<'a> {
     /// Buffers a start tag reuses.
     pub(super) spare: Spare,
 }
+
+/// A start tag's buffers, kept from one tag to the next so that a tag costs no allocation.
+#[derive(Default)]
+pub(super) struct Spare {
+    pub(super) attributes: Vec<RawAttribute>,
+    pub(super) values: Vec<Option<Prepared>>,
+    pub(super) slots: Vec<Option<AttributeSlot>>,
+}
+
+/// How an attribute holds IRIs, and its origin ([`super::attribute_slot`]).
+pub(super) type AttributeSlot = (&'static Slot, Value, Cow<'static, str>);
 
 /// Where an event is: its text, and how that text maps to the document.
 #[derive(Clone, Copy)]

@@ -22,11 +22,9 @@ use crate::diagnostic::{Diagnostic, Location};
 use crate::extract::{Comment, DIRECTIVE_PREFIX};
 use crate::iri::chars::escape_unsafe;
 use crate::rules::selection::{edit_distance, matching, suggest};
+use crate::rules::suppression::UNUSED_SUPPRESSION;
 use crate::rules::{RULES, Selection, Severity};
 use crate::source::{Format, Source};
-
-/// The id of the rule that reports unused and unknown directives.
-pub const UNUSED_SUPPRESSION: &str = "unused-suppression";
 
 /// The comment leaders a plain-text directive may follow.
 const TEXT_LEADERS: [&str; 6] = ["#", "//", "..", "%", ";", "--"];
@@ -138,7 +136,7 @@ impl Suppressions {
                 .collect(),
             scopes: Vec::new(),
             running: 0,
-            report: selection.severity_of(UNUSED_SUPPRESSION),
+            report: selection.severity_of(UNUSED_SUPPRESSION.id),
         };
         for (i, r) in RULES.iter().enumerate() {
             if selection.is_enabled(r.id) {
@@ -362,10 +360,7 @@ impl Suppressions {
 }
 
 fn rule_id() -> &'static str {
-    RULES
-        .iter()
-        .find(|r| r.id == UNUSED_SUPPRESSION)
-        .map_or(UNUSED_SUPPRESSION, |r| r.id)
+    UNUSED_SUPPRESSION.id
 }
 
 /// The directive word closest to `word`, if one is close.

@@ -1,4 +1,5 @@
-//! From a fix of a prepared IRI to a fix of the document: RFC 3987 §5.2 preparation in reverse.
+//! A diagnostic's fix on the document's text, written from the rule's fix of the prepared IRI:
+//! RFC 3987 §5.2 preparation in reverse.
 //!
 //! Each IRI edit is widened to whole escapes (an edit inside the text an `&#x202E;` or an entity
 //! produced rewrites the whole reference), the new characters are written as the place the IRI
@@ -11,10 +12,43 @@ use std::ops::Range;
 
 use encoding_rs::{Encoding, UTF_8};
 
-use super::{Edit, Fix, IriFix};
-use crate::diagnostic::Location;
+use super::Location;
 use crate::extract::Occurrence;
+use crate::iri_fix::{Applicability, IriFix};
 use crate::source::{Format, Source, is_utf16};
+
+/// One edit of a document's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    /// Where the replaced text starts.
+    pub start: Location,
+    /// Where it ends (exclusive).
+    pub end: Location,
+    /// The new text, as written in the document (escaped for its syntax), in UTF-8.
+    pub replacement: String,
+}
+
+impl Edit {
+    /// The replaced range of [`crate::source::Source::text`].
+    pub fn range(&self) -> Range<usize> {
+        self.start.text_offset..self.end.text_offset
+    }
+}
+
+/// A fix of a diagnostic, on the document's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fix {
+    /// Whether it keeps the IRI's meaning.
+    pub applicability: Applicability,
+    /// What it does (the IRI fix's message, shared).
+    pub message: std::sync::Arc<str>,
+    /// Disjoint edits of the text, sorted, each inside the diagnostic's span.
+    pub edits: Vec<Edit>,
+    /// The IRI fix it was written from (what re-extraction must give back).
+    pub iri: IriFix,
+    /// The start of the fixed occurrence in the text, which tells it from the others.
+    pub occurrence_start: usize,
+}
 
 /// Where an IRI is written, which decides how its characters are escaped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
