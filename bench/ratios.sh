@@ -65,7 +65,7 @@ printf '%-9s %-40s %6s %8s %12s %12s %9s\n' format directory files MB irilint_s 
 for pair in "$@"; do
     format=${pair%%=*}
     dir=${pair#*=}
-    # The extensions irilint reads as each format (README, "Formats").
+    # The extensions irilint reads as each format (the book, docs/src/formats.md).
     case $format in
         html) mode=html-tok exts=(html htm shtml xhtml) ;;
         xml) mode=xml exts=(xml svg atom rss rdf owl xsd xsl xslt page docbook opf xlf xliff) ;;

@@ -3,7 +3,7 @@
 //!
 //! Each command either builds its result or fails with a message that says what is wrong and
 //! what to do next. The human output is the result alone, one line, so that it can be used in
-//! scripts. JSON follows the shapes documented in the README. Neither ever writes a character
+//! scripts. JSON follows the shapes documented in the book. Neither ever writes a character
 //! that is unsafe to display raw.
 
 use serde::Serialize;

@@ -150,7 +150,7 @@ impl Inspection {
             .collect()
     }
 
-    /// The JSON shape documented in the README.
+    /// The JSON shape documented in the book (docs/src/inspect.md).
     pub fn to_json(&self) -> String {
         let valid = self.is_valid();
         let report = JsonInspection {

@@ -1,4 +1,4 @@
-//! Every configuration key, documented once: `irilint config` prints this table, the README's
+//! Every configuration key, documented once: `irilint config` prints this table, the book's
 //! table is generated from it (a test keeps them equal), and misspelt keys are matched against it.
 
 /// One key of `irilint.toml`.
@@ -128,7 +128,7 @@ pub fn option(name: &str) -> Option<&'static OptionDoc> {
     OPTIONS.iter().find(|o| o.name == name)
 }
 
-/// The Markdown table of every key (the README's copy is generated from it).
+/// The Markdown table of every key (the book's copy, docs/src/configuration.md, is generated from it).
 pub fn markdown_table() -> String {
     let mut out = String::from("| key | value | default | what it does |\n|---|---|---|---|\n");
     for o in OPTIONS {
