@@ -7,11 +7,10 @@
 
 mod common;
 
-use std::cell::RefCell;
-
 use common::counting::{Counting, peak_of};
 use irilint::check::{self, CheckOptions, LoadOptions, MAX_LISTED, Run, check_source};
-use irilint::report::{json, junit};
+use irilint::report::place::Places;
+use irilint::report::{Summary, json, junit};
 use irilint::rules::Selection;
 use irilint::source::{Format, Source};
 use irilint::walk::{Entry, Input};
@@ -49,40 +48,8 @@ fn findings_are_bounded_per_file_and_streamed_across_files() {
     // 300 files of 1,000 findings each, checked and reported in order by two threads.
     let dir = tempfile::tempdir().unwrap();
     let file = LINE.repeat(1000);
-    let inputs: Vec<Entry> = (0..300)
-        .map(|i| {
-            let path = dir.path().join(format!("f{i:03}.txt"));
-            std::fs::write(&path, &file).unwrap();
-            Entry {
-                input: Input::File {
-                    path,
-                    explicit: false,
-                },
-                settings: Default::default(),
-            }
-        })
-        .collect();
-    let selection = Selection::default();
-    let options = CheckOptions::new(&selection);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
-    let (peak, (summary, unread)) = peak_of(|| {
-        pool.install(|| {
-            check::run_ordered(
-                &inputs,
-                Run::default(),
-                &LoadOptions::default(),
-                &options,
-                &|_| {},
-                |files| {
-                    let unread = files.unread();
-                    json::write_files(files, unread, &mut std::io::sink()).unwrap()
-                },
-            )
-        })
-    });
+    let inputs = files(dir.path(), "f", 300, &file);
+    let (peak, (summary, unread)) = report(&inputs, 2, Report::Json);
     assert_eq!((summary.files, summary.errors), (300, 300_000));
     assert!(unread.errors.is_empty());
     // Held all at once, 300,000 diagnostics take hundreds of megabytes.
@@ -91,32 +58,30 @@ fn findings_are_bounded_per_file_and_streamed_across_files() {
 
     // The same as JUnit, whose head counts the cases: they wait in a temporary file, not in
     // memory (before, JUnit gathered every file: 300,000 diagnostics).
-    let (peak, (summary, _)) = peak_of(|| {
-        pool.install(|| {
-            check::run_ordered(
-                &inputs,
-                Run::default(),
-                &LoadOptions::default(),
-                &options,
-                &|_| {},
-                |files| {
-                    let unread = files.unread();
-                    let places = irilint::report::place::Places::current();
-                    junit::write_files(files, unread, &places, &mut std::io::sink()).unwrap()
-                },
-            )
-        })
-    });
+    let (peak, (summary, _)) = report(&inputs, 2, Report::Junit);
     assert_eq!((summary.files, summary.errors), (300, 300_000));
     assert!(peak <= limit, "300 files as JUnit: peak {peak} > {limit}");
 
     // Four files of 10 MB on four threads: checked one at a time, since two do not fit in
     // `IN_FLIGHT_BUDGET` (before, all four were read and checked at once: 4 × 10 MB).
     let big = "Plain prose, with http://a.org/ a link now and then.\n".repeat(200_000);
-    let inputs: Vec<Entry> = (0..4)
+    let inputs = files(dir.path(), "big", 4, &big);
+    let (peak, (summary, _)) = report(&inputs, 4, Report::Json);
+    assert_eq!(summary.files, 4);
+    assert!(big.len() as u64 > check::IN_FLIGHT_BUDGET / 2);
+    let limit = 2 * big.len() + 8 * 1024 * 1024;
+    assert!(
+        peak <= limit,
+        "4 big files on 4 threads: peak {peak} > {limit}"
+    );
+}
+
+/// `n` files named `{prefix}NNN.txt` in `dir`, each holding `text`, as walked inputs.
+fn files(dir: &std::path::Path, prefix: &str, n: usize, text: &str) -> Vec<Entry> {
+    (0..n)
         .map(|i| {
-            let path = dir.path().join(format!("big{i}.txt"));
-            std::fs::write(&path, &big).unwrap();
+            let path = dir.join(format!("{prefix}{i:03}.txt"));
+            std::fs::write(&path, text).unwrap();
             Entry {
                 input: Input::File {
                     path,
@@ -125,32 +90,43 @@ fn findings_are_bounded_per_file_and_streamed_across_files() {
                 settings: Default::default(),
             }
         })
-        .collect();
+        .collect()
+}
+
+/// The report formats the test writes.
+#[derive(Clone, Copy)]
+enum Report {
+    Json,
+    Junit,
+}
+
+/// The peak of checking `inputs` on `threads` threads and writing their report as it goes, and
+/// what the run returns.
+fn report(inputs: &[Entry], threads: usize, format: Report) -> (usize, (Summary, Run<()>)) {
+    let selection = Selection::default();
+    let options = CheckOptions::new(&selection);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(4)
+        .num_threads(threads)
         .build()
         .unwrap();
-    let (peak, (summary, _)) = peak_of(|| {
+    peak_of(|| {
         pool.install(|| {
             check::run_ordered(
-                &inputs,
+                inputs,
                 Run::default(),
                 &LoadOptions::default(),
                 &options,
                 &|_| {},
                 |files| {
                     let unread = files.unread();
-                    json::write_files(files, unread, &mut std::io::sink()).unwrap()
+                    let out = &mut std::io::sink();
+                    match format {
+                        Report::Json => json::write_files(files, unread, out),
+                        Report::Junit => junit::write_files(files, unread, &Places::current(), out),
+                    }
+                    .unwrap()
                 },
             )
         })
-    });
-    assert_eq!(summary.files, 4);
-    assert!(big.len() as u64 > check::IN_FLIGHT_BUDGET / 2);
-    let limit = 2 * big.len() + 8 * 1024 * 1024;
-    assert!(
-        peak <= limit,
-        "4 big files on 4 threads: peak {peak} > {limit}"
-    );
-    let _ = RefCell::new(());
+    })
 }

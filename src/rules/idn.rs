@@ -357,22 +357,21 @@ fn check_domain(
     sink: &mut Sink<'_>,
 ) {
     let raw = &text[range.clone()];
-    // The common case: a valid name, checked without allocating when it is ASCII. (A name of
-    // more labels than DNS allows is not: it goes straight to the labels, never held whole in
-    // its ASCII form.)
-    let whole: Cow<'_, str> = if label_ranges.too_many() {
-        Cow::Borrowed("")
-    } else if raw.contains('%') {
-        match percent_decode(raw) {
-            Some(d) => d,
-            None => return,
+    // The common case: a valid name, checked without allocating when it is ASCII. A name of
+    // more labels than DNS allows cannot be one: it goes straight to its labels, never held
+    // whole in its ASCII form.
+    if !label_ranges.too_many() {
+        let whole: Cow<'_, str> = if raw.contains('%') {
+            match percent_decode(raw) {
+                Some(d) => d,
+                None => return,
+            }
+        } else {
+            Cow::Borrowed(raw)
+        };
+        if to_ascii(&without_invisible_invalid(whole), root_dot).is_ok() {
+            return;
         }
-    } else {
-        Cow::Borrowed(raw)
-    };
-    let whole = without_invisible_invalid(whole);
-    if !label_ranges.too_many() && to_ascii(&whole, root_dot).is_ok() {
-        return;
     }
     // Something fails: find which label and which check. The labels are decoded one at a time
     // as they are checked, and again for the bidi rule, never all held.

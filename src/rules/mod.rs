@@ -704,13 +704,26 @@ fn garbled_runs(input: &IriCheck<'_>) -> Vec<Range<usize>> {
 /// length of `s`: a rule quoting the component of each of its 10,000 places in one long
 /// component escaped the whole component 10,000 times.
 pub(crate) fn shorten_escaped(s: &str) -> String {
-    use crate::iri::chars::push_visible;
+    shorten_written(s, crate::iri::chars::push_visible)
+}
+
+/// `percent::encode(s)` for a message, shortened as [`shorten_escaped`] shortens: a help that
+/// quoted the encoding of a megabyte-long run held three megabytes for one sentence.
+pub(crate) fn shorten_encoded(s: &str) -> String {
+    shorten_written(s, |out, c| {
+        out.push_str(&iri::percent::encode(c.encode_utf8(&mut [0; 4])));
+    })
+}
+
+/// [`shorten`] of `s` with each character written by `write` (escaped, percent-encoded), in
+/// work bounded by the characters it shows.
+fn shorten_written(s: &str, write: impl Fn(&mut String, char)) -> String {
     let mut head = String::new();
     let mut shown = 0;
     let mut long = false;
     for c in s.chars() {
         let before = head.len();
-        push_visible(&mut head, c);
+        write(&mut head, c);
         shown += head[before..].chars().count();
         if shown > 60 {
             long = true;
@@ -725,7 +738,7 @@ pub(crate) fn shorten_escaped(s: &str) -> String {
     let mut tail_chars = 0;
     for c in s.chars().rev() {
         let mut e = String::new();
-        push_visible(&mut e, c);
+        write(&mut e, c);
         tail_chars += e.chars().count();
         tail.push(e);
         if tail_chars >= 29 {
@@ -735,32 +748,6 @@ pub(crate) fn shorten_escaped(s: &str) -> String {
     let tail: String = tail.into_iter().rev().collect();
     let last: String = tail.chars().skip(tail_chars - 29).collect();
     format!("{first}...{last}")
-}
-
-/// `percent::encode(s)` for a message, shortened as [`shorten_escaped`] shortens (at most 60
-/// characters, cut in the middle), in work bounded by what it shows: a help that quoted the
-/// encoding of a megabyte-long run held three megabytes for one sentence.
-pub(crate) fn shorten_encoded(s: &str) -> String {
-    let encoded = |c: char| iri::percent::encode(c.encode_utf8(&mut [0; 4]));
-    let mut head = String::new();
-    for (i, c) in s.char_indices() {
-        head.push_str(&encoded(c));
-        if head.chars().count() > 60 {
-            // Long: the first 28 characters of the encoding, and the last 29.
-            let first: String = head.chars().take(28).collect();
-            let mut tail = String::new();
-            for c in s[i..].chars().rev() {
-                tail.insert_str(0, &encoded(c));
-                if tail.chars().count() >= 29 {
-                    break;
-                }
-            }
-            let n = tail.chars().count();
-            let last: String = tail.chars().skip(n.saturating_sub(29)).collect();
-            return format!("{first}...{last}");
-        }
-    }
-    head
 }
 
 /// At most 60 characters of `s` for a message, cut in the middle: the end of a host is what
