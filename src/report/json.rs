@@ -230,11 +230,8 @@ struct Diagnostics<'s, I>(super::FilesOnce<'s, I>);
 
 impl<I: Iterator<Item = F>, F: Borrow<FileOutcome>> Serialize for Diagnostics<'_, I> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::{Error as _, SerializeSeq as _};
-        let files = self
-            .0
-            .take()
-            .ok_or_else(|| S::Error::custom("a stream is serialized once"))?;
+        use serde::ser::SerializeSeq as _;
+        let files = self.0.take::<S::Error>()?;
         let mut seq = serializer.serialize_seq(None)?;
         for f in files {
             let f = f.borrow();

@@ -182,10 +182,13 @@ where
         }
     }
 
-    /// Each file in turn, counted; `None` the second time (a report is written once).
-    pub(crate) fn take(&self) -> Option<impl Iterator<Item = F> + '_> {
-        let files = self.files.take()?;
-        Some(files.inspect(|f| {
+    /// Each file in turn, counted; an error the second time (a report is written once).
+    pub(crate) fn take<E: serde::ser::Error>(&self) -> Result<impl Iterator<Item = F> + '_, E> {
+        let files = self
+            .files
+            .take()
+            .ok_or_else(|| E::custom("a stream is serialized once"))?;
+        Ok(files.inspect(|f| {
             let f = f.borrow();
             let mut s = self.summary.get();
             s.add(f);

@@ -89,11 +89,8 @@ struct Results<'a, I> {
 
 impl<I: Iterator<Item = F>, F: Borrow<FileOutcome>> Serialize for Results<'_, I> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::{Error as _, SerializeSeq as _};
-        let files = self
-            .files
-            .take()
-            .ok_or_else(|| S::Error::custom("a stream is serialized once"))?;
+        use serde::ser::SerializeSeq as _;
+        let files = self.files.take::<S::Error>()?;
         let keyer = Baseline::in_current_dir();
         let mut seq = serializer.serialize_seq(None)?;
         for file in files {
