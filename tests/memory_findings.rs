@@ -89,7 +89,24 @@ const FORMATS: [(Format, &str); 6] = [
 /// Pieces each of which some rule reports wherever it stands in a path or a query: hidden and
 /// decomposed characters, look-alikes, escapes and mojibake, and characters the grammar
 /// forbids (each one a parse issue) or that split a component (each one a piece of it).
-const PIECES: [&str; 16] = [
+const PIECES: [&str; 33] = [
+    "\u{05D0}(",
+    "(",
+    "e\u{0301}a",
+    "\u{0430}\u{0501}a",
+    "\u{0958}",
+    "a\u{0301}\u{0316}\u{0301}",
+    "a%7e",
+    "%41b",
+    "./",
+    "../",
+    "\u{FB01}",
+    "a\u{05D0}",
+    "\u{05D0}1/",
+    "%C0%AF",
+    "%E2%80%AE",
+    "%FC",
+    "\u{FF21}",
     "a\u{202E}",
     "b\u{200B}",
     "e\u{0301}",
@@ -110,10 +127,17 @@ const PIECES: [&str; 16] = [
 
 /// Pieces that may make no finding: those that only split a component into many pieces, and
 /// `[`, which ends a link in plain text.
-const QUIET: [&str; 4] = ["/", "a&", "a.", "["];
+const QUIET: [&str; 5] = ["/", "a&", "a.", "[", "("];
 
 /// Pieces that make a long host: a million labels, of ASCII, Unicode or a look-alike.
-const HOST_PIECES: [&str; 3] = ["a.", "\u{E9}.", "x\u{0430}."];
+const HOST_PIECES: [&str; 6] = [
+    "a.",
+    "\u{E9}.",
+    "x\u{0430}.",
+    "\u{E9}",
+    "x\u{0430}",
+    "\u{05D0}1",
+];
 
 #[test]
 fn long_iris_full_of_findings_cost_memory_and_work_in_proportion() {
@@ -152,7 +176,10 @@ fn check_case(f: usize, pieces: &[&str]) -> Result<(), proptest::test_runner::Te
     let n = 40_000 / piece.len();
     let small = document(format, &piece, n);
     let large = document(format, &piece, 4 * n);
-    let findings = !pieces.iter().all(|p| QUIET.contains(p));
+    // In plain text a `[` or `(` may end the link before the pieces that make findings.
+    let quiet = pieces.iter().all(|p| QUIET.contains(p));
+    let ends_text_link = format == Format::Text && pieces.iter().any(|p| ["[", "("].contains(p));
+    let findings = !quiet && !ends_text_link;
     let (small_peak, small_work) = cost(name, format, small.as_bytes(), findings);
     let (peak, large_work) = cost(name, format, large.as_bytes(), findings);
     // What each byte more of input costs at the peak: at most twice itself (the document is

@@ -87,7 +87,7 @@ fn names(input: &IriCheck<'_>) -> Vec<Vec<LabelFound>> {
         let raw = &text[name.range.clone()];
         let has_ace = name.labels.clone().any(|l| idn::is_ace(&text[l]));
         // A name of more labels than DNS allows imitates no domain (`idn-invalid` reports it).
-        if raw.is_ascii() && !has_ace || name.labels.too_many() {
+        if raw.is_ascii() && !has_ace || name.labels.beyond_dns() {
             return;
         }
         let mut labels = Vec::new();

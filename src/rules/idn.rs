@@ -14,7 +14,7 @@ use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 use unicode_bidi::BidiClass;
 use unicode_normalization::char::is_combining_mark;
 
-use super::{Check, IriCheck, Rule, Severity, Sink};
+use super::{Check, IriCheck, Rule, Severity, Sink, shorten_escaped};
 use crate::iri::chars::{describe, escape_unsafe};
 use crate::iri::idna2008::bidi::{bidi_rule, is_rtl_label};
 use crate::iri::percent::{self, Decoded};
@@ -155,6 +155,17 @@ pub(super) struct DnsName<'a> {
 /// label stays bounded.
 pub(super) const MAX_DNS_LABELS: usize = 127;
 
+/// The most bytes a DNS name can be written with, far more than any name of 253 octets in its
+/// ASCII form takes (each of its characters written as four `%XX` octets, with every character
+/// UTS #46 removes besides): a longer name is handled as one of too many labels is.
+pub(super) const MAX_DNS_NAME_BYTES: usize = 64 * 1024;
+
+/// The most bytes a label, its `%XX` and invisible characters taken out, can hold and still
+/// become at most 63 octets: at most 63 characters in its ASCII form, from at most three
+/// characters each that compose into one (Hangul jamo), of at most four bytes each. A longer
+/// label is too long without being mapped (a label of megabytes was mapped whole, several times).
+const MAX_LABEL_BYTES: usize = 1024;
+
 /// The labels of a DNS name, split at every dot UTS #46 maps to `.` (U+002E, U+3002, U+FF0E,
 /// U+FF61; UTS #46 §2.3): RFC 3986 splits a host at `.` only, browsers also at the wide dots.
 #[derive(Debug, Clone)]
@@ -176,9 +187,10 @@ impl<'a> DnsLabels<'a> {
         }
     }
 
-    /// True when there are more than [`MAX_DNS_LABELS`] labels.
-    pub(super) fn too_many(&self) -> bool {
-        self.clone().nth(MAX_DNS_LABELS).is_some()
+    /// True when there are more than [`MAX_DNS_LABELS`] labels, or more than
+    /// [`MAX_DNS_NAME_BYTES`] bytes: no DNS name is written so.
+    pub(super) fn beyond_dns(&self) -> bool {
+        self.end - self.next > MAX_DNS_NAME_BYTES || self.clone().nth(MAX_DNS_LABELS).is_some()
     }
 }
 
@@ -360,7 +372,7 @@ fn check_domain(
     // The common case: a valid name, checked without allocating when it is ASCII. A name of
     // more labels than DNS allows cannot be one: it goes straight to its labels, never held
     // whole in its ASCII form.
-    if !label_ranges.too_many() {
+    if !label_ranges.beyond_dns() {
         let whole: Cow<'_, str> = if raw.contains('%') {
             match percent_decode(raw) {
                 Some(d) => d,
@@ -430,6 +442,19 @@ fn check_domain(
             );
             continue;
         }
+        if label.text.len() > MAX_LABEL_BYTES {
+            reported += 1;
+            sink.report(
+                label.range.clone(),
+                format!(
+                    "the {what} label {}is {} bytes long; DNS allows at most 63 octets",
+                    shown(&label.text),
+                    label.text.len()
+                ),
+                Some("shorten the label".to_string()),
+            );
+            continue;
+        }
         match label_to_ascii(&label.text) {
             Err(_) => {
                 reported += 1;
@@ -437,10 +462,7 @@ fn check_domain(
                     .unwrap_or_else(|| "fails UTS #46 ToASCII (IDNA2008) processing".to_string());
                 sink.report(
                     label.range.clone(),
-                    format!(
-                        "the {what} label `{}` {message}",
-                        escape_unsafe(&label.text)
-                    ),
+                    format!("the {what} label `{}` {message}", quoted(&label.text)),
                     Some(LABEL_HELP.to_string()),
                 );
             }
@@ -523,13 +545,24 @@ const BIDI_HELP: &str = "in a domain name with right-to-left labels, every label
 
 /// How a label is named in a message: `` `label` `` (escaped), with its decoded form for `xn--`.
 pub(super) fn shown(label: &str) -> String {
-    let mut s = format!("`{}` ", escape_unsafe(label));
+    let mut s = format!("`{}` ", quoted(label));
     if is_ace(label)
+        && label.len() <= MAX_LABEL_BYTES
         && let Some(d) = idna::punycode::decode_to_string(&label[4..])
     {
-        s = format!("`{}` (`{}`) ", escape_unsafe(label), escape_unsafe(&d));
+        s = format!("`{}` (`{}`) ", quoted(label), quoted(&d));
     }
     s
+}
+
+/// A label escaped for a message: whole when it is no longer than a DNS name can be, else
+/// shortened (a hostile label may be megabytes long).
+fn quoted(label: &str) -> String {
+    if label.len() <= 253 {
+        escape_unsafe(label)
+    } else {
+        shorten_escaped(label)
+    }
 }
 
 pub(super) fn is_ace(label: &str) -> bool {

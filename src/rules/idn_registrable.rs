@@ -94,7 +94,7 @@ fn check_name(text: &str, name: &DnsName<'_>, sink: &mut Sink<'_>) {
     // `idn-invalid`'s. Only Unicode, `%XX` and `xn--` labels can be in the gap.
     let plain = !raw.contains('%') && !name.labels.clone().any(|l| idn::is_ace(&text[l]));
     // A name of more labels than DNS allows is no name to register (`idn-invalid` reports it).
-    if raw.is_ascii() && plain || name.labels.too_many() {
+    if raw.is_ascii() && plain || name.labels.beyond_dns() {
         return;
     }
     // A name written without escapes or `xn--` labels that IDNA2008 accepts as written is left

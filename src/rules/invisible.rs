@@ -131,7 +131,9 @@ fn check_invisible(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     };
     // The parts are in order, and so are the characters: a cursor, not a search for each.
     let mut parts = PartCursor::new(parts(text, input.iri));
-    let mut runs: Vec<(Range<usize>, Severity, Note)> = Vec::new();
+    // The run being gathered, reported once the next character is not next to it: a
+    // component of a million runs holds one at a time.
+    let mut run: Option<(Range<usize>, Severity, Note)> = None;
     for (i, c) in std::iter::once(first).chain(invisible) {
         let end = i + c.len_utf8();
         // The component around it: context for the exceptions never crosses a delimiter. The
@@ -144,12 +146,16 @@ fn check_invisible(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         else {
             continue;
         };
-        match runs.last_mut() {
+        match &mut run {
             Some((r, s, n)) if r.end == i && *s == severity && *n == note => r.end = end,
-            _ => runs.push((i..end, severity, note)),
+            _ => {
+                if let Some((range, severity, note)) = run.replace((i..end, severity, note)) {
+                    report(input, sink, range, severity, note);
+                }
+            }
         }
     }
-    for (range, severity, note) in runs {
+    if let Some((range, severity, note)) = run {
         report(input, sink, range, severity, note);
     }
 }

@@ -707,6 +707,36 @@ pub(crate) fn shorten_escaped(s: &str) -> String {
     shorten_written(s, crate::iri::chars::push_visible)
 }
 
+/// `map(run)` (its NFC or NFKC form) for a message, escaped and shortened as
+/// [`shorten_escaped`] shortens, in work and memory bounded whatever the run's length: a long
+/// run is mapped only at its first and last characters, which are all the message shows (a
+/// mapping may make a run 18 times longer, and a megabyte run was mapped whole for one sentence).
+pub(crate) fn shorten_mapped(run: &str, map: impl Fn(&str) -> String) -> String {
+    // Enough characters at each end that their mapping still shows 29 (a mapping makes at most
+    // three characters one: Hangul jamo composing into a syllable).
+    const ENDS: usize = 120;
+    let n = run.chars().count();
+    if n <= 2 * ENDS {
+        return shorten_escaped(&map(run));
+    }
+    let at = |k: usize| run.char_indices().nth(k).map_or(run.len(), |(i, _)| i);
+    let (head, tail) = (&run[..at(ENDS)], &run[at(n - ENDS)..]);
+    shorten_escaped(&(map(head) + &map(tail)))
+}
+
+/// The characters of `mapped` collected into a fix's replacement, `None` past
+/// [`MAX_FIX_BYTES`] (the collection stops there: the mapping of a long run is never held).
+pub(crate) fn collect_for_fix(mapped: impl Iterator<Item = char>) -> Option<String> {
+    let mut out = String::new();
+    for c in mapped {
+        if out.len() + c.len_utf8() > MAX_FIX_BYTES {
+            return None;
+        }
+        out.push(c);
+    }
+    Some(out)
+}
+
 /// `percent::encode(s)` for a message, shortened as [`shorten_escaped`] shortens: a help that
 /// quoted the encoding of a megabyte-long run held three megabytes for one sentence.
 pub(crate) fn shorten_encoded(s: &str) -> String {
@@ -786,10 +816,15 @@ pub(crate) fn range_index<T>(
 
 /// `U+202E RIGHT-TO-LEFT OVERRIDE` for one character, a list for a few, a count for many.
 pub(crate) fn describe_chars(s: &str) -> String {
+    describe_chars_of(s.chars())
+}
+
+/// [`describe_chars`] of characters as they stream (a run's NFC form, never collected).
+pub(crate) fn describe_chars_of(chars: impl Iterator<Item = char>) -> String {
     // A set, not a list searched for each character: a run may be megabytes of many characters.
     let mut distinct = iri::chars::CharSet::default();
     let mut first: Vec<char> = Vec::with_capacity(3);
-    for c in s.chars() {
+    for c in chars {
         if distinct.insert(c) && first.len() < 3 {
             first.push(c);
         }

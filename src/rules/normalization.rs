@@ -7,7 +7,7 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
 use super::{Check, InDocument, IriCheck, Rule, Severity, Sink, describe_chars, encoding};
 use crate::iri::Component;
-use crate::iri::chars::{Piece, escape_unsafe, is_sub_delim, is_unreserved, pieces};
+use crate::iri::chars::{Piece, is_sub_delim, is_unreserved, pieces};
 use crate::iri::percent;
 use crate::iri_fix::{Applicability, IriFix};
 
@@ -131,7 +131,8 @@ fn check_nfkc(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     let mail_domains = super::delimiter::mail_domains(input);
     for part in super::parts(input.text, input.iri) {
         let s = &text[part.range.clone()];
-        let mut runs: Vec<Range<usize>> = Vec::new();
+        // Each run is reported as soon as it ends: a component of a million runs holds one.
+        let mut run: Option<Range<usize>> = None;
         for (i, c) in s.char_indices() {
             let after = &s[i + c.len_utf8()..];
             let at = part.range.start + i;
@@ -143,21 +144,30 @@ fn check_nfkc(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             {
                 continue;
             }
-            let (start, end) = (part.range.start + i, part.range.start + i + c.len_utf8());
-            match runs.last_mut() {
+            let (start, end) = (at, at + c.len_utf8());
+            match &mut run {
                 Some(r) if r.end == start => r.end = end,
-                _ => runs.push(start..end),
+                _ => {
+                    if let Some(done) = run.replace(start..end) {
+                        report_nfkc(sink, text, done, part.component);
+                    }
+                }
             }
         }
-        for range in runs {
-            report_nfkc(sink, text, range, part.component);
+        if let Some(done) = run {
+            report_nfkc(sink, text, done, part.component);
         }
     }
 }
 
 fn report_nfkc(sink: &mut Sink<'_>, text: &str, range: Range<usize>, component: Component) {
     let run = &text[range.clone()];
-    let nfkc: String = run.nfkc().collect();
+    // The message quotes the NFKC form shortened, built from the run's ends only; the fix holds
+    // it whole, when it fits (`MAX_FIX_BYTES`).
+    let nfkc = super::shorten_mapped(run, |s| s.nfkc().collect());
+    let literal = super::shorten_mapped(run, |s| {
+        literal_in(&s.nfkc().collect::<String>(), component)
+    });
     let count = run.chars().count();
     let (noun, pronoun) = if count == 1 {
         ("compatibility character".to_string(), "it")
@@ -165,17 +175,14 @@ fn report_nfkc(sink: &mut Sink<'_>, text: &str, range: Range<usize>, component: 
         (format!("{count} compatibility characters"), "them")
     };
     let message = format!(
-        "{noun} {} in the {component}: NFKC replaces {pronoun} with `{}`",
+        "{noun} {} in the {component}: NFKC replaces {pronoun} with `{nfkc}`",
         describe_chars(run),
-        escape_unsafe(&nfkc)
     );
-    let literal = literal_in(&nfkc, component);
     let write = if literal == nfkc {
-        format!("write `{}` (the NFKC form) instead", escape_unsafe(&nfkc))
+        format!("write `{nfkc}` (the NFKC form) instead")
     } else {
         format!(
-            "write `{}` instead (the NFKC form, with the characters that would change the IRI's structure percent-encoded)",
-            escape_unsafe(&literal)
+            "write `{literal}` instead (the NFKC form, with the characters that would change the IRI's structure percent-encoded)",
         )
     };
     let host_note = if component == Component::Host {
@@ -197,12 +204,17 @@ fn report_nfkc(sink: &mut Sink<'_>, text: &str, range: Range<usize>, component: 
             "{write}: compatibility characters are variants of ordinary characters, so the IRI can be confused with the one written with the NFKC form; replacing {pronoun} changes which resource the IRI names{host_note}"
         )),
     );
-    sink.attach_fix(IriFix::replace(
-        Applicability::Unsafe,
-        format!("replace with the NFKC form `{}`", escape_unsafe(&literal)),
-        range,
-        literal,
-    ));
+    let replacement = super::collect_for_fix(run.nfkc())
+        .map(|nfkc| literal_in(&nfkc, component))
+        .filter(|r| super::fix_fits(r.len()));
+    if let Some(replacement) = replacement {
+        sink.attach_fix(IriFix::replace(
+            Applicability::Unsafe,
+            format!("replace with the NFKC form `{literal}`"),
+            range,
+            replacement,
+        ));
+    }
 }
 
 /// `s` with the ASCII characters that may not appear literally in `component` (or would split
@@ -265,27 +277,27 @@ pub(crate) fn non_nfc_runs(text: &str) -> Vec<Range<usize>> {
     let mut out: Vec<Range<usize>> = Vec::new();
     let mut check = |seg: Range<usize>| {
         let s = &text[seg.clone()];
-        let nfc: Vec<char> = s.nfc().collect();
-        let orig: Vec<(usize, char)> = s.char_indices().collect();
-        if nfc.iter().eq(orig.iter().map(|(_, c)| c)) {
+        // Compared as streams, never collected: a segment is one starter and every non-starter
+        // after it, which an attacker can make a megabyte of combining marks long.
+        let prefix = s.chars().zip(s.nfc()).take_while(|(a, b)| a == b).count();
+        let (n, n_nfc) = (s.chars().count(), s.nfc().count());
+        if prefix == n && n == n_nfc {
             return;
         }
-        // Narrow the segment to the characters normalization changes.
-        let prefix = orig
-            .iter()
-            .zip(&nfc)
-            .take_while(|((_, a), b)| a == *b)
-            .count();
-        let max_suffix = orig.len().min(nfc.len()) - prefix;
-        let suffix = orig
-            .iter()
-            .rev()
-            .zip(nfc.iter().rev())
-            .take(max_suffix)
-            .take_while(|((_, a), b)| a == *b)
-            .count();
-        let at = |k: usize| seg.start + orig.get(k).map_or(s.len(), |(i, _)| *i);
-        let (start, end) = match (at(prefix), at(orig.len() - suffix)) {
+        // Narrow the segment to the characters normalization changes: the longest common
+        // suffix, found by walking both streams aligned at their ends.
+        let max_suffix = n.min(n_nfc) - prefix;
+        let mut suffix = 0;
+        for (a, b) in s
+            .chars()
+            .skip(n - n.min(n_nfc))
+            .zip(s.nfc().skip(n_nfc - n.min(n_nfc)))
+        {
+            suffix = if a == b { suffix + 1 } else { 0 };
+        }
+        let suffix = suffix.min(max_suffix);
+        let at = |k: usize| seg.start + s.char_indices().nth(k).map_or(s.len(), |(i, _)| i);
+        let (start, end) = match (at(prefix), at(n - suffix)) {
             (start, end) if start < end => (start, end),
             _ => (seg.start, seg.end),
         };
@@ -348,7 +360,7 @@ fn check_nfc(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             continue;
         }
         let run = &input.text[range.clone()];
-        let nfc: String = run.nfc().collect();
+        let nfc = super::shorten_mapped(run, |s| s.nfc().collect());
         let component = input
             .iri
             .component_at(range.start)
@@ -358,20 +370,21 @@ fn check_nfc(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             format!(
                 "the {component} is not in Unicode Normalization Form C: {} normalizes to {}",
                 describe_chars(run),
-                describe_chars(&nfc)
+                super::describe_chars_of(run.nfc())
             ),
             Some(format!(
-                "write `{}` (NFC) instead; a non-NFC IRI maps to a different URI than its NFC twin, so the link may not resolve",
-                escape_unsafe(&nfc)
+                "write `{nfc}` (NFC) instead; a non-NFC IRI maps to a different URI than its NFC twin, so the link may not resolve",
             )),
         );
         // Unsafe: NFC and NFD spellings map to different URIs (§3.1 step 1c).
-        sink.attach_fix(IriFix::replace(
-            Applicability::Unsafe,
-            format!("normalize to NFC: `{}`", escape_unsafe(&nfc)),
-            range,
-            nfc,
-        ));
+        if let Some(replacement) = super::collect_for_fix(run.nfc()) {
+            sink.attach_fix(IriFix::replace(
+                Applicability::Unsafe,
+                format!("normalize to NFC: `{nfc}`"),
+                range,
+                replacement,
+            ));
+        }
     }
 }
 

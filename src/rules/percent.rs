@@ -114,7 +114,37 @@ fn decoding_runs<'a>(
     };
     percent::runs_from(input.text, from)
         .filter(move |r| !payload.as_ref().is_some_and(|p| p.contains(&r.start)))
+        .flat_map(|run| chunks(input.text, run))
         .map(|range| DecodedRun::new(input.text, range))
+}
+
+/// The most triplets a [`DecodedRun`] holds: a longer run (a megabyte of `%E2%80%AE`) is decoded
+/// a chunk at a time, so that its pieces (a few dozen bytes each) are never all held.
+const MAX_RUN_TRIPLETS: usize = 4096;
+
+/// `run` cut into chunks of about [`MAX_RUN_TRIPLETS`] triplets, each cut before a triplet that
+/// starts a character (ASCII, or a lead octet other than `ED`, whose surrogates come in pairs),
+/// so that every character decodes as in the whole run; a run with no such octet for 16
+/// triplets (a flood of continuation octets, which are not UTF-8 anyway) is cut where it is.
+fn chunks(text: &str, run: Range<usize>) -> impl Iterator<Item = Range<usize>> + '_ {
+    let starts_char = |at: usize| {
+        percent::triplet_at(text, at)
+            .is_some_and(|b| b < 0x80 || ((0xC0..0xF8).contains(&b) && b != 0xED))
+    };
+    let mut start = run.start;
+    std::iter::from_fn(move || {
+        if start >= run.end {
+            return None;
+        }
+        let mut end = (start + 3 * MAX_RUN_TRIPLETS).min(run.end);
+        let limit = (end + 3 * 16).min(run.end);
+        while end < limit && !starts_char(end) {
+            end += 3;
+        }
+        let chunk = start..end;
+        start = end;
+        Some(chunk)
+    })
 }
 
 /// From the first `,` of a `data:` IRI's path to its fragment (RFC 2397).
@@ -459,7 +489,9 @@ fn check_unreserved(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     if !text.contains('%') {
         return;
     }
-    let mut found: Vec<(Range<usize>, String)> = Vec::new();
+    // The runs of encoded unreserved characters, each reported as soon as it ends: an IRI of
+    // a million `a%7e` holds one run at a time, not a million.
+    let mut current: Option<(Range<usize>, String)> = None;
     for run in percent::runs(text) {
         for at in run.step_by(3) {
             let Some(b) = percent::triplet_at(text, at).filter(|&b| is_unreserved(b)) else {
@@ -468,45 +500,58 @@ fn check_unreserved(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             if b == b'.' && in_dot_segment(input, at) {
                 continue;
             }
-            match found.last_mut() {
+            match &mut current {
                 Some((r, s)) if r.end == at => {
                     r.end = at + 3;
                     s.push(char::from(b));
                 }
-                _ => found.push((at..at + 3, char::from(b).to_string())),
+                _ => {
+                    if let Some((range, decoded)) = current.take() {
+                        report_unreserved(text, sink, range, decoded);
+                    }
+                    current = Some((at..at + 3, char::from(b).to_string()));
+                }
             }
         }
     }
-    for (range, decoded) in found {
-        let one = decoded.len() == 1;
-        // Safe: an unreserved character and its encoding are equivalent (§5.3.2.3) — unless a
-        // stray `%` before it would take decoded hex digits for a triplet (`%%34%31` → `%41`).
-        let fix = (!stray_percent_before(text, range.start)).then(|| {
+    if let Some((range, decoded)) = current {
+        report_unreserved(text, sink, range, decoded);
+    }
+}
+
+/// Reports the run `range` of encoded unreserved characters, `decoded`.
+fn report_unreserved(text: &str, sink: &mut Sink<'_>, range: Range<usize>, decoded: String) {
+    let one = decoded.len() == 1;
+    // A message quotes at most 60 characters of the run, however long it is.
+    let shown = super::shorten_escaped(&decoded);
+    // Safe: an unreserved character and its encoding are equivalent (§5.3.2.3) — unless a
+    // stray `%` before it would take decoded hex digits for a triplet (`%%34%31` → `%41`).
+    let fix =
+        (!stray_percent_before(text, range.start) && super::fix_fits(decoded.len())).then(|| {
             IriFix::replace(
                 Applicability::Safe,
-                format!("decode to `{decoded}`"),
+                format!("decode to `{shown}`"),
                 range.clone(),
-                decoded.clone(),
+                decoded,
             )
         });
-        sink.report(
-            range.clone(),
-            format!(
-                "`{}` {} `{decoded}`, {}: RFC 3987 §5.3.2.3 normalizes {} by decoding",
-                triplets(&text[range]),
-                if one { "encodes" } else { "encode" },
-                if one {
-                    "an unreserved character, which never needs percent-encoding"
-                } else {
-                    "unreserved characters, which never need percent-encoding"
-                },
-                if one { "it" } else { "them" }
-            ),
-            Some(format!("write `{decoded}`")),
-        );
-        if let Some(fix) = fix {
-            sink.attach_fix(fix);
-        }
+    sink.report(
+        range.clone(),
+        format!(
+            "`{}` {} `{shown}`, {}: RFC 3987 §5.3.2.3 normalizes {} by decoding",
+            triplets(&text[range]),
+            if one { "encodes" } else { "encode" },
+            if one {
+                "an unreserved character, which never needs percent-encoding"
+            } else {
+                "unreserved characters, which never need percent-encoding"
+            },
+            if one { "it" } else { "them" }
+        ),
+        Some(format!("write `{shown}`")),
+    );
+    if let Some(fix) = fix {
+        sink.attach_fix(fix);
     }
 }
 

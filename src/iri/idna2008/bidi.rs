@@ -38,21 +38,20 @@ pub fn bidi_rule(label: &str) -> Option<String> {
             ));
         }
     };
-    let classes: Vec<(char, BidiClass)> = label.chars().map(|c| (c, bidi_class(c))).collect();
-    let last = classes
-        .iter()
+    // The classes are computed again for each question, never held: a label may be a
+    // megabyte long in a hostile IRI.
+    let classes = || label.chars().map(|c| (c, bidi_class(c)));
+    let last = classes()
         .rev()
         .find(|(_, b)| *b != NSM)
-        .copied()
         .unwrap_or((first, first_class));
     if rtl {
-        if let Some((c, _)) = classes
-            .iter()
-            .find(|(_, b)| !matches!(b, R | AL | AN | EN | ES | CS | ET | ON | BN | NSM))
+        if let Some((c, _)) =
+            classes().find(|(_, b)| !matches!(b, R | AL | AN | EN | ES | CS | ET | ON | BN | NSM))
         {
             return Some(format!(
                 "this right-to-left label contains {}, a left-to-right character (rule 2)",
-                describe(*c)
+                describe(c)
             ));
         }
         if !matches!(last.1, R | AL | EN | AN) {
@@ -61,23 +60,22 @@ pub fn bidi_rule(label: &str) -> Option<String> {
                 describe(last.0)
             ));
         }
-        let en = classes.iter().find(|(_, b)| *b == EN);
-        let an = classes.iter().find(|(_, b)| *b == AN);
+        let en = classes().find(|(_, b)| *b == EN);
+        let an = classes().find(|(_, b)| *b == AN);
         if let (Some((e, _)), Some((a, _))) = (en, an) {
             return Some(format!(
                 "this right-to-left label mixes European digits ({}) and Arabic-Indic digits ({}) (rule 4)",
-                describe(*e),
-                describe(*a)
+                describe(e),
+                describe(a)
             ));
         }
     } else {
-        if let Some((c, _)) = classes
-            .iter()
-            .find(|(_, b)| !matches!(b, L | EN | ES | CS | ET | ON | BN | NSM))
+        if let Some((c, _)) =
+            classes().find(|(_, b)| !matches!(b, L | EN | ES | CS | ET | ON | BN | NSM))
         {
             return Some(format!(
                 "this left-to-right label contains {}, a right-to-left character (rule 5)",
-                describe(*c)
+                describe(c)
             ));
         }
         if !matches!(last.1, L | EN) {

@@ -30,42 +30,121 @@ struct DecodedChar {
     encoded: bool,
 }
 
-/// The component `context` of the IRI with the characters of `runs` decoded; octets that are
-/// not a character stand as U+FFFD, which joins nothing and is no emoji.
-fn decode_context(
-    text: &str,
+/// The component `context` of the IRI with the characters of `runs` decoded, one at a time;
+/// octets that are not a character stand as U+FFFD, which joins nothing and is no emoji.
+fn decode_context<'a>(
+    text: &'a str,
     context: Range<usize>,
-    runs: impl Iterator<Item = DecodedRun>,
-) -> Vec<DecodedChar> {
-    let as_written = |from: usize, to: usize| {
-        text[from..to]
-            .char_indices()
-            .map(move |(i, c)| DecodedChar {
-                c,
-                range: from + i..from + i + c.len_utf8(),
-                encoded: false,
-            })
-    };
-    let mut out = Vec::new();
-    let mut at = context.start;
-    for run in runs.filter(|r| context.contains(&r.range.start)) {
-        out.extend(as_written(at, run.range.start));
-        for piece in &run.pieces {
-            let c = match piece.decoded {
-                Decoded::Char(c) => c,
-                _ => char::REPLACEMENT_CHARACTER,
-            };
-            out.push(DecodedChar {
-                c,
-                range: piece.range.clone(),
-                encoded: true,
-            });
+    runs: impl Iterator<Item = DecodedRun> + 'a,
+) -> impl Iterator<Item = DecodedChar> + 'a {
+    let (mut at, end) = (context.start, context.end);
+    let mut runs = runs
+        .filter(move |r| context.contains(&r.range.start))
+        .peekable();
+    let mut pieces = Vec::new().into_iter();
+    std::iter::from_fn(move || {
+        loop {
+            if let Some(piece) = pieces.next() {
+                let piece: percent::Piece = piece;
+                let c = match piece.decoded {
+                    Decoded::Char(c) => c,
+                    _ => char::REPLACEMENT_CHARACTER,
+                };
+                return Some(DecodedChar {
+                    c,
+                    range: piece.range,
+                    encoded: true,
+                });
+            }
+            let until = runs.peek().map_or(end, |r| r.range.start);
+            if at < until {
+                let c = text[at..].chars().next()?;
+                let range = at..at + c.len_utf8();
+                at = range.end;
+                return Some(DecodedChar {
+                    c,
+                    range,
+                    encoded: false,
+                });
+            }
+            let run = runs.next()?;
+            at = run.range.end;
+            pieces = run.pieces.into_iter();
         }
-        at = run.range.end;
-    }
-    out.extend(as_written(at, context.end));
-    out
+    })
 }
+
+/// How many decoded characters on each side of a suspect character its judgment sees: more
+/// than any exception looks at (an emoji tag sequence has at most a few dozen tags, a joiner's
+/// neighbour a few combining marks), and a bound on the work per character.
+const CONTEXT_CHARS: usize = 64;
+
+/// How many decoded characters are judged at once: a component is decoded into windows of this
+/// many and [`CONTEXT_CHARS`] on each side, never whole (a megabyte component held 32 bytes
+/// per character).
+const BLOCK_CHARS: usize = 4096;
+
+/// Judges each encoded suspect character of the decoded component `chars`, calling `hit` for
+/// those reported, in order.
+fn judge_component(
+    chars: impl Iterator<Item = DecodedChar>,
+    component: Option<Component>,
+    mut hit: impl FnMut(&DecodedChar, Severity, Forbidden),
+) {
+    let mut window: Vec<DecodedChar> = Vec::new();
+    // The first character of `window` not yet judged.
+    let mut from = 0;
+    for d in chars {
+        window.push(d);
+        if window.len() >= from + BLOCK_CHARS + CONTEXT_CHARS {
+            let upto = window.len() - CONTEXT_CHARS;
+            judge_block(&window, from..upto, component, &mut hit);
+            let keep = upto - CONTEXT_CHARS;
+            window.drain(..keep);
+            from = upto - keep;
+        }
+    }
+    judge_block(&window, from..window.len(), component, &mut hit);
+}
+
+/// Judges the characters `block` of `window`, each between the [`CONTEXT_CHARS`] characters on
+/// either side of it.
+fn judge_block(
+    window: &[DecodedChar],
+    block: Range<usize>,
+    component: Option<Component>,
+    hit: &mut impl FnMut(&DecodedChar, Severity, Forbidden),
+) {
+    if !window[block.clone()]
+        .iter()
+        .any(|d| d.encoded && suspect(d.c))
+    {
+        return;
+    }
+    let string: String = window.iter().map(|d| d.c).collect();
+    // The offset in `string` of each character, and of the end.
+    let mut offsets = Vec::with_capacity(window.len() + 1);
+    let mut offset = 0;
+    for d in window {
+        offsets.push(offset);
+        offset += d.c.len_utf8();
+    }
+    offsets.push(offset);
+    for i in block {
+        let d = &window[i];
+        if !(d.encoded && suspect(d.c)) {
+            continue;
+        }
+        let before = &string[offsets[i.saturating_sub(CONTEXT_CHARS)]..offsets[i]];
+        let after = &string[offsets[i + 1]..offsets[(i + 1 + CONTEXT_CHARS).min(window.len())]];
+        if let Some((severity, why)) = judge(before, d.c, after, component) {
+            hit(d, severity, why);
+        }
+    }
+}
+
+/// A stretch of adjacent encoded characters reported for the same reason.
+type Hit = (Range<usize>, String, Severity, Forbidden);
 
 /// A character worth a closer look: what the rule is about, before exceptions.
 fn suspect(c: char) -> bool {
@@ -78,20 +157,18 @@ pub(super) fn check_forbidden(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     if !percent::encodes_octet(text, |b| !(0x20..0x7F).contains(&b)) {
         return;
     }
-    let suspects: Vec<Range<usize>> = decoding_runs(input, 0)
+    // Runs with a suspect character, found as they are decoded (never gathered).
+    let suspects = decoding_runs(input, 0)
         .filter(|r| {
             r.pieces
                 .iter()
                 .any(|p| matches!(p.decoded, Decoded::Char(c) if suspect(c)))
         })
-        .map(|r| r.range)
-        .collect();
-    if suspects.is_empty() {
-        return;
-    }
+        .map(|r| r.range);
     // The runs come in order: a cursor over the parts, not a search for each.
     let mut parts = PartCursor::new(parts(text, input.iri));
-    let mut hits: Vec<(Range<usize>, String, Severity, Forbidden)> = Vec::new();
+    // The stretch being gathered: reported once the next hit is not next to it.
+    let mut current: Option<Hit> = None;
     let mut done = 0;
     for run in suspects {
         if run.start < done {
@@ -107,33 +184,31 @@ pub(super) fn check_forbidden(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         done = context.end;
         let end = context.end;
         let runs = decoding_runs(input, context.start).take_while(move |r| r.range.start < end);
-        let decoded = decode_context(text, context, runs);
-        let string: String = decoded.iter().map(|d| d.c).collect();
-        let mut offset = 0;
-        for d in &decoded {
-            let end = offset + d.c.len_utf8();
-            let why = if d.encoded && suspect(d.c) {
-                judge(&string[..offset], d.c, &string[end..], component)
-            } else {
-                None
-            };
-            offset = end;
-            let Some((severity, why)) = why else {
-                continue;
-            };
-            match hits.last_mut() {
+        judge_component(
+            decode_context(text, context, runs),
+            component,
+            |d, severity, why| match &mut current {
                 Some((r, s, sev, w)) if r.end == d.range.start && *sev == severity && *w == why => {
                     r.end = d.range.end;
                     s.push(d.c);
                 }
-                _ => hits.push((d.range.clone(), d.c.to_string(), severity, why)),
-            }
-        }
+                _ => {
+                    let next = (d.range.clone(), d.c.to_string(), severity, why);
+                    if let Some(hit) = current.replace(next) {
+                        report_hit(input, sink, hit);
+                    }
+                }
+            },
+        );
     }
-    for (range, decoded, severity, why) in hits {
-        let (message, help) = forbidden_message(input, &range, &decoded, why);
-        sink.report_as(severity, range, message, Some(help));
+    if let Some(hit) = current {
+        report_hit(input, sink, hit);
     }
+}
+
+fn report_hit(input: &IriCheck<'_>, sink: &mut Sink<'_>, (range, decoded, severity, why): Hit) {
+    let (message, help) = forbidden_message(input, &range, &decoded, why);
+    sink.report_as(severity, range, message, Some(help));
 }
 
 /// Whether the decoded `c`, between `before` and `after` in its component, is reported.
@@ -336,7 +411,6 @@ mod tests {
             .map(|r| DecodedRun::new(text, r))
             .collect();
         let got: Vec<(char, &str, bool)> = decode_context(text, 1..text.len(), runs.into_iter())
-            .into_iter()
             .map(|d| (d.c, &text[d.range], d.encoded))
             .collect();
         assert_eq!(
