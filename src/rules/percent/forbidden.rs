@@ -407,7 +407,6 @@ mod tests {
     fn decoding_keeps_the_source_ranges() {
         let text = "/a%E2%80%8Db%FF";
         let runs: Vec<DecodedRun> = percent::runs(text)
-            .into_iter()
             .map(|r| DecodedRun::new(text, r))
             .collect();
         let got: Vec<(char, &str, bool)> = decode_context(text, 1..text.len(), runs.into_iter())

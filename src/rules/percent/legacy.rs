@@ -129,7 +129,6 @@ mod tests {
 
     fn pieces(s: &str) -> Vec<Piece> {
         percent::runs(s)
-            .into_iter()
             .flat_map(|r| percent::decode(s, r))
             .collect()
     }
