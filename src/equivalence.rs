@@ -93,12 +93,18 @@ pub fn group(files: &[(&str, &[Variant])], severity: Severity) -> Vec<(usize, Di
     let mut out = Vec::new();
     for key in order {
         let members = &groups[key];
+        // Each spelling once, in order of appearance, with its count: found through a map, not
+        // by a search of the list per place (a resource written 100,000 ways, `HtTp://` and
+        // so on, made that quadratic).
         let mut spellings: Vec<(&str, usize)> = Vec::new();
+        let mut index: HashMap<&str, usize> = HashMap::new();
         for (_, v) in members {
-            match spellings.iter_mut().find(|(s, _)| *s == v.spelling()) {
-                Some(entry) => entry.1 += 1,
-                None => spellings.push((v.spelling(), 1)),
-            }
+            crate::work::add(crate::work::Work::SpellingLookups, 1);
+            let k = *index.entry(v.spelling()).or_insert_with(|| {
+                spellings.push((v.spelling(), 0));
+                spellings.len() - 1
+            });
+            spellings[k].1 += 1;
         }
         if spellings.len() < 2 {
             continue;

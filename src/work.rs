@@ -26,9 +26,12 @@ pub enum Work {
     /// Bytes of an AsciiDoc paragraph searched for the formatting mark that closes an escaped
     /// one (`\*` … `*`), which decides whether the backslash is in a link.
     ClosingMarkScan,
+    /// Spellings of one resource looked at to count a place of `equivalent-variants` under its
+    /// spelling.
+    SpellingLookups,
 }
 
-const KINDS: usize = 5;
+const KINDS: usize = 6;
 
 thread_local! {
     static COUNTS: [Cell<u64>; KINDS] = const { [const { Cell::new(0) }; KINDS] };

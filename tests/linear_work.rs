@@ -174,3 +174,41 @@ fn escaped_marks_in_many_asciidoc_links_cost_linear_work() {
     };
     assert_linear("escaped marks", work(2_000), work(8_000));
 }
+
+#[test]
+fn a_resource_written_many_ways_costs_linear_work() {
+    // n spellings of one resource (the host's letters in every case), each written once:
+    // `equivalent-variants` counts the places of each spelling through a map, not by a search
+    // of the spellings met so far per place (quadratic: 100,000 spellings, 5 billion
+    // comparisons).
+    use irilint::check::{CheckOptions, check_project, check_source};
+    let work = |n: usize| {
+        let text: String = (0..n)
+            .map(|i| {
+                let host: String = "abcdefghijklmnop"
+                    .chars()
+                    .enumerate()
+                    .map(|(k, c)| {
+                        if i >> k & 1 == 1 {
+                            c.to_ascii_uppercase()
+                        } else {
+                            c
+                        }
+                    })
+                    .collect();
+                format!("http://{host}.example/\n")
+            })
+            .collect();
+        let source = Source::decode("a.txt".into(), Format::Text, text.as_bytes()).unwrap();
+        let selection = Selection::from_selectors(&["equivalent-variants"], &[], &[]).unwrap();
+        let options = CheckOptions::new(&selection);
+        let mut files = vec![check_source(&source, &options)];
+        let ((), work) = measure(Work::SpellingLookups, || {
+            check_project(&mut files, &options)
+        });
+        let message = &files[0].diagnostics[0].message;
+        assert!(message.contains(&format!("written {n} ways")), "{message}");
+        work
+    };
+    assert_linear("spellings", work(1_000), work(4_000));
+}
