@@ -255,10 +255,25 @@ fn replace(
 
 /// An error unless `path` still holds `read`.
 fn unchanged(path: &Path, read: &[u8]) -> Result<(), String> {
-    match fs::read(path) {
-        Ok(now) if now == read => Ok(()),
-        Ok(_) => Err("it changed on disk after it was read; not written".to_string()),
-        Err(e) => Err(format!("cannot read it again: {}", describe_io_error(&e))),
+    let cannot = |e: io::Error| format!("cannot read it again: {}", describe_io_error(&e));
+    let changed = || Err("it changed on disk after it was read; not written".to_string());
+    // Compared 64 KiB at a time: the file is not read into memory a second time.
+    let mut file = fs::File::open(path).map_err(cannot)?;
+    let mut chunk = vec![0u8; 64 * 1024];
+    let mut at = 0;
+    loop {
+        let n = match file.read(&mut chunk) {
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(cannot(e)),
+        };
+        if n == 0 {
+            return if at == read.len() { Ok(()) } else { changed() };
+        }
+        if read.get(at..at + n) != Some(&chunk[..n]) {
+            return changed();
+        }
+        at += n;
     }
 }
 

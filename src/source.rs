@@ -196,6 +196,26 @@ pub enum NotText {
     },
 }
 
+/// The bytes a document was read from, as `--fix` keeps them: `kept`, or the text's own bytes
+/// when `kept` is empty. Bytes that are exactly the text (UTF-8 without a BOM or a malformed
+/// sequence: most files) are not kept beside it, so that a document is held once, not twice.
+pub fn as_read<'a>(kept: &'a [u8], source: &'a Source) -> &'a [u8] {
+    if kept.is_empty() {
+        source.text.as_bytes()
+    } else {
+        kept
+    }
+}
+
+/// `bytes`, or nothing when they are `source`'s text ([`as_read`] gives them back).
+pub fn kept_beside(bytes: Vec<u8>, source: &Source) -> Vec<u8> {
+    if bytes == source.text.as_bytes() {
+        Vec::new()
+    } else {
+        bytes
+    }
+}
+
 /// How far into a file to look for a NUL byte (as git and ripgrep do).
 pub const BINARY_SNIFF_LEN: usize = 8 * 1024;
 

@@ -109,11 +109,11 @@ fn fix_once(format: Format, bytes: &[u8], unsafe_fixes: bool) -> (Vec<u8>, Sourc
         output: FixOutput::Write,
     };
     let irilint::fix::run::Fixed {
-        bytes,
-        source,
-        outcome,
-        ..
+        changed, outcome, ..
     } = fixed(&loaded, &settings, &options, fix);
+    let (bytes, source) = changed.unwrap_or((loaded.bytes, loaded.source));
+    // Bytes that are the text's own are not kept beside it.
+    let bytes = irilint::source::as_read(&bytes, &source).to_vec();
     // Fixes that the options allow and that are still there were refused by a pass check.
     let left: Vec<_> = outcome
         .diagnostics

@@ -64,3 +64,33 @@ fn a_finding_keeps_at_most_a_thousand_places_and_counts_the_rest() {
     assert_eq!(d[0]["spans"].as_array().unwrap().len(), 1000);
     assert_eq!(d[0]["fix"]["edits"].as_array().unwrap().len(), 1000);
 }
+
+#[test]
+fn a_file_keeps_at_most_max_file_places() {
+    // 120 IRIs of 1,000 hidden characters each: 120,000 places, more than a file keeps
+    // (`MAX_FILE_PLACES`). Every finding is listed with its count; past the budget, each keeps
+    // its first place and no fix (before, all 120,000 places and edits were held and written).
+    let line = format!("https://a.example/{}\n", "a\u{200B}".repeat(1000));
+    let r = json_report("c.txt", &line.repeat(120));
+    let d = r["diagnostics"].as_array().unwrap();
+    assert_eq!(d.len(), 120);
+    for x in d {
+        let message = x["message"].as_str().unwrap();
+        assert!(
+            message.ends_with("(and 999 more like it in the path)"),
+            "{message}"
+        );
+    }
+    // A finding of one place has no `spans`.
+    let spans = |x: &Value| x["spans"].as_array().map_or(1, Vec::len);
+    let places: usize = d.iter().map(spans).sum();
+    assert!(
+        places <= irilint::check::MAX_FILE_PLACES + d.len(),
+        "{places} places kept"
+    );
+    // The first findings keep all theirs, with their fixes; the last ones only their first.
+    assert_eq!(d[0]["spans"].as_array().unwrap().len(), 1000);
+    assert_eq!(d[0]["fix"]["edits"].as_array().unwrap().len(), 1000);
+    assert_eq!(spans(&d[119]), 1);
+    assert!(d[119]["fix"].is_null());
+}

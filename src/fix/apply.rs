@@ -13,14 +13,14 @@ use std::ops::Range;
 use super::{FixOptions, bytes};
 use crate::diagnostic::Diagnostic;
 use crate::diagnostic::fix::Fix;
-use crate::extract::{self, Extraction};
-use crate::iri_fix::{IriEdit, apply_iri_edits};
+use crate::extract;
+use crate::iri_fix::IriEdit;
 use crate::source::Source;
 
 /// A fixed document.
 #[derive(Debug)]
 pub struct Pass {
-    /// Its bytes.
+    /// Its bytes, when they are not the text's own ([`crate::source::as_read`]).
     pub bytes: Vec<u8>,
     /// Decoded.
     pub source: Source,
@@ -105,7 +105,39 @@ fn choose<'a>(
 /// How many failed tries a pass makes before it leaves its remaining fixes out.
 const MAX_FAILED_TRIES: usize = 64;
 
-/// One pass over `source` (read from `bytes`) with the fixes of `diagnostics`, leaving the
+/// What a pass keeps of the document's IRIs before its fixes, to compare the fixed document's
+/// with: where each starts and a digest of it, never the extraction itself (a sitemap's
+/// 200,000 IRIs with their span maps took 60 MB, held once before and once after the fixes).
+/// The IRIs a fix edits are their diagnostics' own, shared.
+struct Before {
+    /// Each occurrence's source start and the digest of its IRI, in document order.
+    occurrences: Vec<(usize, u64)>,
+    /// How many document problems there were.
+    problems: usize,
+    /// The digest, keyed anew for each run: no document can be made to collide with another.
+    digest: std::hash::RandomState,
+}
+
+impl Before {
+    fn of(source: &Source) -> Before {
+        use std::hash::BuildHasher;
+        let digest = std::hash::RandomState::new();
+        let mut occurrences = Vec::new();
+        let problems = extract::extract_each(source, &mut |o| {
+            occurrences.push((o.map.source_range().start, digest.hash_one(&*o.iri)));
+        })
+        .problems
+        .len();
+        Before {
+            occurrences,
+            problems,
+            digest,
+        }
+    }
+}
+
+/// One pass over `source` (read from `bytes`, all of them: [`crate::source::as_read`]) with the
+/// fixes of `diagnostics`, leaving the
 /// occurrences at `frozen` (sorted, disjoint) alone; `None` when no fix can be applied.
 pub fn pass(
     bytes: &[u8],
@@ -115,15 +147,14 @@ pub fn pass(
     rejected: &mut HashSet<FixKey>,
     frozen: &[Range<usize>],
 ) -> Option<Pass> {
-    let before = extract::extract(source);
+    let before = Before::of(source);
     let mut failures = 0;
     loop {
         let chosen = choose(diagnostics, options, rejected, frozen);
         if chosen.is_empty() {
             return None;
         }
-        let fixes: Vec<&Fix> = chosen.iter().map(|(_, f)| *f).collect();
-        let blamed = match try_apply(bytes, source, &before, &fixes) {
+        let blamed = match try_apply(bytes, source, &before, &chosen) {
             Ok(p) => return Some(p),
             Err(blamed) => blamed,
         };
@@ -140,9 +171,9 @@ pub fn pass(
             // The document itself came out wrong. The longest prefix of the fixes that applies
             // together, found by halving (a few re-reads of the document, not one per fix);
             // when not even the first applies alone, it is left out and the rest tried again.
-            let mut n = fixes.len() / 2;
+            let mut n = chosen.len() / 2;
             while n >= 1 {
-                match try_apply(bytes, source, &before, &fixes[..n]) {
+                match try_apply(bytes, source, &before, &chosen[..n]) {
                     Ok(p) => return Some(p),
                     Err(_) => failures += 1,
                 }
@@ -162,82 +193,129 @@ pub fn pass(
     }
 }
 
-/// `source` with `fixes` applied, if the result checks out; otherwise the occurrences (by
-/// source start) whose IRI came out other than their fixes promise, empty when the failure
-/// cannot be pinned on some of them.
+/// What a fixed occurrence's IRI must become: the digest of its IRI before, that IRI, and its
+/// edits (sorted, disjoint).
+type Expected<'a> = (u64, &'a str, Vec<(Range<usize>, &'a str)>);
+
+/// True when `text` is `old` with `edits` (sorted, disjoint) made, compared piece by piece
+/// (the edited text is never built: it would be one more copy of the document).
+fn is_edited(text: &str, old: &str, edits: &[(Range<usize>, &str)]) -> bool {
+    let text = text.as_bytes();
+    let mut pos = 0;
+    let mut at = 0;
+    let mut same = |piece: &str| {
+        let end = pos + piece.len();
+        let ok = text.get(pos..end) == Some(piece.as_bytes());
+        pos = end;
+        ok
+    };
+    for (r, replacement) in edits {
+        match old.get(at..r.start) {
+            Some(kept) if same(kept) && same(replacement) => at = r.end,
+            _ => return false,
+        }
+    }
+    old.get(at..).is_some_and(&mut same) && pos == text.len()
+}
+
+/// `source` with the fixes `chosen` applied, if the result checks out; otherwise the
+/// occurrences (by source start) whose IRI came out other than their fixes promise, empty when
+/// the failure cannot be pinned on some of them.
 fn try_apply(
     bytes: &[u8],
     source: &Source,
-    before: &Extraction,
-    fixes: &[&Fix],
+    before: &Before,
+    chosen: &[(&Diagnostic, &Fix)],
 ) -> Result<Pass, Vec<usize>> {
+    use std::hash::BuildHasher;
     let none = || Vec::new();
-    let mut edits: Vec<(Range<usize>, &str)> = fixes
+    let mut edits: Vec<(Range<usize>, &str)> = chosen
         .iter()
-        .flat_map(|f| f.edits.iter().map(|e| (e.range(), e.replacement.as_str())))
+        .flat_map(|(_, f)| f.edits.iter().map(|e| (e.range(), e.replacement.as_str())))
         .collect();
     edits.sort_by_key(|(r, _)| (r.start, r.end));
     if edits.windows(2).any(|w| w[0].0.end > w[1].0.start) {
         return Err(none());
     }
-    let mut text = String::with_capacity(source.text.len() + 64);
-    let mut at = 0;
-    for (r, replacement) in &edits {
-        text.push_str(source.text.get(at..r.start).ok_or_else(none)?);
-        text.push_str(replacement);
-        at = r.end;
+    // What each fixed occurrence's IRI must become: its diagnostic's IRI with its edits.
+    let mut by_occurrence: HashMap<usize, (Option<&std::sync::Arc<str>>, Vec<&IriEdit>)> =
+        HashMap::new();
+    for (d, f) in chosen {
+        let entry = by_occurrence
+            .entry(f.occurrence_start)
+            .or_insert((d.iri.as_ref(), Vec::new()));
+        entry.1.extend(f.iri.edits.iter());
     }
-    text.push_str(source.text.get(at..).ok_or_else(none)?);
+    let mut expected: HashMap<usize, Expected<'_>> = HashMap::new();
+    for (start, (iri, mut own)) in by_occurrence {
+        let Some(iri) = iri else {
+            return Err(none());
+        };
+        own.sort_by_key(|e| (e.range.start, e.range.end));
+        if own.windows(2).any(|w| w[0].range.end > w[1].range.start) {
+            return Err(none());
+        }
+        let own = own
+            .iter()
+            .map(|e| (e.range.clone(), e.replacement.as_str()))
+            .collect();
+        expected.insert(start, (before.digest.hash_one(&**iri), &**iri, own));
+    }
     let new_bytes = bytes::splice(bytes, source, &edits).ok_or_else(none)?;
-    let fixed =
-        Source::decode(source.path.clone(), source.format, &new_bytes).map_err(|_| none())?;
-    if fixed.text != text
+    // A document that was UTF-8 without a BOM or a malformed sequence still is (its edits are
+    // text): its new bytes become its new text without a copy.
+    let clean_utf8 = source.encoding.used == encoding_rs::UTF_8
+        && source.encoding.bom_len == 0
+        && source.encoding.invalid.is_empty();
+    let (fixed, new_bytes) = if clean_utf8 {
+        let fixed = Source::decode_owned(source.path.clone(), source.format, new_bytes);
+        (fixed.map_err(|_| none())?, Vec::new())
+    } else {
+        let fixed = Source::decode(source.path.clone(), source.format, &new_bytes);
+        (fixed.map_err(|_| none())?, new_bytes)
+    };
+    if !is_edited(&fixed.text, &source.text, &edits)
         || fixed.encoding.used != source.encoding.used
         || fixed.encoding.bom_len != source.encoding.bom_len
     {
         return Err(none());
     }
-    let after = extract::extract(&fixed);
-    if after.occurrences.len() != before.occurrences.len()
-        || after.problems.len() > before.problems.len()
-    {
-        return Err(none());
-    }
-    let mut by_occurrence: HashMap<usize, Vec<&Fix>> = HashMap::new();
-    for f in fixes {
-        by_occurrence.entry(f.occurrence_start).or_default().push(f);
-    }
+    // The fixed document's IRIs, compared one by one as they are extracted.
+    let mut next = 0;
+    let mut same = true;
     let mut matched = 0;
     let mut blamed = Vec::new();
-    for (old, new) in before.occurrences.iter().zip(&after.occurrences) {
-        let start = old.map.source_range().start;
-        let Some(mine) = by_occurrence.get(&start) else {
-            if new.iri != old.iri {
-                return Err(none());
-            }
-            continue;
+    let after = extract::extract_each(&fixed, &mut |new| {
+        let Some(&(start, digest)) = before.occurrences.get(next) else {
+            same = false;
+            return;
         };
-        let mut own: Vec<&IriEdit> = mine.iter().flat_map(|f| f.iri.edits.iter()).collect();
-        matched += mine.len();
-        own.sort_by_key(|e| (e.range.start, e.range.end));
-        if own.windows(2).any(|w| w[0].range.end > w[1].range.start) {
-            return Err(none());
+        next += 1;
+        match expected.get(&start) {
+            None => same &= before.digest.hash_one(&*new.iri) == digest,
+            Some((old_digest, iri, own)) => {
+                // The diagnostic's IRI is the occurrence's.
+                same &= *old_digest == digest;
+                matched += 1;
+                if !is_edited(&new.iri, iri, own) {
+                    blamed.push(start);
+                }
+            }
         }
-        let expected = apply_iri_edits(&old.iri, own.into_iter());
-        if *new.iri != *expected {
-            blamed.push(start);
-        }
+    });
+    if !same || next != before.occurrences.len() || after.problems.len() > before.problems {
+        return Err(none());
     }
     if !blamed.is_empty() {
         return Err(blamed);
     }
-    if matched != fixes.len() {
+    if matched != expected.len() {
         return Err(none());
     }
     Ok(Pass {
-        bytes: new_bytes,
+        bytes: crate::source::kept_beside(new_bytes, &fixed),
         source: fixed,
-        applied: fixes.len(),
+        applied: chosen.len(),
         edits: edits.iter().map(|(r, t)| (r.clone(), t.len())).collect(),
     })
 }

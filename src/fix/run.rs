@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use super::{FixOptions, FixOutput, apply, diff, write};
 use crate::check::{self, CheckOptions, FileFixes, FileOutcome, LoadOptions, Loaded, RunOutcome};
 use crate::config::FileSettings;
-use crate::source::Source;
+use crate::source::{Source, as_read};
 use crate::walk::Entry;
 
 /// At most this many passes per file: each pass applies the fixes that do not overlap, and a
@@ -30,10 +30,9 @@ pub fn run(
 /// A document after fixing.
 #[derive(Debug)]
 pub struct Fixed {
-    /// Its bytes.
-    pub bytes: Vec<u8>,
-    /// Decoded.
-    pub source: Source,
+    /// Its bytes and their decoding, when a fix changed it (else it is the document as read:
+    /// not copied, a copy of a large file is what `--fix` held most).
+    pub changed: Option<(Vec<u8>, Source)>,
     /// How many fixes made it.
     pub applied: usize,
     /// Its check (not rendered).
@@ -53,18 +52,21 @@ pub fn fixed(
         render: None,
         render_project: None,
     };
-    let mut bytes = loaded.bytes.clone();
-    let mut source = redecode(loaded);
-    let mut outcome = check::check_with(&source, settings, &quiet);
+    let mut changed: Option<(Vec<u8>, Source)> = None;
+    let mut outcome = check::check_with(&loaded.source, settings, &quiet);
     let mut applied = 0;
     let mut rejected = HashSet::new();
-    let mut frozen = baselined_occurrences(&source, settings, &quiet, &outcome.diagnostics);
+    let mut frozen = baselined_occurrences(&loaded.source, settings, &quiet, &outcome.diagnostics);
     frozen.sort_by_key(|r| (r.start, r.end));
     frozen.dedup();
     for _ in 0..MAX_PASSES {
+        let (bytes, source) = changed.as_ref().map_or_else(
+            || (loaded.bytes(), &loaded.source),
+            |(b, s)| (as_read(b, s), s),
+        );
         let Some(pass) = apply::pass(
-            &bytes,
-            &source,
+            bytes,
+            source,
             &outcome.diagnostics,
             fix,
             &mut rejected,
@@ -74,13 +76,14 @@ pub fn fixed(
         };
         apply::shift(&mut frozen, &pass.edits);
         applied += pass.applied;
-        bytes = pass.bytes;
-        source = pass.source;
-        outcome = check::check_with(&source, settings, &quiet);
+        // The diagnostics refer to the old text: dropped before the new one is checked.
+        drop(std::mem::take(&mut outcome));
+        drop(changed.take());
+        outcome = check::check_with(&pass.source, settings, &quiet);
+        changed = Some((pass.bytes, pass.source));
     }
     Fixed {
-        bytes,
-        source,
+        changed,
         applied,
         outcome,
     }
@@ -127,22 +130,6 @@ fn baselined_occurrences(
         .collect()
 }
 
-/// `loaded`'s document decoded again (a [`Source`] is not `Clone`: it is decoded once per pass).
-fn redecode(loaded: &Loaded) -> Source {
-    Source::decode(
-        loaded.source.path.clone(),
-        loaded.source.format,
-        &loaded.bytes,
-    )
-    .unwrap_or_else(|_| {
-        Source::from_text(
-            loaded.source.path.clone(),
-            loaded.source.format,
-            loaded.source.text.clone(),
-        )
-    })
-}
-
 fn fix_file(
     loaded: Loaded,
     settings: &FileSettings,
@@ -150,44 +137,52 @@ fn fix_file(
     fix: FixOptions,
 ) -> FileOutcome {
     let Fixed {
-        bytes,
-        source,
+        changed,
         applied,
         mut outcome,
     } = fixed(&loaded, settings, options, fix);
-    let changed = bytes != loaded.bytes;
+    let read = loaded.bytes();
+    // The fixed bytes and text, when they differ from what was read.
+    let fixed = changed.filter(|(bytes, source)| as_read(bytes, source) != read);
+    let bytes = fixed.as_ref().map(|(bytes, source)| as_read(bytes, source));
+    let original = &loaded.source;
+    let fixed_source = fixed.as_ref().map(|(_, source)| source);
+    let path = &loaded.path;
     let mut fixes = FileFixes {
         applied,
         ..FileFixes::default()
     };
-    let mut shown = source;
-    match (fix.output, &loaded.path) {
-        (FixOutput::Diff, _) => {
-            if changed {
-                // A UTF-8 file's bytes, BOM included, are what a patch applies to; another
-                // encoding's diff is of the decoded text, to be read.
-                let (old, new) = match (
-                    std::str::from_utf8(&loaded.bytes),
-                    std::str::from_utf8(&bytes),
-                ) {
-                    (Ok(old), Ok(new)) => (old, new),
-                    _ => (loaded.source.text.as_ref(), shown.text.as_ref()),
-                };
-                fixes.diff = Some(diff::unified(&loaded.source.path, old, new));
-            }
+    let mut write_failed = false;
+    match (fix.output, path, bytes) {
+        (FixOutput::Diff, _, Some(new_bytes)) => {
+            let new_source = fixed_source.unwrap_or(original);
+            // A UTF-8 file's bytes, BOM included, are what a patch applies to; another
+            // encoding's diff is of the decoded text, to be read.
+            let (old, new) = match (std::str::from_utf8(read), std::str::from_utf8(new_bytes)) {
+                (Ok(old), Ok(new)) => (old, new),
+                _ => (original.text.as_ref(), new_source.text.as_ref()),
+            };
+            fixes.diff = Some(diff::unified(&original.path, old, new));
         }
-        (FixOutput::Write, None) => fixes.stdout = Some(bytes),
-        (FixOutput::Write, Some(path)) if changed => {
-            if let Err(message) = write::replace(path, &loaded.bytes, &bytes) {
+        (FixOutput::Diff, _, None) => {}
+        (FixOutput::Write, None, new_bytes) => {
+            fixes.stdout = Some(new_bytes.unwrap_or(read).to_vec());
+        }
+        (FixOutput::Write, Some(path), Some(new_bytes)) => {
+            if let Err(message) = write::replace(path, read, new_bytes) {
                 // Nothing was written: report the file as it is.
                 fixes.error = Some(message);
                 fixes.applied = 0;
-                shown = loaded.source;
-                outcome = check::check_with(&shown, settings, options);
+                outcome = check::check_with(original, settings, options);
+                write_failed = true;
             }
         }
-        (FixOutput::Write, Some(_)) => {}
+        (FixOutput::Write, Some(_), None) => {}
     }
+    let shown = match fixed_source {
+        Some(fixed) if !write_failed => fixed,
+        _ => original,
+    };
     if fixes.error.is_none() {
         // A fix the options allow that is still there was refused by the checks of a pass:
         // it is not offered (not in JSON either, where an editor would apply it).
@@ -212,7 +207,7 @@ fn fix_file(
     if fixes.error.is_none()
         && let Some(render) = options.render
     {
-        outcome.rendered = render(&shown, &outcome.diagnostics);
+        outcome.rendered = render(shown, &outcome.diagnostics);
     }
     outcome.fixes = fixes;
     outcome
