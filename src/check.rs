@@ -100,7 +100,9 @@ pub struct FileOutcome {
 impl FileOutcome {
     /// About how many bytes it holds: what [`run_ordered`] lets run ahead.
     pub fn held_bytes(&self) -> usize {
-        self.diagnostics.len() * 1024 + self.rendered.len()
+        self.diagnostics.len() * 1024
+            + self.rendered.len()
+            + self.fixes.diff.as_ref().map_or(0, String::len)
     }
 
     /// How many findings it has of each severity, listed or not: (errors, warnings, infos).
@@ -314,6 +316,21 @@ pub fn run_ordered<R>(
     file_done: &(dyn Fn(usize) + Sync),
     consume: impl FnOnce(&mut Ordered) -> R,
 ) -> (R, Run<()>) {
+    let check =
+        |loaded: Loaded, settings: &FileSettings| check_with(&loaded.source, settings, options);
+    run_ordered_with(inputs, already, load, &check, file_done, consume)
+}
+
+/// [`run_ordered`] with `per_file` making each file's outcome from its loaded document (what
+/// `--fix` and `--diff` do instead of checking only).
+pub fn run_ordered_with<R>(
+    inputs: &[Entry],
+    already: Run<()>,
+    load: &LoadOptions,
+    per_file: &(dyn Fn(Loaded, &FileSettings) -> FileOutcome + Sync),
+    file_done: &(dyn Fn(usize) + Sync),
+    consume: impl FnOnce(&mut Ordered) -> R,
+) -> (R, Run<()>) {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::{Condvar, Mutex};
 
@@ -323,7 +340,7 @@ pub fn run_ordered<R>(
     let check_one = |i: usize| {
         let entry = &inputs[i];
         load_input(entry, load).map(|loaded| {
-            let file = check_with(&loaded.source, &entry.settings, options);
+            let file = per_file(loaded, &entry.settings);
             file_done(file.iris);
             file
         })

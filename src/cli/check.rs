@@ -154,6 +154,49 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
             .severity_of(crate::rules::equivalence::EQUIVALENT_VARIANTS.id)
             .is_some()
     });
+    // `--fix` and `--diff` stream too, but for standard input, whose fixed document goes to
+    // standard output before its report.
+    let reads_stdin = args.input.paths.iter().any(|p| p.as_os_str() == "-");
+    if let Some(fix) = fixing
+        && !writing
+        && !project_level
+        && !reads_stdin
+    {
+        let already = Run {
+            files: Vec::new(),
+            errors: walk.errors,
+            skipped: Vec::new(),
+            fatal_errors: walk.fatal_errors,
+        };
+        let selections: Vec<&Selection> =
+            walk.inputs.iter().map(|e| &e.settings.selection).collect();
+        let per_file = |loaded: check::Loaded, settings: &crate::config::FileSettings| {
+            crate::fix::run::fix_file(loaded, settings, &options, fix)
+        };
+        let streamed = super::fix::streamed(
+            &walk.inputs,
+            already,
+            &load,
+            &per_file,
+            &file_done,
+            &args,
+            fix,
+            &selections,
+        );
+        if let Some(p) = &progress {
+            p.finish();
+        }
+        let finished = match streamed {
+            Ok(finished) => finished,
+            Err(message) => return fail(&message),
+        };
+        if let (Some(baseline), Some(file)) = (&baseline, &args.baseline)
+            && let Err(message) = stale_baseline(baseline, file, &args)
+        {
+            return fail(&message);
+        }
+        return super::fix::finish_streamed(finished, &args, fix);
+    }
     if fixing.is_none() && !writing && !project_level {
         let already = Run {
             files: Vec::new(),
@@ -174,8 +217,10 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
                 &options,
                 &file_done,
                 |files| {
+                    let unread = files.unread();
                     write_streamed(
                         files,
+                        unread,
                         &args,
                         &selections,
                         &|counted, unread| {
@@ -311,7 +356,7 @@ fn stale_baseline(baseline: &Baseline, file: &Path, args: &CheckArgs) -> Result<
 }
 
 /// The exit code of a run that gave `summary` and could not read `unread`.
-fn exit_code(args: &CheckArgs, summary: &Summary, unread: &Run<()>) -> u8 {
+pub(super) fn exit_code(args: &CheckArgs, summary: &Summary, unread: &Run<()>) -> u8 {
     let failed = summary.errors > 0 || (args.deny_warnings && summary.warnings > 0);
     // A file named on the command line (or standard input) that could not be read fails the
     // run, whatever the others gave and whatever --exit-zero says.
@@ -324,14 +369,14 @@ fn exit_code(args: &CheckArgs, summary: &Summary, unread: &Run<()>) -> u8 {
 
 /// Writes the report of `files` as they come ([`check::run_ordered`]): one file's findings at a
 /// time are held.
-fn write_streamed(
-    files: &mut check::Ordered<'_>,
+pub(super) fn write_streamed(
+    files: impl Iterator<Item = crate::check::FileOutcome>,
+    unread: &std::cell::RefCell<Run<()>>,
     args: &CheckArgs,
     selections: &[&Selection],
     exit_code: &dyn Fn(&Summary, &Run<()>) -> i32,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    let unread = files.unread();
     let summary = match args.format {
         ReportFormat::Json => json::write_files(files, unread, out)?,
         ReportFormat::Sarif => {

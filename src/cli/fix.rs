@@ -4,14 +4,16 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use super::args::CheckArgs;
-use super::output::write_report;
+use super::output::{stream_report, write_report};
 use super::report::{print_file_errors, render_report};
 use super::{emit, fail};
-use crate::check::RunOutcome;
+use crate::check::{FileOutcome, LoadOptions, Loaded, Run, RunOutcome};
+use crate::config::FileSettings;
 use crate::fix::{FixOptions, FixOutput};
 use crate::iri::chars::escape_unsafe;
 use crate::report::{ReportFormat, Summary};
 use crate::rules::Selection;
+use crate::walk::Entry;
 use crate::walk::FileError;
 
 /// The fix options the arguments ask for, `None` without `--fix` or `--diff`.
@@ -35,9 +37,39 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 
 /// `Fixed 2 issues, 1 remaining (1 more fixable with --unsafe-fixes).`
 fn fixed_line(outcome: &RunOutcome, output: FixOutput) -> String {
-    let applied: usize = outcome.files.iter().map(|f| f.fixes.applied).sum();
-    let more: usize = outcome.files.iter().map(|f| f.fixes.unsafe_available).sum();
-    let remaining: usize = outcome.files.iter().map(|f| f.diagnostics.len()).sum();
+    let mut totals = Totals::default();
+    for f in &outcome.files {
+        totals.add(f);
+    }
+    totals.line(output)
+}
+
+/// What fixing did to every file so far: what the last line says.
+#[derive(Debug, Default)]
+pub(super) struct Totals {
+    applied: usize,
+    more: usize,
+    remaining: usize,
+}
+
+impl Totals {
+    fn add(&mut self, f: &FileOutcome) {
+        self.applied += f.fixes.applied;
+        self.more += f.fixes.unsafe_available;
+        self.remaining += f.diagnostics.len();
+    }
+
+    fn line(&self, output: FixOutput) -> String {
+        let Totals {
+            applied,
+            more,
+            remaining,
+        } = *self;
+        fixed_line_of(applied, more, remaining, output)
+    }
+}
+
+fn fixed_line_of(applied: usize, more: usize, remaining: usize, output: FixOutput) -> String {
     if applied == 0 && more > 0 {
         // The default rules' fixes are unsafe (removing a bidi control changes the link): a
         // first `--fix` that says only "Fixed 0" reads as broken. Say why, and what to run.
@@ -167,4 +199,135 @@ pub(super) fn finish(
         }
     }
     ExitCode::from(code)
+}
+
+/// What a streamed fix run leaves for its last line and exit code.
+pub(super) struct Finished {
+    totals: Totals,
+    /// The exit code (the one SARIF carries).
+    code: u8,
+}
+
+/// Prints a file's warning, and records a file that could not be written as an error of the
+/// run: what [`finish`] does for every file at the end, done as each file comes.
+fn take_note(f: &FileOutcome, unread: &std::cell::RefCell<Run<()>>, write_failed: &mut bool) {
+    if f.fixes.refused > 0 {
+        eprintln!(
+            "irilint: warning: {}: {} left out: applying it would change more than the IRI it fixes",
+            escape_unsafe(&f.path),
+            plural(f.fixes.refused, "fix", "fixes")
+        );
+    }
+    if let Some(e) = &f.fixes.error {
+        unread.borrow_mut().errors.push(FileError {
+            path: f.path.clone(),
+            message: e.clone(),
+        });
+        *write_failed = true;
+    }
+}
+
+/// `check --fix` or `--diff` over files (not standard input), each file fixed, reported and
+/// dropped in input order as the run goes on ([`crate::check::run_ordered_with`]), never all
+/// held: the diffs are printed, or the report written, file by file. `Err` when the report
+/// could not be written.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn streamed(
+    inputs: &[Entry],
+    already: Run<()>,
+    load: &LoadOptions,
+    per_file: &(dyn Fn(Loaded, &FileSettings) -> FileOutcome + Sync),
+    file_done: &(dyn Fn(usize) + Sync),
+    args: &CheckArgs,
+    fix: FixOptions,
+    selections: &[&Selection],
+) -> Result<Finished, String> {
+    if fix.output == FixOutput::Diff {
+        let mut totals = Totals::default();
+        let mut write_failed = false;
+        let mut diffed = false;
+        let ((), unread) =
+            crate::check::run_ordered_with(inputs, already, load, per_file, file_done, |files| {
+                let unread = files.unread();
+                for f in files {
+                    take_note(&f, unread, &mut write_failed);
+                    totals.add(&f);
+                    if let Some(diff) = &f.fixes.diff {
+                        diffed |= !diff.is_empty();
+                        emit(diff);
+                    }
+                }
+            });
+        print_file_errors(&unread);
+        let code = if unread.fatal_errors > 0 {
+            2
+        } else {
+            u8::from(diffed && !args.exit_zero)
+        };
+        return Ok(Finished { totals, code });
+    }
+    let code = std::cell::Cell::new(0u8);
+    let left = std::cell::RefCell::new(already);
+    let write_failed_cell = std::cell::Cell::new(false);
+    let totals_cell = std::cell::RefCell::new(Totals::default());
+    let report = |out: &mut dyn std::io::Write| {
+        let (written, unread) = crate::check::run_ordered_with(
+            inputs,
+            std::mem::take(&mut *left.borrow_mut()),
+            load,
+            per_file,
+            file_done,
+            |files| {
+                let unread = files.unread();
+                let files = files.inspect(|f| {
+                    let mut failed = write_failed_cell.get();
+                    take_note(f, unread, &mut failed);
+                    write_failed_cell.set(failed);
+                    totals_cell.borrow_mut().add(f);
+                });
+                super::check::write_streamed(
+                    files,
+                    unread,
+                    args,
+                    selections,
+                    &|counted, unread| {
+                        let c = if write_failed_cell.get() {
+                            2
+                        } else {
+                            super::check::exit_code(args, counted, unread)
+                        };
+                        code.set(c);
+                        i32::from(c)
+                    },
+                    out,
+                )
+            },
+        );
+        *left.borrow_mut() = unread;
+        written
+    };
+    let written = stream_report(args.output_file.as_deref(), report);
+    let unread = left.into_inner();
+    print_file_errors(&unread);
+    written?;
+    Ok(Finished {
+        totals: totals_cell.into_inner(),
+        code: code.get(),
+    })
+}
+
+/// The last line of a streamed fix run, and its exit code.
+pub(super) fn finish_streamed(finished: Finished, args: &CheckArgs, fix: FixOptions) -> ExitCode {
+    if !args.quiet {
+        let line = finished.totals.line(fix.output);
+        if fix.output == FixOutput::Write
+            && args.format == ReportFormat::Human
+            && args.output_file.is_none()
+        {
+            emit(&format!("{line}\n"));
+        } else {
+            eprintln!("{line}");
+        }
+    }
+    ExitCode::from(finished.code)
 }

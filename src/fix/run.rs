@@ -130,7 +130,9 @@ fn baselined_occurrences(
         .collect()
 }
 
-fn fix_file(
+/// `loaded` fixed as `fix` says (written back, or diffed), with its outcome rendered as
+/// `options` says: one file of [`run`], also what a streamed run does with each file.
+pub fn fix_file(
     loaded: Loaded,
     settings: &FileSettings,
     options: &CheckOptions<'_>,
