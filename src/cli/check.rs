@@ -10,17 +10,13 @@ use std::io::IsTerminal;
 use super::args::{CheckArgs, ColorChoice, ConfigArgs};
 use super::output::{refuse_input, stream_report};
 use super::progress::{self, Progress};
-use super::report::{print_file_errors, write_body};
+use super::report::{exit_code, print_file_errors, write_body, write_streamed};
 use super::{emit, fail, fail_fatal, use_color};
 use crate::baseline::Baseline;
 use crate::check::{self, CheckOptions, LoadOptions, Run};
 use crate::config::{CliSettings, Resolver};
 use crate::iri::chars::escape_unsafe;
-use crate::report::place::Places;
-use crate::report::sarif;
-use crate::report::{
-    self, ReportFormat, Summary, concise, github, gitlab, human::HumanRenderer, json, junit,
-};
+use crate::report::{self, ReportFormat, Summary, concise, human::HumanRenderer};
 use crate::rules::Selection;
 use crate::walk;
 use crate::walk::{FatalError, WalkOptions};
@@ -352,66 +348,5 @@ fn stale_baseline(baseline: &Baseline, file: &Path, args: &CheckArgs) -> Result<
             if stale.total() == 1 { "it" } else { "them" },
         );
     }
-    Ok(())
-}
-
-/// The exit code of a run that gave `summary` and could not read `unread`.
-pub(super) fn exit_code(args: &CheckArgs, summary: &Summary, unread: &Run<()>) -> u8 {
-    let failed = summary.errors > 0 || (args.deny_warnings && summary.warnings > 0);
-    // A file named on the command line (or standard input) that could not be read fails the
-    // run, whatever the others gave and whatever --exit-zero says.
-    if unread.fatal_errors > 0 {
-        2
-    } else {
-        u8::from(failed && !args.exit_zero)
-    }
-}
-
-/// Writes the report of `files` as they come ([`check::run_ordered`]): one file's findings at a
-/// time are held.
-pub(super) fn write_streamed(
-    files: impl Iterator<Item = crate::check::FileOutcome>,
-    unread: &std::cell::RefCell<Run<()>>,
-    args: &CheckArgs,
-    selections: &[&Selection],
-    exit_code: &dyn Fn(&Summary, &Run<()>) -> i32,
-    out: &mut dyn std::io::Write,
-) -> std::io::Result<()> {
-    let summary = match args.format {
-        ReportFormat::Json => json::write_files(files, unread, out)?,
-        ReportFormat::Sarif => {
-            let rules = report::rules_enabled(selections.iter().copied());
-            let places = Places::current();
-            sarif::write_files(files, unread, &rules, exit_code, &places, out)?
-        }
-        ReportFormat::Github => github::write_files(files, unread, &Places::current(), out)?,
-        ReportFormat::Gitlab => gitlab::write_files(files, &Places::current(), out)?,
-        ReportFormat::Junit => junit::write_files(files, unread, &Places::current(), out)?,
-        _ => {
-            let mut summary = Summary::default();
-            let mut statistics = report::Statistics::default();
-            for f in files {
-                out.write_all(f.rendered.as_bytes())?;
-                for u in report::Unlisted::of(&f) {
-                    out.write_all(format!("irilint: {}\n\n", u.notice()).as_bytes())?;
-                }
-                summary.add(&f);
-                if args.statistics {
-                    statistics.add(&f);
-                }
-            }
-            let mut tail = String::new();
-            for (rule, severity, n) in statistics.sorted() {
-                tail.push_str(&format!("{n:>6}  {:<8} {rule}\n", severity.name()));
-            }
-            if args.format == ReportFormat::Human && !args.quiet {
-                tail.push_str(&report::summary_line(&summary));
-                tail.push('\n');
-            }
-            out.write_all(tail.as_bytes())?;
-            summary
-        }
-    };
-    exit_code(&summary, &unread.borrow());
     Ok(())
 }

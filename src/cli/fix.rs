@@ -285,7 +285,7 @@ pub(super) fn streamed(
                     write_failed_cell.set(failed);
                     totals_cell.borrow_mut().add(f);
                 });
-                super::check::write_streamed(
+                super::report::write_streamed(
                     files,
                     unread,
                     args,
@@ -294,7 +294,7 @@ pub(super) fn streamed(
                         let c = if write_failed_cell.get() {
                             2
                         } else {
-                            super::check::exit_code(args, counted, unread)
+                            super::report::exit_code(args, counted, unread)
                         };
                         code.set(c);
                         i32::from(c)
