@@ -260,6 +260,20 @@ fn report(
 ) {
     let text = input.text;
     let run = &text[range.clone()];
+    let emoji_tags = in_emoji_tag_sequence(&text[..range.start], run, &text[range.end..]);
+    if sink.joins(severity, range.start) {
+        // Its place and its fix's edit join the first finding's; its words would be dropped.
+        let edit = if emoji_tags {
+            fix_fits(3 * run.len()).then(|| percent::encode(run))
+        } else {
+            Some(String::new())
+        };
+        sink.report_as(severity, range.clone(), String::new(), None);
+        if let Some(edit) = edit {
+            sink.attach_fix(IriFix::replace(Applicability::Unsafe, "", range, edit));
+        }
+        return;
+    }
     let count = run.chars().count();
     let in_component = input.iri.component_at(range.start);
     let component = in_component.map_or("IRI", |c| c.name());
@@ -271,7 +285,6 @@ fn report(
     let mut message = format!("{noun} {} in the {component}", describe_chars(run));
     let all = |f: fn(char) -> bool| run.chars().all(f);
     let outside_ucschar = run.chars().any(|c| !is_ucschar(c));
-    let emoji_tags = in_emoji_tag_sequence(&text[..range.start], run, &text[range.end..]);
     let help;
     if emoji_tags {
         message.push_str(

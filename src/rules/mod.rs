@@ -300,6 +300,24 @@ impl Sink<'_> {
         );
     }
 
+    /// True when a report with `severity` at `at` would join a finding already made (one per
+    /// rule, severity and component) that has its fix or no room for more places: such a
+    /// report's message, help and fix title are dropped, so a rule need not build them (an IRI
+    /// of a million hidden characters built a million messages).
+    pub fn joins(&self, severity: Severity, at: usize) -> bool {
+        let severity = if self.severity < self.rule.severity {
+            self.severity.min(severity)
+        } else {
+            severity
+        };
+        let key = (self.rule.id, severity, self.iri.component_at(at));
+        let Some(&i) = self.out.merged.as_ref().and_then(|m| m.get(&key)) else {
+            return false;
+        };
+        let first = &self.out.list[i];
+        first.fix.is_some() || first.also.len() + 1 >= MAX_PLACES
+    }
+
     /// Attaches `fix` to the finding reported last (rules call it right after reporting).
     pub fn attach_fix(&mut self, fix: crate::iri_fix::IriFix) {
         self.out.attach_fix(fix);
