@@ -153,19 +153,19 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     // `--fix` and `--diff` stream too, but for standard input, whose fixed document goes to
     // standard output before its report.
     let reads_stdin = args.input.paths.iter().any(|p| p.as_os_str() == "-");
+    // The files met while walking that cannot be read, reported with the run's.
+    let already = Run {
+        files: Vec::new(),
+        errors: walk.errors,
+        skipped: Vec::new(),
+        fatal_errors: walk.fatal_errors,
+    };
+    let selections: Vec<&Selection> = walk.inputs.iter().map(|e| &e.settings.selection).collect();
     if let Some(fix) = fixing
         && !writing
         && !project_level
         && !reads_stdin
     {
-        let already = Run {
-            files: Vec::new(),
-            errors: walk.errors,
-            skipped: Vec::new(),
-            fatal_errors: walk.fatal_errors,
-        };
-        let selections: Vec<&Selection> =
-            walk.inputs.iter().map(|e| &e.settings.selection).collect();
         let per_file = |loaded: check::Loaded, settings: &crate::config::FileSettings| {
             crate::fix::run::fix_file(loaded, settings, &options, fix)
         };
@@ -194,14 +194,6 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         return super::fix::finish_streamed(finished, &args, fix);
     }
     if fixing.is_none() && !writing && !project_level {
-        let already = Run {
-            files: Vec::new(),
-            errors: walk.errors,
-            skipped: Vec::new(),
-            fatal_errors: walk.fatal_errors,
-        };
-        let selections: Vec<&Selection> =
-            walk.inputs.iter().map(|e| &e.settings.selection).collect();
         let code = std::cell::Cell::new(0u8);
         let summary = std::cell::Cell::new(Summary::default());
         let unread = std::cell::RefCell::new(Run::default());
@@ -256,16 +248,14 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     if let Some(p) = &progress {
         p.finish();
     }
-    outcome.errors.splice(0..0, walk.errors);
-    outcome.fatal_errors += walk.fatal_errors;
+    outcome.errors.splice(0..0, already.errors);
+    outcome.fatal_errors += already.fatal_errors;
     if let (Some(baseline), Some(file)) = (&baseline, &args.baseline)
         && let Err(message) = stale_baseline(baseline, file, &args)
     {
         return fail(&message);
     }
     if let Some(fix) = fixing {
-        let selections: Vec<&Selection> =
-            walk.inputs.iter().map(|e| &e.settings.selection).collect();
         return super::fix::finish(outcome, &args, fix, &selections);
     }
     if let Some(file) = &args.write_baseline {
@@ -292,8 +282,9 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     print_file_errors(&outcome);
     let summary = Summary::of(&outcome);
     let code = exit_code(&args, &summary, &outcome.unread());
-    let selections = walk.inputs.iter().map(|e| &e.settings.selection);
-    let report = |out: &mut dyn std::io::Write| write_body(&outcome, &args, selections, code, out);
+    let report = |out: &mut dyn std::io::Write| {
+        write_body(&outcome, &args, selections.iter().copied(), code, out)
+    };
     if let Err(message) = stream_report(args.output_file.as_deref(), report) {
         return fail(&message);
     }

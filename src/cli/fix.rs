@@ -117,18 +117,8 @@ pub(super) fn finish(
 ) -> ExitCode {
     let mut write_failed = false;
     for f in &outcome.files {
-        if f.fixes.refused > 0 {
-            eprintln!(
-                "irilint: warning: {}: {} left out: applying it would change more than the IRI it fixes",
-                escape_unsafe(&f.path),
-                plural(f.fixes.refused, "fix", "fixes")
-            );
-        }
-        if let Some(e) = &f.fixes.error {
-            outcome.errors.push(FileError {
-                path: f.path.clone(),
-                message: e.clone(),
-            });
+        if let Some(error) = take_note(f) {
+            outcome.errors.push(error);
             write_failed = true;
         }
     }
@@ -208,9 +198,8 @@ pub(super) struct Finished {
     code: u8,
 }
 
-/// Prints a file's warning, and records a file that could not be written as an error of the
-/// run: what [`finish`] does for every file at the end, done as each file comes.
-fn take_note(f: &FileOutcome, unread: &std::cell::RefCell<Run<()>>, write_failed: &mut bool) {
+/// Prints a file's warning, and returns its write failure as an error of the run.
+fn take_note(f: &FileOutcome) -> Option<FileError> {
     if f.fixes.refused > 0 {
         eprintln!(
             "irilint: warning: {}: {} left out: applying it would change more than the IRI it fixes",
@@ -218,13 +207,10 @@ fn take_note(f: &FileOutcome, unread: &std::cell::RefCell<Run<()>>, write_failed
             plural(f.fixes.refused, "fix", "fixes")
         );
     }
-    if let Some(e) = &f.fixes.error {
-        unread.borrow_mut().errors.push(FileError {
-            path: f.path.clone(),
-            message: e.clone(),
-        });
-        *write_failed = true;
-    }
+    f.fixes.error.as_ref().map(|e| FileError {
+        path: f.path.clone(),
+        message: e.clone(),
+    })
 }
 
 /// `check --fix` or `--diff` over files (not standard input), each file fixed, reported and
@@ -244,13 +230,14 @@ pub(super) fn streamed(
 ) -> Result<Finished, String> {
     if fix.output == FixOutput::Diff {
         let mut totals = Totals::default();
-        let mut write_failed = false;
         let mut diffed = false;
         let ((), unread) =
             crate::check::run_ordered_with(inputs, already, load, per_file, file_done, |files| {
                 let unread = files.unread();
                 for f in files {
-                    take_note(&f, unread, &mut write_failed);
+                    if let Some(error) = take_note(&f) {
+                        unread.borrow_mut().errors.push(error);
+                    }
                     totals.add(&f);
                     if let Some(diff) = &f.fixes.diff {
                         diffed |= !diff.is_empty();
@@ -280,9 +267,10 @@ pub(super) fn streamed(
             |files| {
                 let unread = files.unread();
                 let files = files.inspect(|f| {
-                    let mut failed = write_failed_cell.get();
-                    take_note(f, unread, &mut failed);
-                    write_failed_cell.set(failed);
+                    if let Some(error) = take_note(f) {
+                        unread.borrow_mut().errors.push(error);
+                        write_failed_cell.set(true);
+                    }
                     totals_cell.borrow_mut().add(f);
                 });
                 super::report::write_streamed(
