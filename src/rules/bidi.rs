@@ -53,7 +53,10 @@ fn check_formatting(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         let Some(c) = text[i..].chars().next() else {
             continue;
         };
-        if is_bidi_formatting(c) && sink.joins(sink.severity(), i) {
+        if !is_bidi_formatting(c) {
+            continue;
+        }
+        if sink.joins(sink.severity(), i) {
             // Its place and its edit join the first finding's; its words would be dropped.
             sink.report(i..i + c.len_utf8(), String::new(), None);
             sink.attach_fix(IriFix::replace(
@@ -62,7 +65,7 @@ fn check_formatting(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 i..i + c.len_utf8(),
                 "",
             ));
-        } else if is_bidi_formatting(c) {
+        } else {
             sink.report(
                 i..i + c.len_utf8(),
                 format!("IRI contains {}", describe(c)),

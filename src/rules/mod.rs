@@ -278,11 +278,7 @@ impl Sink<'_> {
         message: String,
         help: Option<String>,
     ) {
-        let severity = if self.severity < self.rule.severity {
-            self.severity.min(severity)
-        } else {
-            severity
-        };
+        let severity = self.effective(severity);
         let component = self.iri.component_at(range.start);
         self.out.push(
             self.input,
@@ -300,17 +296,26 @@ impl Sink<'_> {
         );
     }
 
+    /// The severity a report asking for `severity` gets: a rule configured below its default
+    /// stays there.
+    fn effective(&self, severity: Severity) -> Severity {
+        if self.severity < self.rule.severity {
+            self.severity.min(severity)
+        } else {
+            severity
+        }
+    }
+
     /// True when a report with `severity` at `at` would join a finding already made (one per
     /// rule, severity and component) that has its fix or no room for more places: such a
     /// report's message, help and fix title are dropped, so a rule need not build them (an IRI
     /// of a million hidden characters built a million messages).
     pub fn joins(&self, severity: Severity, at: usize) -> bool {
-        let severity = if self.severity < self.rule.severity {
-            self.severity.min(severity)
-        } else {
-            severity
-        };
-        let key = (self.rule.id, severity, self.iri.component_at(at));
+        let key = (
+            self.rule.id,
+            self.effective(severity),
+            self.iri.component_at(at),
+        );
         let Some(&i) = self.out.merged.as_ref().and_then(|m| m.get(&key)) else {
             return false;
         };
