@@ -1,14 +1,21 @@
 //! Offsets to lines and columns, built once per file.
 //!
 //! Lines end at `\n`, `\r\n` or a lone `\r` (as editors and LSP count them). Columns count
-//! Unicode scalar values; the UTF-16 column editors speak is kept alongside. Lookups cost a
-//! binary search plus a bounded scan, even on a 10 MB single-line file: long stretches of a line
-//! get checkpoints (built lazily, the first time a column that far into a line is asked for).
+//! Unicode scalar values; the UTF-16 column editors speak is kept alongside. The index holds a
+//! sample every [`SAMPLE_EVERY`] bytes (which line holds that byte, and where it starts), not a
+//! start per line: a file of a million empty lines held 8 MB of line starts (16 with the
+//! vector's spare room), more than the file; its samples take 6 KB. A lookup is a binary search
+//! plus a scan of at most [`SAMPLE_EVERY`] bytes for line ends, even on a 10 MB single-line
+//! file, where long stretches of a line get column checkpoints too (built lazily, the first time
+//! a column that far into a line is asked for).
 
 use std::sync::OnceLock;
 
 /// Where a column count restarts: every `CHECKPOINT_EVERY` bytes of text.
 const CHECKPOINT_EVERY: usize = 4096;
+
+/// Where the line count is sampled: every `SAMPLE_EVERY` bytes of text.
+const SAMPLE_EVERY: usize = 4096;
 
 /// A position in a document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,33 +36,68 @@ struct Checkpoint {
     utf16: usize,
 }
 
-/// Line starts of one text.
+/// The line that holds byte `offset`, and where that line starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Sample {
+    offset: usize,
+    line: usize,
+    line_start: usize,
+}
+
+/// Lines of one text.
 #[derive(Debug, Default)]
 pub struct LineIndex {
-    starts: Vec<usize>,
+    /// At 0 and every [`SAMPLE_EVERY`] bytes up to the end of the text.
+    samples: Vec<Sample>,
+    lines: usize,
     checkpoints: OnceLock<Vec<Checkpoint>>,
 }
 
+/// The offsets in `b[from..to]` where a line ends (its terminator's last byte): a `\n`, or a
+/// `\r` not followed by `\n` (in `b`, which may go on past `to`).
+fn line_ends(b: &[u8], from: usize, to: usize) -> impl Iterator<Item = usize> + '_ {
+    memchr::memchr2_iter(b'\n', b'\r', &b[from..to])
+        .map(move |i| from + i)
+        .filter(move |&i| b[i] == b'\n' || b.get(i + 1) != Some(&b'\n'))
+}
+
 impl LineIndex {
-    /// Indexes the line starts of `text`.
+    /// Indexes the lines of `text`.
     pub fn new(text: &str) -> LineIndex {
         let b = text.as_bytes();
-        let mut starts = vec![0];
+        let mut samples = Vec::with_capacity(b.len() / SAMPLE_EVERY + 1);
+        let (mut line, mut line_start, mut next) = (0, 0, 0);
         // memchr2, not a byte loop: the whole of every file with a finding is indexed.
-        for i in memchr::memchr2_iter(b'\n', b'\r', b) {
-            if b[i] == b'\n' || b.get(i + 1) != Some(&b'\n') {
-                starts.push(i + 1);
+        for i in line_ends(b, 0, b.len()) {
+            while next <= i {
+                samples.push(Sample {
+                    offset: next,
+                    line,
+                    line_start,
+                });
+                next += SAMPLE_EVERY;
             }
+            line += 1;
+            line_start = i + 1;
+        }
+        while next <= b.len() {
+            samples.push(Sample {
+                offset: next,
+                line,
+                line_start,
+            });
+            next += SAMPLE_EVERY;
         }
         LineIndex {
-            starts,
+            samples,
+            lines: line + 1,
             checkpoints: OnceLock::new(),
         }
     }
 
     /// Number of lines (an empty text has one).
     pub fn len(&self) -> usize {
-        self.starts.len()
+        self.lines
     }
 
     /// Always false: every text has at least one line.
@@ -63,15 +105,49 @@ impl LineIndex {
         false
     }
 
-    /// 0-based index of the line containing `offset`.
-    pub fn line_of(&self, offset: usize) -> usize {
-        self.starts.partition_point(|&s| s <= offset) - 1
+    /// 0-based index of the line of `text` containing `offset`, and where that line starts.
+    fn locate(&self, text: &str, offset: usize) -> (usize, usize) {
+        let offset = offset.min(text.len());
+        let k = self.samples.partition_point(|s| s.offset <= offset);
+        let Some(s) = k.checked_sub(1).map(|k| self.samples[k]) else {
+            return (0, 0);
+        };
+        line_ends(text.as_bytes(), s.offset, offset)
+            .fold((s.line, s.line_start), |(line, _), i| (line + 1, i + 1))
+    }
+
+    /// 0-based index of the line of `text` containing `offset`.
+    pub fn line_of(&self, text: &str, offset: usize) -> usize {
+        self.locate(text, offset).0
+    }
+
+    /// Where line `line` (0-based) of `text` starts; the end of the text past its last line.
+    fn line_start(&self, text: &str, line: usize) -> usize {
+        if line >= self.lines {
+            return text.len();
+        }
+        let k = self.samples.partition_point(|s| s.line < line);
+        if let Some(s) = self.samples.get(k)
+            && s.line == line
+        {
+            return s.line_start;
+        }
+        // The line starts after sample k - 1 (whose line is before it) and before sample k.
+        let s = self.samples[k - 1];
+        let to = self.samples.get(k).map_or(text.len(), |s| s.offset);
+        line_ends(text.as_bytes(), s.offset, to)
+            .nth(line - s.line - 1)
+            .map_or(text.len(), |i| i + 1)
     }
 
     /// Byte range of line `line` (0-based) without its line terminator.
     pub fn line_range(&self, text: &str, line: usize) -> std::ops::Range<usize> {
-        let start = self.starts[line];
-        let mut end = self.starts.get(line + 1).copied().unwrap_or(text.len());
+        let start = self.line_start(text, line);
+        let mut end = if line + 1 < self.lines {
+            self.line_start(text, line + 1)
+        } else {
+            text.len()
+        };
         let b = text.as_bytes();
         if end > start && b[end - 1] == b'\n' {
             end -= 1;
@@ -88,8 +164,7 @@ impl LineIndex {
         while !text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let line = self.line_of(offset);
-        let line_start = self.starts[line];
+        let (line, line_start) = self.locate(text, offset);
         let (from, mut chars, mut utf16) = if offset - line_start > CHECKPOINT_EVERY {
             let cps = self.checkpoints.get_or_init(|| build_checkpoints(text));
             let k = cps.partition_point(|c| c.offset <= offset);
@@ -149,6 +224,18 @@ mod tests {
         (p.line, p.column, p.column_utf16)
     }
 
+    fn byte_loop(b: &[u8]) -> Vec<usize> {
+        let mut starts = vec![0];
+        for i in 0..b.len() {
+            match b[i] {
+                b'\n' => starts.push(i + 1),
+                b'\r' if b.get(i + 1) != Some(&b'\n') => starts.push(i + 1),
+                _ => {}
+            }
+        }
+        starts
+    }
+
     #[test]
     fn lines_and_columns() {
         let t = "ab\ncd\r\nef\rgh";
@@ -165,17 +252,6 @@ mod tests {
 
     #[test]
     fn line_starts_agree_with_a_byte_loop() {
-        fn byte_loop(b: &[u8]) -> Vec<usize> {
-            let mut starts = vec![0];
-            for i in 0..b.len() {
-                match b[i] {
-                    b'\n' => starts.push(i + 1),
-                    b'\r' if b.get(i + 1) != Some(&b'\n') => starts.push(i + 1),
-                    _ => {}
-                }
-            }
-            starts
-        }
         // Every text of up to 7 characters from `a`, CR and LF.
         let mut texts = vec![String::new()];
         for _ in 0..7 {
@@ -188,8 +264,51 @@ mod tests {
         }
         assert_eq!(texts.len(), (0..=7).map(|n| 3usize.pow(n)).sum::<usize>());
         for t in &texts {
-            assert_eq!(LineIndex::new(t).starts, byte_loop(t.as_bytes()), "{t:?}");
+            let index = LineIndex::new(t);
+            let starts = byte_loop(t.as_bytes());
+            assert_eq!(index.len(), starts.len(), "{t:?}");
+            for (line, &start) in starts.iter().enumerate() {
+                assert_eq!(index.line_start(t, line), start, "{t:?} line {line}");
+            }
+            for offset in 0..=t.len() {
+                let line = starts.partition_point(|&s| s <= offset) - 1;
+                assert_eq!(index.line_of(t, offset), line, "{t:?} at {offset}");
+            }
         }
+    }
+
+    #[test]
+    fn lines_across_many_samples_agree_with_a_byte_loop() {
+        // 60 KB of lines of every length from 0 to 5,000 bytes, ended by LF, CR LF or CR,
+        // a CR LF split by a sample boundary included.
+        let mut t = String::new();
+        for i in 0..200usize {
+            t.push_str(&"a".repeat((i * 7919) % 5000 * usize::from(i % 3 != 0)));
+            if t.len() % SAMPLE_EVERY == SAMPLE_EVERY - 1 {
+                t.push_str("\r\n");
+            } else {
+                t.push_str(["\n", "\r\n", "\r"][i % 3]);
+            }
+        }
+        t.push_str("\r\n");
+        let starts = byte_loop(t.as_bytes());
+        assert!(starts.len() > 100 && t.len() > 50 * SAMPLE_EVERY);
+        let index = LineIndex::new(&t);
+        assert_eq!(index.len(), starts.len());
+        for (line, &start) in starts.iter().enumerate() {
+            assert_eq!(index.line_start(&t, line), start, "line {line}");
+        }
+        for offset in (0..=t.len()).step_by(13).chain([t.len() - 1]) {
+            let line = starts.partition_point(|&s| s <= offset) - 1;
+            assert_eq!(index.line_of(&t, offset), line, "at {offset}");
+        }
+        // What the index holds grows with the text's size, not its number of lines.
+        let empty_lines = "\n".repeat(1_000_000);
+        let index = LineIndex::new(&empty_lines);
+        assert_eq!(index.len(), 1_000_001);
+        assert!(index.samples.capacity() <= 1_000_000 / SAMPLE_EVERY + 1);
+        assert_eq!(index.line_of(&empty_lines, 999_999), 999_999);
+        assert_eq!(index.line_range(&empty_lines, 500_000), 500_000..500_000);
     }
 
     #[test]

@@ -32,6 +32,15 @@ struct Piece {
     via: Option<usize>,
 }
 
+/// How many pieces a map keeps exactly. Past them, a piece joins the one before it until that
+/// covers [`COARSE_SOURCE`] source bytes: a finding there underlines up to that much more than
+/// its escape, but an IRI of millions of escapes (`&amp;&amp;...`, a NUL or CR per character)
+/// keeps a map of a few bytes per hundred of its source, not 56 bytes per escape.
+pub const EXACT_PIECES: usize = 4096;
+
+/// The source bytes a coarse piece covers before another starts ([`EXACT_PIECES`]).
+pub const COARSE_SOURCE: usize = 256;
+
 /// Maps byte ranges of a prepared IRI back to byte ranges of the source text.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SpanMap {
@@ -97,7 +106,7 @@ impl SpanMap {
             last.source.end = source.end;
             return;
         }
-        if !source.is_empty() {
+        if !source.is_empty() && !self.coarse_into_last(source.len(), &source, None) {
             self.pieces.push(Piece {
                 prepared,
                 len: source.len(),
@@ -106,6 +115,25 @@ impl SpanMap {
                 via: None,
             });
         }
+    }
+
+    /// Past [`EXACT_PIECES`], merges a piece of `len` prepared bytes from `source` into the last
+    /// piece while that covers fewer than [`COARSE_SOURCE`] source bytes; says whether it did.
+    fn coarse_into_last(&mut self, len: usize, source: &Range<usize>, via: Option<usize>) -> bool {
+        if self.pieces.len() < EXACT_PIECES {
+            return false;
+        }
+        let Some(last) = self.pieces.last_mut() else {
+            return false;
+        };
+        if last.via != via || source.start < last.source.start || last.source.len() >= COARSE_SOURCE
+        {
+            return false;
+        }
+        last.len += len;
+        last.source.end = last.source.end.max(source.end);
+        last.copied = false;
+        true
     }
 
     /// Appends `len` prepared bytes produced by the escape at `source` (an entity, a reference).
@@ -128,6 +156,9 @@ impl SpanMap {
 
     fn push_piece(&mut self, len: usize, source: Range<usize>, via: Option<usize>) {
         if len == 0 {
+            return;
+        }
+        if self.coarse_into_last(len, &source, via) {
             return;
         }
         let prepared = self.prepared_len();
@@ -337,6 +368,39 @@ mod tests {
         assert!(m.related_for(0..5).is_empty());
         assert_eq!(m.related_for(4..7), std::slice::from_ref(&decl));
         assert_eq!(m.slice(5..11).related_for(0..1), [decl]);
+    }
+
+    #[test]
+    fn past_its_exact_pieces_a_map_grows_by_source_not_by_escape() {
+        // `a&amp;` a million times: two pieces each, exact for the first EXACT_PIECES.
+        let n = 1_000_000;
+        let mut m = SpanMap::default();
+        for i in 0..n {
+            m.push_copied(6 * i..6 * i + 1);
+            m.push_replaced(1, 6 * i + 1..6 * i + 6);
+        }
+        assert_eq!(m.prepared_len(), 2 * n);
+        assert_eq!(m.source_range(), 0..6 * n);
+        assert!(
+            m.pieces.len() <= EXACT_PIECES + 6 * n / COARSE_SOURCE + 1,
+            "{} pieces",
+            m.pieces.len()
+        );
+        // Exact at the start: the `&amp;` of the tenth `a&`.
+        assert_eq!(m.to_source(19..20), 55..60);
+        assert_eq!(m.to_source(18..19), 54..55);
+        // Past the budget, never a wrong span: it covers the escape, and not much more.
+        for k in [n / 2, n - 1] {
+            let exact = 6 * k + 1..6 * k + 6;
+            let got = m.to_source(2 * k + 1..2 * k + 2);
+            assert!(got.start <= exact.start && exact.end <= got.end, "{got:?}");
+            assert!(got.len() <= COARSE_SOURCE + 6, "{got:?}");
+        }
+        // Slices of it keep covering their bytes.
+        let s = m.slice(2 * (n - 1)..2 * n);
+        assert_eq!(s.prepared_len(), 2);
+        let got = s.to_source(1..2);
+        assert!(got.start <= 6 * (n - 1) + 1 && 6 * n <= got.end);
     }
 
     #[test]

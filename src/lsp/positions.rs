@@ -66,13 +66,15 @@ impl Lines<'_> {
         while !self.text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let line = self.index.line_of(offset);
-        let start = self.index.line_range(self.text, line).start;
+        // Through the index's column checkpoints: a count from the line's start per position
+        // was quadratic in a long line's diagnostics.
+        let p = self.index.position(self.text, offset);
         let character = match self.encoding {
-            Encoding::Utf8 => offset - start,
-            e => self.text[start..offset].chars().map(|c| e.units(c)).sum(),
+            Encoding::Utf8 => offset - self.index.line_range(self.text, p.line - 1).start,
+            Encoding::Utf16 => p.column_utf16 - 1,
+            Encoding::Utf32 => p.column - 1,
         };
-        Position::new(to_u32(line), to_u32(character))
+        Position::new(to_u32(p.line - 1), to_u32(character))
     }
 
     /// The range of bytes `start..end`.

@@ -573,7 +573,7 @@ impl Server {
                     safe,
                 ));
             }
-            let line = source.lines().line_of(d.start.text_offset);
+            let line = source.lines().line_of(&source.text, d.start.text_offset);
             if seen.insert((d.rule, line))
                 && let Some(edit) = suppress_line(
                     &source.text,

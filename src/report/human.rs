@@ -96,13 +96,13 @@ fn push_escaped(out: &mut String, text: &str, r: Range<usize>, in_span: bool) {
 fn snippet(source: &Source, span: Range<usize>, column: usize) -> (Snippet, Range<usize>) {
     let text = &source.text;
     let lines = source.lines();
-    let first = lines.line_of(span.start);
+    let first = lines.line_of(text, span.start);
     let last_offset = if span.end > span.start {
         span.end - 1
     } else {
         span.start
     };
-    let last = lines.line_of(last_offset).min(first + MAX_LINES - 1);
+    let last = lines.line_of(text, last_offset).min(first + MAX_LINES - 1);
     let mut out = String::new();
     let mut label = 0..0;
     for line in first..=last {
