@@ -13,6 +13,7 @@
 //! `--prune-baseline`, so that a fixed problem that comes back is reported again.
 
 use std::collections::{HashMap, HashSet};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -273,12 +274,41 @@ impl Baseline {
         file: &Path,
         files: impl IntoIterator<Item = (&'a str, &'a [Diagnostic])>,
     ) -> Result<usize, String> {
-        let base = Baseline::empty(file);
-        let mut findings = Vec::new();
+        let mut writer = Writer::new(file);
         for (path, diagnostics) in files {
-            findings.extend(base.keys(path, diagnostics));
+            writer.add(path, diagnostics);
         }
-        write_keys(file, findings)
+        writer.finish()
+    }
+}
+
+/// A baseline being written from files as they are checked: it keeps their keys only (each
+/// sharing its IRI with the diagnostic), so that the files' outcomes need not be kept.
+#[derive(Debug)]
+pub struct Writer {
+    file: PathBuf,
+    base: Baseline,
+    keys: Vec<Key>,
+}
+
+impl Writer {
+    /// A writer of the baseline `file`, whose paths are relative to its directory.
+    pub fn new(file: &Path) -> Writer {
+        Writer {
+            file: file.to_path_buf(),
+            base: Baseline::empty(file),
+            keys: Vec::new(),
+        }
+    }
+
+    /// Adds one file's diagnostics (path as shown, in source order).
+    pub fn add(&mut self, path: &str, diagnostics: &[Diagnostic]) {
+        self.keys.extend(self.base.keys(path, diagnostics));
+    }
+
+    /// Writes the baseline; returns how many findings it holds.
+    pub fn finish(self) -> Result<usize, String> {
+        write_keys(&self.file, self.keys)
     }
 }
 
@@ -286,12 +316,17 @@ impl Baseline {
 fn write_keys(file: &Path, mut findings: Vec<Key>) -> Result<usize, String> {
     findings.sort();
     let count = findings.len();
-    let json = crate::escaped_json::to_string(&File {
+    let baseline = File {
         version: BASELINE_VERSION,
         tool: "irilint".to_string(),
         findings,
-    });
-    write_atomically(file, Expect::Anything, |out| out.write_all(json.as_bytes()))
-        .map_err(|e| format!("cannot write baseline {}: {e}", file.display()))?;
+    };
+    // Written as it is serialized, never held whole beside its keys.
+    write_atomically(file, Expect::Anything, |out| {
+        let mut out = std::io::BufWriter::new(out);
+        crate::escaped_json::to_writer(&baseline, &mut out)?;
+        out.flush()
+    })
+    .map_err(|e| format!("cannot write baseline {}: {e}", file.display()))?;
     Ok(count)
 }

@@ -149,6 +149,25 @@ fn a_fixed_finding_leaves_the_baseline_harmlessly() {
 }
 
 #[test]
+fn a_named_file_that_cannot_be_read_fails_the_baseline_run_after_it_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::write(root.join("a.txt"), "http://a.example/x\u{202E}y\n").unwrap();
+    let args = ["check", "a.txt", "gone.txt", "--write-baseline", "b.json"];
+    let (code, _, stderr) = run(root, &args);
+    // The baseline lacks the findings of the file not read: the run says so and fails.
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("gone.txt: cannot read it"), "{stderr}");
+    assert!(
+        stderr.contains("wrote 1 finding to the baseline"),
+        "{stderr}"
+    );
+    let written: Value =
+        serde_json::from_str(&fs::read_to_string(root.join("b.json")).unwrap()).unwrap();
+    assert_eq!(written["findings"][0]["path"], "a.txt");
+}
+
+#[test]
 fn a_bad_baseline_is_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();

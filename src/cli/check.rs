@@ -193,6 +193,31 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         }
         return super::fix::finish_streamed(finished, &args, fix);
     }
+    if let Some(file) = &args.write_baseline
+        && fixing.is_none()
+        && !project_level
+    {
+        // Only the keys are kept, each file's outcome dropped once its keys are taken.
+        let (writer, unread) = check::run_ordered(
+            &walk.inputs,
+            already,
+            &load,
+            &options,
+            &file_done,
+            |files| {
+                let mut writer = crate::baseline::Writer::new(file);
+                for f in files {
+                    writer.add(&f.path, &f.diagnostics);
+                }
+                writer
+            },
+        );
+        if let Some(p) = &progress {
+            p.finish();
+        }
+        print_file_errors(&unread);
+        return wrote_baseline(writer.finish(), file, &args, unread.fatal_errors > 0);
+    }
     if fixing.is_none() && !writing && !project_level {
         let code = std::cell::Cell::new(0u8);
         let summary = std::cell::Cell::new(Summary::default());
@@ -264,19 +289,8 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
             .files
             .iter()
             .map(|f| (f.path.as_str(), f.diagnostics.as_slice()));
-        return match Baseline::write(file, files) {
-            Ok(n) => {
-                if !args.quiet {
-                    eprintln!(
-                        "irilint: wrote {n} finding{} to the baseline {}",
-                        if n == 1 { "" } else { "s" },
-                        escape_unsafe(&file.display().to_string())
-                    );
-                }
-                ExitCode::SUCCESS
-            }
-            Err(message) => fail(&message),
-        };
+        let fatal = outcome.fatal_errors > 0;
+        return wrote_baseline(Baseline::write(file, files), file, &args, fatal);
     }
     // Unreadable files go to stderr, and into the report too where its format has a place.
     print_file_errors(&outcome);
@@ -290,6 +304,33 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     }
     summary_to_stderr(&args, &summary);
     ExitCode::from(code)
+}
+
+/// Says how many findings the baseline `file` got, or why it could not be written. A named input
+/// that could not be read (`fatal`) fails the run all the same: its findings are not in it.
+fn wrote_baseline(
+    written: Result<usize, String>,
+    file: &Path,
+    args: &CheckArgs,
+    fatal: bool,
+) -> ExitCode {
+    match written {
+        Ok(n) => {
+            if !args.quiet {
+                eprintln!(
+                    "irilint: wrote {n} finding{} to the baseline {}",
+                    if n == 1 { "" } else { "s" },
+                    escape_unsafe(&file.display().to_string())
+                );
+            }
+            if fatal {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(message) => fail(&message),
+    }
 }
 
 /// A report written to a file is not in the CI log: the summary is, so that a failing step
