@@ -29,9 +29,12 @@ pub enum Work {
     /// Spellings of one resource looked at to count a place of `equivalent-variants` under its
     /// spelling.
     SpellingLookups,
+    /// Messages written for the syntax rules' reports (by the parser found again, or by the
+    /// rule): a report that joins a finding which keeps no more words needs none.
+    SyntaxMessages,
 }
 
-const KINDS: usize = 6;
+const KINDS: usize = 7;
 
 thread_local! {
     static COUNTS: [Cell<u64>; KINDS] = const { [const { Cell::new(0) }; KINDS] };

@@ -212,3 +212,40 @@ fn a_resource_written_many_ways_costs_linear_work() {
     };
     assert_linear("spellings", work(1_000), work(4_000));
 }
+
+#[test]
+fn dense_syntax_issues_write_a_bounded_number_of_messages() {
+    // An IRI of n characters the grammar forbids, of every kind the syntax rules report: each
+    // report past a finding's kept places joins it without words, so the messages written do
+    // not grow with n (a million invalid characters wrote a million messages, twice).
+    let messages = |n: usize| {
+        let iri = format!(
+            "http://a.example/{}?{}",
+            "^\u{1}\u{FFFD}%zz\u{E000}".repeat(n),
+            "\u{FFFD}".repeat(n)
+        );
+        let source =
+            Source::decode("a.txt".into(), Format::Text, format!("{iri}\n").as_bytes()).unwrap();
+        let selection = Selection::from_selectors(&["ALL"], &[], &[]).unwrap();
+        let options = irilint::check::CheckOptions::new(&selection);
+        let (file, work) = measure(Work::SyntaxMessages, || {
+            irilint::check::check_source(&source, &options)
+        });
+        let rules: Vec<&str> = file.diagnostics.iter().map(|d| d.rule).collect();
+        for rule in [
+            "syntax-invalid",
+            "syntax-unwise-ascii",
+            "control-character",
+            "syntax-bad-percent-encoding",
+            "syntax-private-use",
+        ] {
+            assert!(rules.contains(&rule), "{rule} in {rules:?}");
+        }
+        work
+    };
+    let (small, large) = (messages(5_000), messages(20_000));
+    assert!(
+        large <= small + 100 && large < 20_000,
+        "{small} messages at N, {large} at 4N"
+    );
+}

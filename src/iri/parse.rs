@@ -333,13 +333,14 @@ impl Iri {
     /// whatever their number.
     ///
     /// Only the issues whose kind passes `kinds` are passed on, and when they are found again,
-    /// their `message` is written only if `messages` asks for it (it is empty otherwise): a
-    /// rule that needs neither pays for neither.
+    /// the `message` of one starting at byte `at` is written only if `messages(at)` asks for it
+    /// (it is empty otherwise): a rule that needs neither pays for neither, and one whose
+    /// finding already has all the places it keeps builds no message for the millionth.
     pub fn each_issue<B>(
         &self,
         text: &str,
         kinds: impl Fn(IssueKind) -> bool,
-        messages: bool,
+        messages: impl Fn(usize) -> bool,
         mut f: impl FnMut(&Issue) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
         if self.issues_held_all {
@@ -360,7 +361,7 @@ impl Iri {
             held_all: true,
             visit: Some(Visit {
                 kinds: &kinds,
-                messages,
+                messages: &messages,
                 f: &mut visit,
             }),
         };
@@ -452,7 +453,7 @@ struct Parser<'a, 'v> {
 /// Where [`Iri::each_issue`] wants the issues: those of `kinds`, with their messages or not.
 struct Visit<'v> {
     kinds: &'v dyn Fn(IssueKind) -> bool,
-    messages: bool,
+    messages: &'v dyn Fn(usize) -> bool,
     f: &'v mut dyn FnMut(Issue),
 }
 
@@ -588,6 +589,7 @@ impl Parser<'_, '_> {
         kind: IssueKind,
         message: impl FnOnce() -> String,
     ) {
+        let start = range.start;
         let issue = |message| Issue {
             range,
             component,
@@ -596,7 +598,8 @@ impl Parser<'_, '_> {
         };
         if let Some(visit) = &mut self.visit {
             if (visit.kinds)(kind) {
-                let message = if visit.messages {
+                let message = if (visit.messages)(start) {
+                    crate::work::add(crate::work::Work::SyntaxMessages, 1);
                     message()
                 } else {
                     String::new()

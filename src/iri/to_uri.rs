@@ -103,7 +103,7 @@ pub fn to_uri(iri: &str, hosts: Hosts) -> Result<String, ToUriError> {
     let not_an_iri = parsed.each_issue(
         iri,
         |k| k != IssueKind::UnwiseAscii,
-        true,
+        |_| true,
         |i| {
             ControlFlow::Break(SyntaxError {
                 offset: i.range.start,

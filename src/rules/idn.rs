@@ -267,19 +267,26 @@ pub(super) fn for_each_dns_name(input: &IriCheck<'_>, mut f: impl FnMut(DnsName<
 /// the rest of the name is checked without it ([`without_invisible_invalid`]).
 fn reported_by_syntax_rules(text: &str, iri: &Iri, range: &Range<usize>) -> bool {
     let syntax = |k| k != IssueKind::PrivateUse;
-    iri.each_issue(text, syntax, false, |i| {
-        let kind = i.kind != IssueKind::Invalid
-            || !text[i.range.clone()]
-                .chars()
-                .next()
-                .is_some_and(super::syntax::is_left_to_invisible_character);
-        if kind && i.range.start < range.end && range.start < i.range.end {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    })
-    .is_break()
+    iri.each_issue(
+        text,
+        syntax,
+        |_| false,
+        |i| {
+            let kind = i.kind != IssueKind::Invalid
+                || !text[i.range.clone()]
+                    .chars()
+                    .next()
+                    .is_some_and(super::syntax::is_left_to_invisible_character);
+            if i.range.start >= range.end {
+                // Issues come in input order: none further on is in the name.
+                ControlFlow::Break(false)
+            } else if kind && range.start < i.range.end {
+                ControlFlow::Break(true)
+            } else {
+                ControlFlow::Continue(())
+            }
+        },
+    ) == ControlFlow::Break(true)
 }
 
 /// `s` without the characters outside `ucschar` that `invisible-character` reports (U+E0000–

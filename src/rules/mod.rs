@@ -269,6 +269,23 @@ impl Sink<'_> {
         self.report_as(severity, range, message, help);
     }
 
+    /// [`Sink::report`], with the message and help that `words` builds only when the report
+    /// does not join a finding that would drop them ([`Sink::joins`]).
+    pub fn report_with(
+        &mut self,
+        range: Range<usize>,
+        words: impl FnOnce() -> (String, Option<String>),
+    ) {
+        let severity = self.severity;
+        let (message, help) = if self.joins(severity, range.start) {
+            (String::new(), None)
+        } else {
+            crate::work::add(crate::work::Work::SyntaxMessages, 1);
+            words()
+        };
+        self.report_as(severity, range, message, help);
+    }
+
     /// Reports with a severity other than the rule's (a rule that is a warning in the path but
     /// only advice in the query). A rule configured below its default stays there.
     pub fn report_as(
@@ -316,7 +333,7 @@ impl Sink<'_> {
             self.effective(severity),
             self.iri.component_at(at),
         );
-        let Some(&i) = self.out.merged.as_ref().and_then(|m| m.get(&key)) else {
+        let Some(i) = self.out.merged_index(&key) else {
             return false;
         };
         let first = &self.out.list[i];
@@ -365,6 +382,9 @@ struct Findings {
     list: Vec<Finding>,
     /// Where each (rule, severity, component) is in `list`, when merging.
     merged: Option<HashMap<MergeKey, usize>>,
+    /// The key merged last and its place in `list`: a dense run of faulty characters reports
+    /// under one key again and again, found here without hashing it.
+    recent: Option<(MergeKey, usize)>,
     /// The finding the last report went to, and whether it was added to an earlier one; `None`
     /// when it was dropped.
     last: Option<(usize, bool)>,
@@ -379,6 +399,7 @@ impl Findings {
         Findings {
             list: Vec::new(),
             merged: merge.then(HashMap::new),
+            recent: None,
             last: None,
             placeholders: placeholders.to_vec(),
             garbled: OnceCell::new(),
@@ -405,8 +426,10 @@ impl Findings {
             }
         }
         let key = (f.rule.id, f.severity, f.component);
+        let known = self.merged_index(&key);
         if let Some(merged) = &mut self.merged {
-            if let Some(&i) = merged.get(&key) {
+            if let Some(i) = known {
+                self.recent = Some((key, i));
                 let first = &mut self.list[i];
                 if first.also.len() + 1 < MAX_PLACES {
                     first.also.push(f.range);
@@ -421,6 +444,14 @@ impl Findings {
         }
         self.last = Some((self.list.len(), false));
         self.list.push(f);
+    }
+
+    /// Where the finding merged under `key` is in `list`, if there is one.
+    fn merged_index(&self, key: &MergeKey) -> Option<usize> {
+        match &self.recent {
+            Some((k, i)) if k == key => Some(*i),
+            _ => self.merged.as_ref()?.get(key).copied(),
+        }
     }
 
     fn attach_fix(&mut self, mut fix: crate::iri_fix::IriFix) {

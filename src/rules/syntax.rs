@@ -78,10 +78,17 @@ pub(super) fn is_left_to_invisible_character(c: char) -> bool {
 
 fn check_invalid(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     let invalid = |k| k == IssueKind::Invalid;
-    let _ = input.iri.each_issue(input.text, invalid, true, |issue| {
+    let severity = sink.severity();
+    // The sink is asked, before each issue's message is written, whether its report would drop
+    // it (a million invalid characters wrote a million messages).
+    let sink = std::cell::RefCell::new(sink);
+    let wanted = |at| !sink.borrow().joins(severity, at);
+    let _ = input.iri.each_issue(input.text, invalid, wanted, |issue| {
         if !left_to_invisible_character(input, issue) {
-            let help = invalid_help(input, issue).map(str::to_string);
-            sink.report(issue.range.clone(), issue.message.clone(), help);
+            sink.borrow_mut().report_with(issue.range.clone(), || {
+                let help = invalid_help(input, issue).map(str::to_string);
+                (issue.message.clone(), help)
+            });
         }
         ControlFlow::<()>::Continue(())
     });
@@ -113,12 +120,15 @@ fn invalid_help(input: &IriCheck<'_>, issue: &Issue) -> Option<&'static str> {
 
 fn check_bad_percent(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     let bad = |k| k == IssueKind::BadPercent;
-    let _ = input.iri.each_issue(input.text, bad, true, |issue| {
-        sink.report(
-            issue.range.clone(),
-            issue.message.clone(),
-            Some("write `%25` for a literal '%'".to_string()),
-        );
+    let severity = sink.severity();
+    let sink = std::cell::RefCell::new(sink);
+    let wanted = |at| !sink.borrow().joins(severity, at);
+    let _ = input.iri.each_issue(input.text, bad, wanted, |issue| {
+        let mut sink = sink.borrow_mut();
+        sink.report_with(issue.range.clone(), || {
+            let help = "write `%25` for a literal '%'".to_string();
+            (issue.message.clone(), Some(help))
+        });
         // Unsafe: an escape may have been meant and cut short (`%2` of `%2F`).
         let at = issue.range.start;
         if input.text[at..].starts_with('%') {
@@ -146,19 +156,24 @@ fn issue_runs_of(
     mut f: impl FnMut(Range<usize>, Component),
 ) {
     let mut run: Option<(Range<usize>, Component)> = None;
-    let _ = input.iri.each_issue(input.text, keep, false, |i| {
-        match &mut run {
-            Some((r, c)) if r.end == i.range.start && *c == i.component => {
-                r.end = i.range.end;
-            }
-            _ => {
-                if let Some((r, c)) = run.replace((i.range.clone(), i.component)) {
-                    f(r, c);
+    let _ = input.iri.each_issue(
+        input.text,
+        keep,
+        |_| false,
+        |i| {
+            match &mut run {
+                Some((r, c)) if r.end == i.range.start && *c == i.component => {
+                    r.end = i.range.end;
+                }
+                _ => {
+                    if let Some((r, c)) = run.replace((i.range.clone(), i.component)) {
+                        f(r, c);
+                    }
                 }
             }
-        }
-        ControlFlow::<()>::Continue(())
-    });
+            ControlFlow::<()>::Continue(())
+        },
+    );
     if let Some((r, c)) = run {
         f(r, c);
     }
@@ -178,31 +193,32 @@ fn distinct(s: &str) -> Vec<char> {
 fn check_unwise(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     let keep = |k| matches!(k, IssueKind::UnwiseAscii | IssueKind::StrayDelimiter);
     issue_runs_of(input, keep, |range, component| {
-        let chars = distinct(&input.text[range.clone()]);
-        let names: Vec<String> = chars
-            .iter()
-            .map(|&c| {
-                if c == ' ' {
-                    "space".to_string()
-                } else {
-                    format!("'{c}'")
-                }
-            })
-            .collect();
-        let verb = if names.len() == 1 { "is" } else { "are" };
-        let encodings: Vec<String> = chars
-            .iter()
-            .zip(&names)
-            .map(|(&c, name)| format!("`{}` for {name}", percent::encode(&c.to_string())))
-            .collect();
-        sink.report(
-            range.clone(),
-            format!(
-                "{} {verb} not allowed in an IRI ({component})",
-                names.join(", ")
-            ),
-            Some(format!("percent-encode it: write {}", encodings.join(", "))),
-        );
+        sink.report_with(range.clone(), || {
+            let chars = distinct(&input.text[range.clone()]);
+            let names: Vec<String> = chars
+                .iter()
+                .map(|&c| {
+                    if c == ' ' {
+                        "space".to_string()
+                    } else {
+                        format!("'{c}'")
+                    }
+                })
+                .collect();
+            let verb = if names.len() == 1 { "is" } else { "are" };
+            let encodings: Vec<String> = chars
+                .iter()
+                .zip(&names)
+                .map(|(&c, name)| format!("`{}` for {name}", percent::encode(&c.to_string())))
+                .collect();
+            (
+                format!(
+                    "{} {verb} not allowed in an IRI ({component})",
+                    names.join(", ")
+                ),
+                Some(format!("percent-encode it: write {}", encodings.join(", "))),
+            )
+        });
         // Safe: §3.1 lets a system percent-encode these when it maps the IRI to a URI, so the
         // encoded IRI names the same resource. Except a backslash in a URL browsers parse as
         // "special" (WHATWG URL): they read it as `/`, so `%5C` would break a link that works.
@@ -236,17 +252,18 @@ fn check_unwise(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
 fn check_private_use(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     issue_runs(input, IssueKind::PrivateUse, |range, component| {
         let run = &input.text[range.clone()];
-        sink.report(
-            range,
-            format!(
-                "private-use character {} in the {component}; RFC 3987 allows private-use characters only in the query",
-                describe_chars(run)
-            ),
-            Some(format!(
-                "percent-encode it (`{}`), or move it into the query if it really is private data",
-                shorten_encoded(run)
-            )),
-        );
+        sink.report_with(range, || {
+            (
+                format!(
+                    "private-use character {} in the {component}; RFC 3987 allows private-use characters only in the query",
+                    describe_chars(run)
+                ),
+                Some(format!(
+                    "percent-encode it (`{}`), or move it into the query if it really is private data",
+                    shorten_encoded(run)
+                )),
+            )
+        });
     });
 }
 
@@ -258,13 +275,14 @@ fn check_control(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         } else {
             "control characters"
         };
-        sink.report(
-            range,
-            format!("{} in the {component}: {what}", describe_chars(run)),
-            Some(format!(
-                "remove it; control characters are invisible and can hide or alter text on a terminal (if it is really part of the name, write `{}`)",
-                shorten_encoded(run)
-            )),
-        );
+        sink.report_with(range, || {
+            (
+                format!("{} in the {component}: {what}", describe_chars(run)),
+                Some(format!(
+                    "remove it; control characters are invisible and can hide or alter text on a terminal (if it is really part of the name, write `{}`)",
+                    shorten_encoded(run)
+                )),
+            )
+        });
     });
 }
