@@ -168,6 +168,7 @@ fn long_iris_full_of_findings_cost_memory_and_work_in_proportion() {
         check_case(0, &[p]).unwrap();
         check_case(1 + i % (FORMATS.len() - 1), &[p]).unwrap();
     }
+    a_long_href_is_held_once_beside_the_page();
     for (f, pieces) in ESCAPE_PIECES {
         for p in pieces {
             check_case(f, &[p]).unwrap();
@@ -223,4 +224,27 @@ fn check_case(f: usize, pieces: &[&str]) -> Result<(), proptest::test_runner::Te
         large.len()
     );
     Ok(())
+}
+
+/// A page that is one long `href` with nothing to decode: its value is compared with the
+/// tokenizer's in place and becomes the IRI with one copy of the source. irilint decoded a copy
+/// of its own first, which the IRI copied again: three copies of the value at once beside the
+/// page (3.0 bytes more per byte at the peak).
+fn a_long_href_is_held_once_beside_the_page() {
+    let page = |n: usize| {
+        format!(
+            "<!doctype html><p><a href=\"https://example.org/{}\">x</a></p>\n",
+            "a".repeat(n)
+        )
+    };
+    let (small, large) = (page(1 << 20), page(4 << 20));
+    let (small_peak, _) = cost("t.html", Format::Html, small.as_bytes(), false);
+    let (peak, _) = cost("t.html", Format::Html, large.as_bytes(), false);
+    let per_byte = peak.saturating_sub(small_peak) as f64 / (large.len() - small.len()) as f64;
+    assert!(
+        per_byte <= 2.5,
+        "{small_peak} bytes at the peak for {} bytes, {peak} for {}: {per_byte:.2} per byte",
+        small.len(),
+        large.len()
+    );
 }

@@ -5,7 +5,8 @@
 //! 160,000 attributes took 23 s). So before the tokenizer runs, the HTML is read once more with
 //! the tokenizer's own states — data, tags and attributes, comments, doctypes, CDATA in foreign
 //! content, RAWTEXT, RCDATA, script data with its escapes — and each tag with more than
-//! [`MAX_TOKENIZED_ATTRIBUTES`] attributes is found. The tokenizer is given such a tag with its
+//! [`MAX_TOKENIZED_ATTRIBUTES`] attributes, or with a value longer than [`MAX_TOKENIZED_VALUE`]
+//! (whose copy in the tokenizer would sit beside the page), is found. The tokenizer is given such a tag with its
 //! attributes blanked out (spaces of the same length, so that offsets stay those of the source):
 //! it still opens or closes the element, and irilint reads the attributes itself, with the same
 //! states, dropping duplicates with a set and decoding each value as it decodes every value
@@ -16,6 +17,11 @@ use std::ops::Range;
 /// The most attributes a tag is tokenized with (real tags have a few dozen at most). Past it
 /// the tokenizer's duplicate check would cost more than 256 × 256 / 2 comparisons for the tag.
 pub const MAX_TOKENIZED_ATTRIBUTES: usize = 256;
+
+/// The longest attribute value a tag is tokenized with. Past it the tokenizer's copy of the
+/// value (grown by doubling, up to twice its size) would sit beside the page: irilint reads the
+/// tag itself, and a value with nothing to decode is never copied but into its IRI.
+pub const MAX_TOKENIZED_VALUE: usize = 1 << 20;
 
 /// An attribute as written: its name and, when it has one, its raw value (inside the quotes).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -383,7 +389,12 @@ pub fn crowded_tags(text: &str, range: Range<usize>, limit: usize) -> Vec<Crowde
         let ordinal = tags;
         tags += 1;
         i = tag.end;
-        if tag.attributes.len() > limit {
+        let long_value = tag.attributes.iter().any(|a| {
+            a.value
+                .as_ref()
+                .is_some_and(|v| v.len() > MAX_TOKENIZED_VALUE)
+        });
+        if tag.attributes.len() > limit || long_value {
             let before_gt = tag.end - 1;
             let blank_end = if tag.self_closing {
                 before_gt - 1

@@ -45,6 +45,7 @@ pub mod tags;
 
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::Arc;
 
 use super::{Comment, Extraction, Occurrence, SpanMap, template};
 use tags::{FoundTag, LocatedAttribute, start_tags};
@@ -332,9 +333,14 @@ fn scan_view(
                 continue;
             }
             let origin = origin(&tag.name, &attr.name);
-            let (value, map) = match rejoined(text, &attr) {
-                Some(rejoined) => rejoined,
-                None => (attr.value, attr.map),
+            let (value, map): (Cow<'_, str>, _) = match rejoined(text, &attr) {
+                Some((value, map)) => (value.into(), map),
+                // (A verbatim value has its raw range.)
+                None if attr.verbatim => {
+                    let raw = attr.raw.clone().unwrap_or(0..0);
+                    (Cow::Borrowed(&text[raw]), attr.map)
+                }
+                None => (attr.value.into(), attr.map),
             };
             let ranges = url_ranges(&value, kind);
             // What a reader sees of a link: the text up to its `</a>` (in Markdown, inline HTML
@@ -345,9 +351,9 @@ fn scan_view(
             } else {
                 None
             };
-            let occurrence = |iri: String, r: Range<usize>| {
+            let occurrence = |iri: Arc<str>, r: Range<usize>| {
                 Occurrence {
-                    iri: iri.into(),
+                    iri,
                     map: map.slice(r),
                     origin: origin.clone(),
                     placeholders: Vec::new(),
@@ -355,16 +361,17 @@ fn scan_view(
                 }
                 .with_templates()
             };
-            // A value that is one whole URL becomes the IRI without a copy (it may be long).
+            // A value that is one whole URL becomes the IRI with one copy (it may be long): of
+            // the source when it had nothing to decode.
             if let [r] = &ranges[..]
                 && *r == (0..value.len())
             {
                 let r = r.clone();
-                on_occurrence(occurrence(value, r));
+                on_occurrence(occurrence(Arc::from(value), r));
                 continue;
             }
             for r in ranges {
-                on_occurrence(occurrence(value[r.clone()].to_string(), r));
+                on_occurrence(occurrence(Arc::from(&value[r.clone()]), r));
             }
         }
     })
@@ -461,8 +468,8 @@ fn rejoined(text: &str, attr: &LocatedAttribute) -> Option<(String, SpanMap)> {
     if quote != b'"' && quote != b'\'' {
         return None;
     }
-    template::unclosed(&attr.value)?;
-    let (mut value, mut map) = (attr.value.clone(), attr.map.clone());
+    template::unclosed(attr.value_in(text))?;
+    let (mut value, mut map) = (attr.value_in(text).to_string(), attr.map.clone());
     let mut end = raw.end;
     let mut rejoins = 0;
     while let Some(closer) = template::unclosed(&value) {

@@ -44,6 +44,20 @@ pub struct LocatedAttribute {
     pub map: SpanMap,
     /// True when `decoded == value`, so `map` is exact.
     pub exact: bool,
+    /// The raw value has nothing to decode: `value` is left empty, the value being the source's
+    /// `text[raw]` ([`LocatedAttribute::value_in`]), not copied (a page that is one long `href`
+    /// held it three times at once).
+    pub verbatim: bool,
+}
+
+impl LocatedAttribute {
+    /// The value, in `text` (the document it was located in).
+    pub fn value_in<'a>(&'a self, text: &'a str) -> &'a str {
+        match &self.raw {
+            Some(raw) if self.verbatim => &text[raw.clone()],
+            _ => &self.value,
+        }
+    }
 }
 
 /// A start tag found in the source.
@@ -75,6 +89,9 @@ pub struct FoundTag<'t> {
     place: Place,
     /// For a crowded tag, the raw attribute each of `attrs` was read from.
     raw_of: Vec<usize>,
+    /// For a crowded tag, the attributes of `attrs` whose raw value has nothing to decode: their
+    /// value is left empty there, being the source's.
+    verbatim: Vec<bool>,
     /// The first raw attribute of each name (lowercased), for a tag with many (made on the first
     /// lookup; names already in lowercase are not copied).
     index: Option<std::collections::HashMap<std::borrow::Cow<'t, str>, usize>>,
@@ -104,10 +121,22 @@ impl FoundTag<'_> {
 
     /// The value of the attribute named `name`, as the tokenizer decoded it.
     pub fn value(&self, name: &str) -> Option<&str> {
-        self.attrs
-            .iter()
-            .find(|a| &*a.name.local == name)
-            .map(|a| &*a.value)
+        let i = self.attrs.iter().position(|a| &*a.name.local == name)?;
+        Some(match self.verbatim_range(i) {
+            Some(r) => &self.text[r],
+            None => &*self.attrs[i].value,
+        })
+    }
+
+    /// The raw value of attribute `i` of a crowded tag when it is its value.
+    fn verbatim_range(&self, i: usize) -> Option<Range<usize>> {
+        if !self.verbatim.get(i).copied().unwrap_or(false) {
+            return None;
+        }
+        let Place::Found { raw, .. } = &self.place else {
+            return None;
+        };
+        raw.get(*self.raw_of.get(i)?)?.value.clone()
     }
 
     /// Offset of its `<`, and its raw attributes; `None` when it is not in the source.
@@ -145,6 +174,20 @@ impl FoundTag<'_> {
             return None;
         };
         if let Some(&k) = self.raw_of.get(i) {
+            // A crowded tag's values are irilint's own reading: one with nothing to decode is
+            // the source's, as it is.
+            if self.verbatim.get(i).copied().unwrap_or(false) {
+                let r = raw[k].value.clone().unwrap_or(0..0);
+                return Some(LocatedAttribute {
+                    name,
+                    value: String::new(),
+                    raw: Some(r.clone()),
+                    decoded: None,
+                    map: SpanMap::identity(r),
+                    exact: true,
+                    verbatim: true,
+                });
+            }
             return Some(locate(text, raw[k].value.clone(), name, &value));
         }
         // A search per attribute is quadratic in a tag of thousands: past a few dozen, a map.
@@ -180,8 +223,16 @@ impl FoundTag<'_> {
     /// The tag with every attribute located; `None` when it is not in the source.
     pub fn into_located(mut self) -> Option<LocatedTag> {
         let start = self.found()?.0;
+        let text = self.text;
         let attributes = (0..self.attrs.len())
-            .map(|i| self.locate(i))
+            .map(|i| {
+                let mut a = self.locate(i)?;
+                if a.verbatim {
+                    a.value = a.value_in(text).to_string();
+                    a.verbatim = false;
+                }
+                Some(a)
+            })
             .collect::<Option<_>>()?;
         Some(LocatedTag {
             name: self.name.to_string(),
@@ -321,13 +372,14 @@ impl<'t> TokenSink for Locator<'t, '_> {
                         .get(start + 1..start + 1 + name.len())
                         .is_some_and(|n| n.eq_ignore_ascii_case(name.as_bytes()))
                 };
-                let (attrs, raw_of, place) = match self.crowded_here() {
+                let (attrs, raw_of, verbatim, place) = match self.crowded_here() {
                     Some((start, after, raw)) if place.is_some() && in_source(start) => {
                         self.cursor.set(after);
-                        let (attrs, raw_of) = written_attributes(text, &raw);
-                        (attrs, raw_of, Some(Place::Found { start, raw, after }))
+                        let (attrs, raw_of, verbatim) = written_attributes(text, &raw);
+                        let place = Some(Place::Found { start, raw, after });
+                        (attrs, raw_of, verbatim, place)
                     }
-                    _ => (attrs, Vec::new(), place),
+                    _ => (attrs, Vec::new(), Vec::new(), place),
                 };
                 if let Some(place) = place {
                     let tag = FoundTag {
@@ -338,6 +390,7 @@ impl<'t> TokenSink for Locator<'t, '_> {
                         end,
                         place,
                         raw_of,
+                        verbatim,
                         index: None,
                     };
                     (self.on_tag.borrow_mut())(tag);
@@ -364,12 +417,17 @@ impl<'t> TokenSink for Locator<'t, '_> {
 /// The attributes of a crowded tag as the tokenizer would have kept them: names lowercased (NUL
 /// as U+FFFD), the first of each name, values decoded as every value is; and the index in
 /// `written` of each. A set finds the duplicates, where the tokenizer compares each attribute
-/// with every one before it.
-fn written_attributes(text: &str, written: &[WrittenAttribute]) -> (Vec<Attribute>, Vec<usize>) {
+/// with every one before it. A value with nothing to decode is left empty, and marked in the
+/// third list: it is the source's (a 50 MB one is not copied).
+fn written_attributes(
+    text: &str,
+    written: &[WrittenAttribute],
+) -> (Vec<Attribute>, Vec<usize>, Vec<bool>) {
     work::add(Work::AttributeComparisons, written.len());
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     let mut raw_of = Vec::new();
+    let mut verbatim = Vec::new();
     for (k, a) in written.iter().enumerate() {
         let written = &text[a.name.clone()];
         let name = if written.bytes().any(|b| b.is_ascii_uppercase() || b == 0) {
@@ -380,17 +438,22 @@ fn written_attributes(text: &str, written: &[WrittenAttribute]) -> (Vec<Attribut
         if !seen.insert(name.clone()) {
             continue;
         }
+        let plain = a
+            .value
+            .as_ref()
+            .is_some_and(|r| memchr::memchr3(b'&', b'\r', 0, text[r.clone()].as_bytes()).is_none());
         let value = match &a.value {
-            Some(r) => decode_attribute(text, r.clone()).0,
-            None => String::new(),
+            Some(r) if !plain => decode_attribute(text, r.clone()).0,
+            _ => String::new(),
         };
+        verbatim.push(plain);
         out.push(Attribute {
             name: QualName::new(None, ns!(), LocalName::from(&*name)),
             value: StrTendril::from(value),
         });
         raw_of.push(k);
     }
-    (out, raw_of)
+    (out, raw_of, verbatim)
 }
 
 /// The state the tokenizer goes on in after the HTML start tag `name`.
@@ -643,6 +706,22 @@ fn blanked(text: &str, chunk: Range<usize>, blanks: &[Range<usize>]) -> Option<S
 }
 
 fn locate(text: &str, found: Option<Range<usize>>, name: String, value: &str) -> LocatedAttribute {
+    // Only `&`, CR and NUL decode to something else: without them the raw value is the value,
+    // compared with the tokenizer's in place.
+    if let Some(r) = &found
+        && memchr::memchr3(b'&', b'\r', 0, text[r.clone()].as_bytes()).is_none()
+        && text[r.clone()] == *value
+    {
+        return LocatedAttribute {
+            name,
+            value: String::new(),
+            raw: found.clone(),
+            decoded: None,
+            map: SpanMap::identity(r.clone()),
+            exact: true,
+            verbatim: true,
+        };
+    }
     let (decoded, map) = match &found {
         Some(r) => decode_attribute(text, r.clone()),
         None => (String::new(), SpanMap::default()),
@@ -656,6 +735,7 @@ fn locate(text: &str, found: Option<Range<usize>>, name: String, value: &str) ->
             decoded: None,
             map,
             exact: true,
+            verbatim: false,
         };
     }
     let mut coarse = SpanMap::default();
@@ -667,6 +747,7 @@ fn locate(text: &str, found: Option<Range<usize>>, name: String, value: &str) ->
         decoded: Some(decoded),
         map: coarse,
         exact: false,
+        verbatim: false,
     }
 }
 
