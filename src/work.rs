@@ -32,9 +32,12 @@ pub enum Work {
     /// Messages written for the syntax rules' reports (by the parser found again, or by the
     /// rule): a report that joins a finding which keeps no more words needs none.
     SyntaxMessages,
+    /// Template masks and placeholders looked at: to put a Markdown link's masked template
+    /// expressions back, and to judge a report against an IRI's placeholders.
+    TemplateLookups,
 }
 
-const KINDS: usize = 7;
+const KINDS: usize = 8;
 
 thread_local! {
     static COUNTS: [Cell<u64>; KINDS] = const { [const { Cell::new(0) }; KINDS] };

@@ -249,3 +249,29 @@ fn dense_syntax_issues_write_a_bounded_number_of_messages() {
         "{small} messages at N, {large} at 4N"
     );
 }
+
+#[test]
+fn template_expressions_cost_linear_work() {
+    // Links each with a template expression (masked before the Markdown is parsed, put back
+    // after: every mask was looked at for every link), and one IRI with a placeholder before
+    // each of its hidden characters (every placeholder was looked at for every report).
+    let work = |n: usize| {
+        let links: String = (0..n)
+            .map(|i| format!("See [x](http://a.org/{{{{ .Site.X }}}}/p{i}) now.\n\n"))
+            .collect();
+        let one_iri = format!("[x](http://a.org/{})\n", "{{ a }}\u{202E}".repeat(n));
+        let selection = Selection::default();
+        let options = irilint::check::CheckOptions::new(&selection);
+        let mut total = 0;
+        for doc in [links, one_iri] {
+            let source = Source::decode("a.md".into(), Format::Markdown, doc.as_bytes()).unwrap();
+            let (file, work) = measure(Work::TemplateLookups, || {
+                irilint::check::check_source(&source, &options)
+            });
+            assert!(file.iris >= 1);
+            total += work;
+        }
+        total
+    };
+    assert_linear("template lookups", work(2_000), work(8_000));
+}

@@ -131,7 +131,7 @@ pub fn extract_as(text: &str, mdx: bool) -> (Extraction, Vec<Range<usize>>) {
     }
     // `<Note>` alone on its line: what follows it is Markdown, as in MDX.
     let mut blanks = jsx::component_tag_lines(text, mdx);
-    blanks.retain(|b| !masks.iter().any(|m| m.start < b.end && b.start < m.end));
+    blanks = outside(blanks, &masks);
     if let Some(f) = &front {
         blanks.retain(|b| b.start >= f.block.end);
     }

@@ -463,22 +463,30 @@ pub fn mask(text: &str, masks: &[Range<usize>]) -> String {
 pub fn unmask(occ: &mut super::Occurrence, original: &str, masks: &[Range<usize>]) {
     let src = occ.map.source_range();
     let mut found = Vec::new();
-    for m in masks
-        .iter()
-        .filter(|m| m.start < src.end && src.start < m.end)
-    {
+    // The masks (sorted, disjoint) over the occurrence, found by a binary search, and the IRI
+    // rebuilt once: a search of every mask and a copy of the IRI per mask, for each occurrence,
+    // took 28 s for 200,000 links each with a template expression.
+    let first = masks.partition_point(|m| m.end <= src.start);
+    let mut iri: Option<Vec<u8>> = None;
+    for m in masks[first..].iter().take_while(|m| m.start < src.end) {
+        crate::work::add(crate::work::Work::TemplateLookups, 1);
         let (s, e) = (m.start.max(src.start), m.end.min(src.end));
         let (Some(ps), Some(pe)) = (occ.map.to_prepared(s), occ.map.to_prepared(e - 1)) else {
             continue;
         };
         let pe = pe + 1;
-        if pe - ps != e - s || !occ.iri.is_char_boundary(ps) || !occ.iri.is_char_boundary(pe) {
+        let whole = |t: &str, a, b| t.is_char_boundary(a) && t.is_char_boundary(b);
+        if pe - ps != e - s || !whole(&occ.iri, ps, pe) || !whole(original, s, e) {
             continue;
         }
-        let mut iri = occ.iri.to_string();
-        iri.replace_range(ps..pe, &original[s..e]);
-        occ.iri = iri.into();
+        // As long as what it replaces: nothing after it moves.
+        iri.get_or_insert_with(|| occ.iri.as_bytes().to_vec())[ps..pe]
+            .copy_from_slice(&original.as_bytes()[s..e]);
         found.push(ps..pe);
+    }
+    // Whole characters replaced by whole characters: still UTF-8.
+    if let Some(iri) = iri.and_then(|b| String::from_utf8(b).ok()) {
+        occ.iri = iri.into();
     }
     if !found.is_empty() {
         found.extend(std::mem::take(&mut occ.placeholders));
@@ -491,43 +499,115 @@ pub fn unmask(occ: &mut super::Occurrence, original: &str, masks: &[Range<usize>
     }
 }
 
-/// True when `range` (of the prepared IRI) lies wholly inside the placeholders.
-pub fn covered(placeholders: &[Range<usize>], range: &Range<usize>) -> bool {
-    if range.is_empty() {
-        return placeholders
-            .iter()
-            .any(|p| p.start < range.start && range.start < p.end);
-    }
-    placeholders
-        .iter()
-        .any(|p| p.start <= range.start && range.end <= p.end)
+/// The last of `placeholders` (sorted and disjoint, as [`disjoint`] makes them) that starts at
+/// or before `at` (`inclusive`) or before it: the only one that can hold `at`. Found by a binary
+/// search: a finding is judged against an IRI's placeholders for every report, and an IRI of
+/// 80,000 of them, each with a hidden character, took 10 s with a scan of them all per report.
+fn last_starting_before(
+    placeholders: &[Range<usize>],
+    at: usize,
+    inclusive: bool,
+) -> Option<&Range<usize>> {
+    crate::work::add(crate::work::Work::TemplateLookups, 1);
+    let k = placeholders.partition_point(|p| p.start < at || (inclusive && p.start == at));
+    k.checked_sub(1).map(|k| &placeholders[k])
 }
 
-/// `range` without the placeholders it starts or ends in (a range wholly inside one, or with
-/// literal characters only inside it, is returned as it is).
+/// True when `range` (of the prepared IRI) lies wholly inside the placeholders (sorted and
+/// disjoint).
+pub fn covered(placeholders: &[Range<usize>], range: &Range<usize>) -> bool {
+    if range.is_empty() {
+        return last_starting_before(placeholders, range.start, false)
+            .is_some_and(|p| range.start < p.end);
+    }
+    last_starting_before(placeholders, range.start, true).is_some_and(|p| range.end <= p.end)
+}
+
+/// `range` without the placeholders (sorted and disjoint) it starts or ends in (a range wholly
+/// inside one, or with literal characters only inside it, is returned as it is).
 pub fn clip(placeholders: &[Range<usize>], mut range: Range<usize>) -> Range<usize> {
-    for p in placeholders {
-        if p.start <= range.start && range.start < p.end && p.end < range.end {
-            range.start = p.end;
-        }
-        if p.start > range.start && p.start < range.end && range.end <= p.end {
-            range.end = p.start;
-        }
+    // A placeholder it starts in, and the ones right after it that it runs through.
+    while let Some(p) = last_starting_before(placeholders, range.start, true)
+        && range.start < p.end
+        && p.end < range.end
+    {
+        range.start = p.end;
+    }
+    if let Some(p) = last_starting_before(placeholders, range.end, false)
+        && p.start > range.start
+        && range.end <= p.end
+    {
+        range.end = p.start;
     }
     range
 }
 
-/// True when `range` (of the prepared IRI) touches a placeholder: an edit there would rewrite
-/// the template or the stand-in.
+/// True when `range` (of the prepared IRI) touches a placeholder (of a sorted, disjoint list):
+/// an edit there would rewrite the template or the stand-in.
 pub fn touches(placeholders: &[Range<usize>], range: &Range<usize>) -> bool {
-    placeholders
-        .iter()
-        .any(|p| p.start < range.end.max(range.start + 1) && range.start < p.end)
+    let end = range.end.max(range.start + 1);
+    last_starting_before(placeholders, end, false).is_some_and(|p| range.start < p.end)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`covered`], [`clip`] and [`touches`] by binary search agree with a scan of every
+    /// placeholder, on every range over sorted, disjoint placeholders (adjacent ones included).
+    #[test]
+    fn placeholder_searches_agree_with_a_scan() {
+        fn covered_scan(ps: &[Range<usize>], r: &Range<usize>) -> bool {
+            if r.is_empty() {
+                return ps.iter().any(|p| p.start < r.start && r.start < p.end);
+            }
+            ps.iter().any(|p| p.start <= r.start && r.end <= p.end)
+        }
+        fn clip_scan(ps: &[Range<usize>], mut r: Range<usize>) -> Range<usize> {
+            for p in ps {
+                if p.start <= r.start && r.start < p.end && p.end < r.end {
+                    r.start = p.end;
+                }
+                if p.start > r.start && p.start < r.end && r.end <= p.end {
+                    r.end = p.start;
+                }
+            }
+            r
+        }
+        fn touches_scan(ps: &[Range<usize>], r: &Range<usize>) -> bool {
+            ps.iter()
+                .any(|p| p.start < r.end.max(r.start + 1) && r.start < p.end)
+        }
+        let layouts: [&[Range<usize>]; 5] = [
+            &[],
+            &[3..6, 13..14],
+            &[1..3, 3..5, 5..6, 8..11],
+            &[0..2, 4..5, 7..12],
+            &[2..4, 4..7, 9..10, 10..12],
+        ];
+        for ps in layouts {
+            for start in 0..14 {
+                for end in start..14 {
+                    let r = start..end;
+                    assert_eq!(
+                        covered(ps, &r),
+                        covered_scan(ps, &r),
+                        "covered {ps:?} {r:?}"
+                    );
+                    assert_eq!(
+                        clip(ps, r.clone()),
+                        clip_scan(ps, r.clone()),
+                        "clip {ps:?} {r:?}"
+                    );
+                    assert_eq!(
+                        touches(ps, &r),
+                        touches_scan(ps, &r),
+                        "touches {ps:?} {r:?}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn overlapping_ranges_keep_the_earlier() {

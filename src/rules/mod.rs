@@ -401,7 +401,8 @@ impl Findings {
             merged: merge.then(HashMap::new),
             recent: None,
             last: None,
-            placeholders: placeholders.to_vec(),
+            // Sorted and disjoint, as the placeholder searches need (they mostly are already).
+            placeholders: template::disjoint(placeholders.to_vec()),
             garbled: OnceCell::new(),
         }
     }
