@@ -35,9 +35,11 @@ pub enum Work {
     /// Template masks and placeholders looked at: to put a Markdown link's masked template
     /// expressions back, and to judge a report against an IRI's placeholders.
     TemplateLookups,
+    /// Entity declarations looked at to find the one an IRI's character came through (XML).
+    RelatedLookups,
 }
 
-const KINDS: usize = 8;
+const KINDS: usize = 9;
 
 thread_local! {
     static COUNTS: [Cell<u64>; KINDS] = const { [const { Cell::new(0) }; KINDS] };

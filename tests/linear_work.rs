@@ -275,3 +275,25 @@ fn template_expressions_cost_linear_work() {
     };
     assert_linear("template lookups", work(2_000), work(8_000));
 }
+
+#[test]
+fn an_iri_of_many_entities_costs_linear_work() {
+    // An Atom link made of n entity references, each to its own declaration: the declaration
+    // each character came through was searched for among all those met so far.
+    let work = |n: usize| {
+        let declarations: String = (0..n).map(|i| format!("<!ENTITY e{i} \"x{i}\">")).collect();
+        let uses: String = (0..n).map(|i| format!("&e{i};")).collect();
+        let doc = format!(
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE feed [{declarations}]>\n<feed xmlns=\"http://www.w3.org/2005/Atom\"><link href=\"http://a.org/{uses}\"/></feed>\n"
+        );
+        let source = Source::decode("a.xml".into(), Format::Xml, doc.as_bytes()).unwrap();
+        let selection = Selection::default();
+        let options = irilint::check::CheckOptions::new(&selection);
+        let (file, work) = measure(Work::RelatedLookups, || {
+            irilint::check::check_source(&source, &options)
+        });
+        assert!(file.iris >= 1);
+        work
+    };
+    assert_linear("entity declarations looked at", work(2_000), work(8_000));
+}

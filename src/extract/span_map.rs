@@ -46,6 +46,9 @@ pub const COARSE_SOURCE: usize = 256;
 pub struct SpanMap {
     pieces: Vec<Piece>,
     related: Vec<Related>,
+    /// Where each of `related` is, by its source range: an IRI made of 32,000 entities, each
+    /// declared once, searched the list for each (0.5 s; a quadratic).
+    related_at: std::collections::HashMap<(usize, usize), usize>,
 }
 
 /// `text[range]` with its escapes replaced, and the map back to the source: `next` finds the
@@ -144,11 +147,22 @@ impl SpanMap {
     /// Appends `len` prepared bytes produced by the escape at `source` whose text came from
     /// elsewhere in the document (`&name;` and its `<!ENTITY name ...>` declaration).
     pub fn push_replaced_via(&mut self, len: usize, source: Range<usize>, related: Related) {
-        let k = match self.related.iter().position(|r| *r == related) {
-            Some(k) => k,
-            None => {
+        let at = (related.range.start, related.range.end);
+        crate::work::add(crate::work::Work::RelatedLookups, 1);
+        let k = match self.related_at.get(&at) {
+            Some(&k) if self.related[k] == related => k,
+            // Two labels for one place (not met): found by a search, as before.
+            Some(_) if let Some(k) = self.related.iter().position(|r| *r == related) => {
+                crate::work::add(crate::work::Work::RelatedLookups, k);
+                k
+            }
+            found => {
                 self.related.push(related);
-                self.related.len() - 1
+                let k = self.related.len() - 1;
+                if found.is_none() {
+                    self.related_at.insert(at, k);
+                }
+                k
             }
         };
         self.push_piece(len, source, Some(k));
