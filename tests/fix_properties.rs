@@ -125,8 +125,13 @@ fn fix_once(format: Format, bytes: &[u8], unsafe_fixes: bool) -> (Vec<u8>, Sourc
         })
         .map(|d| (d.rule, d.iri.clone()))
         .collect();
+    // Plain text may end a link differently once fixed; so may AsciiDoc, where a backslash
+    // escapes the formatting mark after it (`\%7E%7E` fixed to `\~~` is no longer read as the
+    // same link): the pass check refuses such a fix and says so, which is what it is for.
+    let may_refuse = source.format == Format::Text
+        || (source.format == Format::Asciidoc && source.text.contains('\\'));
     assert!(
-        left.is_empty() || source.format == Format::Text,
+        left.is_empty() || may_refuse,
         "LEFT {left:?} in {:?}",
         source.text
     );
