@@ -37,9 +37,11 @@ pub enum Work {
     TemplateLookups,
     /// Entity declarations looked at to find the one an IRI's character came through (XML).
     RelatedLookups,
+    /// Bytes of a line searched for its ends, to read a reStructuredText reference on it.
+    LineSearches,
 }
 
-const KINDS: usize = 9;
+const KINDS: usize = 10;
 
 thread_local! {
     static COUNTS: [Cell<u64>; KINDS] = const { [const { Cell::new(0) }; KINDS] };

@@ -297,3 +297,24 @@ fn an_iri_of_many_entities_costs_linear_work() {
     };
     assert_linear("entity declarations looked at", work(2_000), work(8_000));
 }
+
+#[test]
+fn references_on_one_long_rst_line_cost_linear_work() {
+    // n hyperlink references with embedded IRIs on one line: each searched the whole line both
+    // ways for its ends (80,000 of them took 12.6 s).
+    let work = |n: usize| {
+        let doc: String = (0..n)
+            .map(|i| format!("`l{i} <http://a.org/{i}>`_ "))
+            .chain(["\n".to_string()])
+            .collect();
+        let source = Source::decode("a.rst".into(), Format::Rst, doc.as_bytes()).unwrap();
+        let selection = Selection::default();
+        let options = irilint::check::CheckOptions::new(&selection);
+        let (file, work) = measure(Work::LineSearches, || {
+            irilint::check::check_source(&source, &options)
+        });
+        assert_eq!(file.iris, n);
+        work
+    };
+    assert_linear("line bytes searched", work(1_000), work(4_000));
+}

@@ -53,6 +53,7 @@ pub fn extract(text: &str) -> Extraction {
         masked: Masked::new(text),
         occurrences: Vec::new(),
         comments: Vec::new(),
+        line: 0..0,
     };
     s.blocks();
     s.inline();
@@ -76,6 +77,8 @@ struct Scan<'a> {
     masked: Masked,
     occurrences: Vec<Occurrence>,
     comments: Vec<Comment>,
+    /// The line found last (without its `\n`), for the references of a line that follow.
+    line: Range<usize>,
 }
 
 impl Scan<'_> {
