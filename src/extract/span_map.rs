@@ -48,7 +48,9 @@ pub struct SpanMap {
     related: Vec<Related>,
     /// Where each of `related` is, by its source range: an IRI made of 32,000 entities, each
     /// declared once, searched the list for each (0.5 s; a quadratic).
-    related_at: std::collections::HashMap<(usize, usize), usize>,
+    /// (Made with the first related location: most maps have none, and a map is made for
+    /// every IRI.)
+    related_at: Option<std::collections::HashMap<(usize, usize), usize>>,
 }
 
 /// `text[range]` with its escapes replaced, and the map back to the source: `next` finds the
@@ -149,7 +151,8 @@ impl SpanMap {
     pub fn push_replaced_via(&mut self, len: usize, source: Range<usize>, related: Related) {
         let at = (related.range.start, related.range.end);
         crate::work::add(crate::work::Work::RelatedLookups, 1);
-        let k = match self.related_at.get(&at) {
+        let index = self.related_at.get_or_insert_default();
+        let k = match index.get(&at) {
             Some(&k) if self.related[k] == related => k,
             // Two labels for one place (not met): found by a search, as before.
             Some(_) if let Some(k) = self.related.iter().position(|r| *r == related) => {
@@ -160,7 +163,7 @@ impl SpanMap {
                 self.related.push(related);
                 let k = self.related.len() - 1;
                 if found.is_none() {
-                    self.related_at.insert(at, k);
+                    index.insert(at, k);
                 }
                 k
             }

@@ -76,21 +76,36 @@ pub(super) fn is_left_to_invisible_character(c: char) -> bool {
     chars::is_default_ignorable(c) || ('\u{FFF9}'..='\u{FFFB}').contains(&c)
 }
 
-fn check_invalid(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
-    let invalid = |k| k == IssueKind::Invalid;
+/// Calls `f` on each issue of `kind` with the sink; the parser writes an issue's message only
+/// when the sink would keep it (a million invalid characters wrote a million messages).
+fn each_issue_of(
+    input: &IriCheck<'_>,
+    sink: &mut Sink<'_>,
+    kind: IssueKind,
+    mut f: impl FnMut(&Issue, &mut Sink<'_>),
+) {
     let severity = sink.severity();
-    // The sink is asked, before each issue's message is written, whether its report would drop
-    // it (a million invalid characters wrote a million messages).
     let sink = std::cell::RefCell::new(sink);
     let wanted = |at| !sink.borrow().joins(severity, at);
-    let _ = input.iri.each_issue(input.text, invalid, wanted, |issue| {
+    let _ = input.iri.each_issue(
+        input.text,
+        |k| k == kind,
+        wanted,
+        |issue| {
+            f(issue, &mut sink.borrow_mut());
+            ControlFlow::<()>::Continue(())
+        },
+    );
+}
+
+fn check_invalid(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
+    each_issue_of(input, sink, IssueKind::Invalid, |issue, sink| {
         if !left_to_invisible_character(input, issue) {
-            sink.borrow_mut().report_with(issue.range.clone(), || {
+            sink.report_with(issue.range.clone(), || {
                 let help = invalid_help(input, issue).map(str::to_string);
                 (issue.message.clone(), help)
             });
         }
-        ControlFlow::<()>::Continue(())
     });
 }
 
@@ -119,12 +134,7 @@ fn invalid_help(input: &IriCheck<'_>, issue: &Issue) -> Option<&'static str> {
 }
 
 fn check_bad_percent(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
-    let bad = |k| k == IssueKind::BadPercent;
-    let severity = sink.severity();
-    let sink = std::cell::RefCell::new(sink);
-    let wanted = |at| !sink.borrow().joins(severity, at);
-    let _ = input.iri.each_issue(input.text, bad, wanted, |issue| {
-        let mut sink = sink.borrow_mut();
+    each_issue_of(input, sink, IssueKind::BadPercent, |issue, sink| {
         sink.report_with(issue.range.clone(), || {
             let help = "write `%25` for a literal '%'".to_string();
             (issue.message.clone(), Some(help))
@@ -139,7 +149,6 @@ fn check_bad_percent(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 "%25",
             ));
         }
-        ControlFlow::<()>::Continue(())
     });
 }
 

@@ -19,18 +19,24 @@ pub fn decode_attribute(text: &str, raw: Range<usize>) -> (String, SpanMap) {
     let end = raw.end;
     let b = text.as_bytes();
     // Only `&`, CR and NUL can change anything; the runs between them are copied as they are.
-    span_map::decode_escapes(
-        text,
-        raw,
-        |rest| memchr::memchr3(b'&', b'\r', 0, rest),
-        |i| match b[i] {
-            // An `&` that starts no reference is text.
-            b'&' => reference(text, i, end),
-            b'\r' if i + 1 < end && b[i + 1] == b'\n' => Some(("\n".into(), 2)),
-            b'\r' => Some(("\n".into(), 1)),
-            _ => Some(("\u{FFFD}".into(), 1)),
-        },
-    )
+    span_map::decode_escapes(text, raw, next_escape, |i| match b[i] {
+        // An `&` that starts no reference is text.
+        b'&' => reference(text, i, end),
+        b'\r' if i + 1 < end && b[i + 1] == b'\n' => Some(("\n".into(), 2)),
+        b'\r' => Some(("\n".into(), 1)),
+        _ => Some(("\u{FFFD}".into(), 1)),
+    })
+}
+
+/// Where in `rest` the next byte is that may decode to something else: `&`, CR or NUL.
+fn next_escape(rest: &[u8]) -> Option<usize> {
+    memchr::memchr3(b'&', b'\r', 0, rest)
+}
+
+/// True when the raw value `text[raw]` decodes to itself (no `&`, CR or NUL in it): it is its
+/// own value, and need not be copied.
+pub fn decodes_to_itself(text: &str, raw: Range<usize>) -> bool {
+    next_escape(&text.as_bytes()[raw]).is_none()
 }
 
 /// The reference starting with the `&` at `at`: its text and its length in bytes, or `None`

@@ -19,7 +19,7 @@ use html5ever::tokenizer::{
 };
 use html5ever::{Attribute, LocalName, QualName, local_name, ns};
 
-use super::charref::decode_attribute;
+use super::charref::{decode_attribute, decodes_to_itself};
 /// A raw attribute: name range, and value range if it has a value.
 use super::crowded::WrittenAttribute as RawAttribute;
 use super::crowded::{
@@ -51,6 +51,19 @@ pub struct LocatedAttribute {
 }
 
 impl LocatedAttribute {
+    /// An attribute whose raw value `text[raw]` is its value ([`decodes_to_itself`]).
+    fn verbatim(name: String, raw: Range<usize>) -> LocatedAttribute {
+        LocatedAttribute {
+            name,
+            value: String::new(),
+            raw: Some(raw.clone()),
+            decoded: None,
+            map: SpanMap::identity(raw),
+            exact: true,
+            verbatim: true,
+        }
+    }
+
     /// The value, in `text` (the document it was located in).
     pub fn value_in<'a>(&'a self, text: &'a str) -> &'a str {
         match &self.raw {
@@ -178,15 +191,7 @@ impl FoundTag<'_> {
             // the source's, as it is.
             if self.verbatim.get(i).copied().unwrap_or(false) {
                 let r = raw[k].value.clone().unwrap_or(0..0);
-                return Some(LocatedAttribute {
-                    name,
-                    value: String::new(),
-                    raw: Some(r.clone()),
-                    decoded: None,
-                    map: SpanMap::identity(r),
-                    exact: true,
-                    verbatim: true,
-                });
+                return Some(LocatedAttribute::verbatim(name, r));
             }
             return Some(locate(text, raw[k].value.clone(), name, &value));
         }
@@ -441,7 +446,7 @@ fn written_attributes(
         let plain = a
             .value
             .as_ref()
-            .is_some_and(|r| memchr::memchr3(b'&', b'\r', 0, text[r.clone()].as_bytes()).is_none());
+            .is_some_and(|r| decodes_to_itself(text, r.clone()));
         let value = match &a.value {
             Some(r) if !plain => decode_attribute(text, r.clone()).0,
             _ => String::new(),
@@ -706,21 +711,12 @@ fn blanked(text: &str, chunk: Range<usize>, blanks: &[Range<usize>]) -> Option<S
 }
 
 fn locate(text: &str, found: Option<Range<usize>>, name: String, value: &str) -> LocatedAttribute {
-    // Only `&`, CR and NUL decode to something else: without them the raw value is the value,
-    // compared with the tokenizer's in place.
+    // A raw value that decodes to itself is compared with the tokenizer's in place.
     if let Some(r) = &found
-        && memchr::memchr3(b'&', b'\r', 0, text[r.clone()].as_bytes()).is_none()
+        && decodes_to_itself(text, r.clone())
         && text[r.clone()] == *value
     {
-        return LocatedAttribute {
-            name,
-            value: String::new(),
-            raw: found.clone(),
-            decoded: None,
-            map: SpanMap::identity(r.clone()),
-            exact: true,
-            verbatim: true,
-        };
+        return LocatedAttribute::verbatim(name, r.clone());
     }
     let (decoded, map) = match &found {
         Some(r) => decode_attribute(text, r.clone()),
