@@ -38,7 +38,11 @@
 //!
 //! Duplicate reference definitions (a second `[label]:` for the same label) are not reported:
 //! CommonMark ignores them and pulldown-cmark does not return them.
+//!
+//! A document over the parser's memory budget is parsed in chunks that each start where the
+//! whole document's parse holds nothing open, and read as it would be whole ([`chunks`]).
 
+mod chunks;
 mod decode;
 mod embedded_html;
 pub(crate) mod front_matter;
@@ -106,6 +110,30 @@ pub fn extract_with_fallbacks(text: &str) -> (Extraction, Vec<Range<usize>>) {
 /// [`extract_with_fallbacks`], the document read as MDX when `mdx` is true or its parse as
 /// CommonMark shows MDX's syntax (then it is read again, as MDX).
 pub fn extract_as(text: &str, mdx: bool) -> (Extraction, Vec<Range<usize>>) {
+    extract_in(text, mdx, chunks::CHUNK_COST, &mut Chunking::default())
+}
+
+/// [`extract`] with the parser's budget `budget` instead of [`chunks::CHUNK_COST`], and how the
+/// document was parsed; for tests of [`chunks`].
+#[doc(hidden)]
+pub fn extract_with_budget(text: &str, budget: usize) -> (Extraction, Chunking) {
+    let mut chunking = Chunking::default();
+    let (extraction, _) = extract_in(text, false, budget, &mut chunking);
+    (extraction, chunking)
+}
+
+/// The parser's memory [`extract`] estimates for `text` ([`chunks::cost`]); for tests.
+#[doc(hidden)]
+pub fn chunk_cost(text: &str) -> usize {
+    chunks::cost(text.as_bytes())
+}
+
+fn extract_in(
+    text: &str,
+    mdx: bool,
+    budget: usize,
+    chunking: &mut Chunking,
+) -> (Extraction, Vec<Range<usize>>) {
     // Jekyll and Hugo write `[post]({{ site.baseurl }}/x)`: to CommonMark the spaces make that
     // no link, to the site it is one (the template runs first). The template expressions of each
     // line are masked before parsing and their text put back into the occurrences after.
@@ -156,9 +184,11 @@ pub fn extract_as(text: &str, mdx: bool) -> (Extraction, Vec<Range<usize>>) {
     };
     let parsed_text = masked.as_deref().unwrap_or(text);
     let want_code = !tags.is_empty();
-    let (mut extraction, mut fallbacks, mut parsed) = extract_unmasked(parsed_text, mdx, want_code);
+    let (mut extraction, mut fallbacks, mut parsed) =
+        extract_unmasked(parsed_text, mdx, want_code, budget, chunking);
     if parsed.shows_mdx && !mdx {
-        return extract_as(text, true);
+        *chunking = Chunking::default();
+        return extract_in(text, true, budget, chunking);
     }
     if !parsed.indented.is_empty() {
         // MDX has no indented code: read again with its lines made paragraph lines.
@@ -168,7 +198,9 @@ pub fn extract_as(text: &str, mdx: bool) -> (Extraction, Vec<Range<usize>>) {
             let filled = String::from_utf8(bytes).unwrap_or_else(|_| parsed_text.to_string());
             // Still MDX (what it shows is not asked again); its new indented lines, if any
             // (a fence kept as code), are not filled again.
-            (extraction, fallbacks, parsed) = extract_unmasked(&filled, true, want_code);
+            *chunking = Chunking::default();
+            (extraction, fallbacks, parsed) =
+                extract_unmasked(&filled, true, want_code, budget, chunking);
         }
     }
     if masked.is_some() {
@@ -273,12 +305,119 @@ struct Parsed {
     shows_mdx: bool,
 }
 
-/// `want_code`: whether [`Parsed::code`] is wanted.
+/// How a document was parsed: in how many chunks, and how many of their ends were forced
+/// ([`chunks::Split::forced`]); for tests.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Chunking {
+    /// Parses (a document within the budget: 1).
+    pub chunks: usize,
+    /// Chunk ends not where the document's parse holds nothing open.
+    pub forced: usize,
+    /// Fenced code blocks and HTML blocks a chunk ended in, then read whole.
+    pub blocks: usize,
+    /// Of those, the ones over the budget alone, read without the parser: fenced code (no
+    /// IRIs) and HTML.
+    pub unparsed_blocks: usize,
+}
+
+/// `want_code`: whether [`Parsed::code`] is wanted. A document over [`chunks::CHUNK_COST`] is
+/// parsed in chunks ([`chunks`]).
 fn extract_unmasked(
     text: &str,
     mdx: bool,
     want_code: bool,
+    budget: usize,
+    chunking: &mut Chunking,
 ) -> (Extraction, Vec<Range<usize>>, Parsed) {
+    let bytes = text.as_bytes();
+    if chunks::within(bytes, budget) {
+        chunking.chunks += 1;
+        let (extraction, fallbacks, parsed, _) =
+            parse_chunk(text, 0..text.len(), mdx, want_code, None);
+        return (extraction, fallbacks, parsed);
+    }
+    let mut all = (Extraction::default(), Vec::new(), Parsed::default());
+    let mut labels = Labels::default();
+    let mut pos = 0;
+    let push = |all: &mut (Extraction, Vec<Range<usize>>, Parsed),
+                (mut e, mut f, mut p): (Extraction, Vec<Range<usize>>, Parsed)| {
+        all.0.occurrences.append(&mut e.occurrences);
+        all.0.comments.append(&mut e.comments);
+        all.1.append(&mut f);
+        all.2.code.append(&mut p.code);
+        all.2.indented.append(&mut p.indented);
+    };
+    while pos < text.len() {
+        let split = chunks::next_split(bytes, pos, budget);
+        chunking.chunks += 1;
+        chunking.forced += usize::from(split.forced);
+        let (e, f, p, unclosed) =
+            parse_chunk(text, pos..split.end, mdx, want_code, Some(&mut labels));
+        if p.shows_mdx {
+            all.2.shows_mdx = true;
+            return all;
+        }
+        push(&mut all, (e, f, p));
+        let Some(open) = unclosed else {
+            pos = split.end;
+            continue;
+        };
+        // A fenced code block or HTML block still open at the chunk's end: it is read whole.
+        let start = chunks::line_start(bytes, open);
+        let end = chunks::block_end(bytes, start);
+        chunking.blocks += 1;
+        let parsed = (chunks::cost(&bytes[start..end]) <= budget)
+            .then(|| parse_chunk(text, start..end, mdx, want_code, Some(&mut labels)))
+            .filter(|(_, _, p, unclosed)| unclosed.is_none() && !p.shows_mdx);
+        chunking.chunks += 1;
+        match parsed {
+            Some((e, f, p, _)) => push(&mut all, (e, f, p)),
+            None => {
+                chunking.unparsed_blocks += 1;
+                match chunks::block_at(bytes, start) {
+                    // Code: no IRIs.
+                    chunks::Block::Fence { .. } => {
+                        if want_code {
+                            all.2.code.push(start..end);
+                        }
+                    }
+                    _ => {
+                        let (found, comments) = embedded_html::fragment(text, start..end);
+                        all.0.occurrences.extend(found);
+                        all.0.comments.extend(comments);
+                    }
+                }
+            }
+        }
+        pos = end.max(pos + 1);
+    }
+    all.0
+        .occurrences
+        .sort_by_key(|o| o.map.source_range().start);
+    all
+}
+
+/// The reference definitions of the chunks parsed so far, by label (compared as pulldown-cmark
+/// compares them): a later chunk's definition of one of them is not reported, as CommonMark
+/// ignores it.
+#[derive(Default)]
+struct Labels(std::collections::HashSet<unicase::UniCase<String>>);
+
+/// The IRIs of the chunk `text[chunk]`, which starts where the document's parse holds nothing
+/// open ([`chunks`]); their ranges are in `text`. With `labels` (the document is in chunks): the
+/// start of a fenced code block or HTML block of kinds 1 to 5 the chunk ends in (the document's
+/// parse goes on with it past the chunk), whose events are left out.
+fn parse_chunk(
+    text: &str,
+    chunk: Range<usize>,
+    mdx: bool,
+    want_code: bool,
+    labels: Option<&mut Labels>,
+) -> (Extraction, Vec<Range<usize>>, Parsed, Option<usize>) {
+    let base = chunk.start;
+    let slice = &text[chunk.clone()];
+    let mut unclosed = None;
+    let mut depth = 0usize;
     let mut parsed = Parsed::default();
     // Inside an indented code block, in MDX.
     let mut indented = false;
@@ -290,13 +429,32 @@ fn extract_unmasked(
         run: Vec::new(),
         plain: None,
         html: Vec::new(),
-        triggers: text::Triggers::new(text),
+        triggers: text::Triggers::new(slice),
+        base,
     };
-    let mut parser = Parser::new_ext(text, options()).into_offset_iter();
+    let mut parser = Parser::new_ext(slice, options()).into_offset_iter();
     // Inside a code block (no IRIs), an autolink (reported as a whole), a table.
     let (mut verbatim, mut autolinks, mut tables) = (0usize, 0usize, 0usize);
     let mut links: Vec<OpenLink<'_>> = Vec::new();
     for (event, range) in parser.by_ref() {
+        if labels.is_some()
+            && depth == 0
+            && let Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(_)) | Tag::HtmlBlock) = event
+            && range.end == slice.len()
+        {
+            // The document's parse goes on with this block past the chunk: it is read with the
+            // block's whole text ([`extract_unmasked`]). What comes before it is read here.
+            w.flush_text(tables > 0);
+            w.flush_html();
+            unclosed = Some(base + range.start);
+            break;
+        }
+        match &event {
+            Event::Start(_) => depth += 1,
+            Event::End(_) => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        let range = base + range.start..base + range.end;
         // (Most events end no pending run or group: the test is made here, not in a call.)
         if !matches!(event, Event::Text(_)) && w.text_pending() {
             w.flush_text(tables > 0);
@@ -379,9 +537,19 @@ fn extract_unmasked(
     }
     w.flush_text(false);
     w.flush_html();
-    for def in parser.reference_definitions().iter().map(|(_, d)| d) {
+    let mut defs: Vec<_> = parser
+        .reference_definitions()
+        .iter()
+        .filter(|(_, d)| unclosed.is_none_or(|u| base + d.span.start < u))
+        .collect();
+    if let Some(labels) = labels {
+        // Those of a label an earlier chunk defined are not the label's definition.
+        defs.retain(|(label, _)| labels.0.insert(unicase::UniCase::new(label.to_string())));
+    }
+    for (_, def) in defs {
         if !def.dest.is_empty() && !rustdoc::is_intra_doc_link(&def.dest) {
-            let located = decode::locate_definition(text, def.span.clone(), &def.dest);
+            let span = base + def.span.start..base + def.span.end;
+            let located = decode::locate_definition(text, span, &def.dest);
             w.push_located(&def.dest, located, "markdown:definition");
         }
     }
@@ -400,6 +568,7 @@ fn extract_unmasked(
         },
         fallbacks,
         parsed,
+        unclosed,
     )
 }
 
@@ -449,8 +618,10 @@ struct Walker<'t> {
     plain: Option<Range<usize>>,
     /// Consecutive HTML events not yet handed to the HTML extractor.
     html: Vec<(Range<usize>, CowStr<'t>)>,
-    /// Where in the text a bare IRI could be: most runs of text events have none.
+    /// Where in the chunk a bare IRI could be: most runs of text events have none.
     triggers: text::Triggers<'t>,
+    /// Where the chunk starts in the text (the triggers' positions are in the chunk).
+    base: usize,
 }
 
 impl<'t> Walker<'t> {
@@ -549,7 +720,10 @@ impl<'t> Walker<'t> {
     fn flush_text(&mut self, in_table: bool) {
         if let Some(whole) = self.plain.take() {
             // Text that is the source itself: searched where it is, when it holds a trigger.
-            if self.triggers.any_in(whole.clone()) {
+            if self
+                .triggers
+                .any_in(whole.start - self.base..whole.end - self.base)
+            {
                 self.detect_in_source(whole);
             }
             return;
@@ -583,7 +757,10 @@ impl<'t> Walker<'t> {
         // Usually the events are the source itself, one after another: then their text is
         // searched where it is, not joined into a copy first.
         if is_source_itself(text, run) {
-            if self.triggers.any_in(whole.clone()) {
+            if self
+                .triggers
+                .any_in(whole.start - self.base..whole.end - self.base)
+            {
                 self.detect(&text[whole.clone()], || SpanMap::identity(whole));
             }
             return;

@@ -1,0 +1,365 @@
+//! Where a long Markdown document can be parsed in pieces, so that the parser's memory stays
+//! bounded whatever the document holds.
+//!
+//! pulldown-cmark builds a tree of the whole document (a node of 48 bytes per block and inline
+//! item, in a vector that doubles) before the first event: about 1.5 bytes per byte of prose,
+//! up to about 150 for a document of nothing but inline markup (`*a* *a* ...`, `a\na\n...`). A
+//! document whose [`cost`] is over a budget is therefore parsed in chunks, each within it.
+//!
+//! A chunk ends where the document's parse holds nothing open, so that parsing from there is
+//! parsing the whole document from there ([`next_split`]): before a line that follows a blank
+//! line and starts, unindented, with a letter (ASCII or not). Such a line is no container's
+//! content and no lazy continuation: every block quote, list, footnote definition, table,
+//! paragraph, indented code block and HTML block of kinds 6 and 7 has ended before it. Only a
+//! fenced code block and an HTML block of kinds 1 to 5 (`<pre>`, `<script>`, `<style>`,
+//! `<textarea>`, `<!--`, `<?`, `<!X`, `<![CDATA[`) run on over blank lines: the chunk's parse
+//! shows such a block still open at its end, and it is then cut before that block, which is
+//! found to its end here ([`block_end`], with pulldown-cmark's own rules) and read as a chunk of
+//! its own.
+//!
+//! Reference definitions are the only thing one part of a document takes from another: a
+//! definition repeated in a later chunk is not reported (CommonMark keeps the first), and a
+//! reference-style link is not reported anyway (its definition is). A footnote reference whose
+//! definition is in another chunk is read as the text `[^1]`, which ends a bare IRI as the
+//! reference does.
+//!
+//! A single stretch with no such line that is over the budget (one paragraph of millions of
+//! emphasis markers, a list of a million items) is cut where [`next_split`] must: at a blank
+//! line if there is one, else at a line end, else at a space in the line. There, and only there,
+//! a link or code span across the cut is read as two texts: the price of a bounded parse, paid
+//! only by documents no one writes by hand.
+
+use std::ops::Range;
+
+/// The budget of one parse, in estimated bytes of parser memory ([`cost`]).
+pub(crate) const CHUNK_COST: usize = 32 << 20;
+
+/// What one byte that can make a parser item is counted as: at most two items of 48 bytes per
+/// such byte, and the tree's vector while it doubles (measured: 288 bytes per `*` of `*a* `,
+/// per line of `a\n`, per cell of `a|b`).
+const ITEM_COST: usize = 300;
+
+/// Bytes that can make an item of pulldown-cmark's tree: line ends and tabs (a text item, a
+/// soft break, an indentation), inline markup, escapes, references, block markers (which make
+/// containers when nested on one line: `> > > - - 1. 1.`), and `:` (a trigger of the bare-IRI
+/// search, one position kept per `:`).
+const STRUCTURAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let bytes = b"\n\r\t*_`[]<>&\\|~!-+#=.):";
+    let mut i = 0;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
+/// The parser memory `bytes` may take, estimated from above: the tree it reserves for 1 node per
+/// 32 bytes (1.5 bytes per byte), and [`ITEM_COST`] per byte that can make an item.
+pub(crate) fn cost(bytes: &[u8]) -> usize {
+    bytes.len() * 3 / 2 + ITEM_COST * bytes.iter().filter(|&&b| STRUCTURAL[b as usize]).count()
+}
+
+/// Whether `bytes` is within `budget` ([`cost`]): at once when it would be even if every byte
+/// made an item (most documents are shorter than 100 KB).
+pub(crate) fn within(bytes: &[u8], budget: usize) -> bool {
+    bytes.len().saturating_mul(ITEM_COST + 2) <= budget || cost(bytes) <= budget
+}
+
+/// Where the chunk that starts at `from` ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Split {
+    pub end: usize,
+    /// Not at a line where the document's parse holds nothing open: the stretch between two such
+    /// lines is over the budget alone.
+    pub forced: bool,
+}
+
+/// True when the line that starts at `at` (after a line end) can start a chunk: the line before
+/// it is blank and it starts, unindented, with a letter.
+fn starts_chunk(bytes: &[u8], at: usize) -> bool {
+    let Some(&first) = bytes.get(at) else {
+        return false;
+    };
+    if !(first.is_ascii_alphabetic() || first >= 0x80) || at == 0 || bytes[at - 1] != b'\n' {
+        return false;
+    }
+    // The line before: only spaces, tabs and a CR.
+    let before = &bytes[..at - 1];
+    before[line_start(before, before.len())..]
+        .iter()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\r'))
+}
+
+/// The end of the chunk that starts at `from`, within `budget` ([`cost`]) if the document allows
+/// it ([`Split::forced`] when it does not). Always after `from`.
+pub(crate) fn next_split(bytes: &[u8], from: usize, budget: usize) -> Split {
+    let mut spent = 0usize;
+    // The last line start so far where a chunk can end, and the last line start, the last
+    // line start after a blank line, and the last space, each with nothing over the budget
+    // before it.
+    let mut clean = None;
+    let mut line = None;
+    let mut after_blank = None;
+    let mut space = None;
+    // (A chunk forced to start within a line is not after a blank line.)
+    let mut line_is_blank = from == 0 || bytes[from - 1] == b'\n';
+    let mut k = from;
+    while k < bytes.len() {
+        let b = bytes[k];
+        spent += 3;
+        if STRUCTURAL[b as usize] {
+            spent += 2 * ITEM_COST;
+        }
+        // (Counted in halves: 1.5 bytes per byte.)
+        if spent > 2 * budget {
+            break;
+        }
+        match b {
+            b'\n' => {
+                let next = k + 1;
+                if next < bytes.len() {
+                    if line_is_blank {
+                        after_blank = Some(next);
+                    }
+                    line = Some(next);
+                    if line_is_blank && starts_chunk(bytes, next) {
+                        clean = Some(next);
+                    }
+                }
+                line_is_blank = true;
+            }
+            b' ' | b'\t' | b'\r' => {
+                space = Some(k + 1);
+            }
+            _ => line_is_blank = false,
+        }
+        k += 1;
+    }
+    if k >= bytes.len() {
+        return Split {
+            end: bytes.len(),
+            forced: false,
+        };
+    }
+    if let Some(end) = clean.filter(|&c| c > from) {
+        return Split { end, forced: false };
+    }
+    // Over the budget with no clean end: cut at a blank line in the second half of what fits,
+    // else at the last line end, else at the last space, else at the last character boundary.
+    let half = from + (k - from) / 2;
+    let end = after_blank
+        .filter(|&a| a > half)
+        .or(line)
+        .or(space)
+        .filter(|&e| e > from)
+        .unwrap_or_else(|| {
+            let mut e = k.max(from + 1);
+            while e < bytes.len() && (bytes[e] & 0xC0) == 0x80 {
+                e += 1;
+            }
+            e
+        });
+    Split { end, forced: true }
+}
+
+/// A block that may run on over blank lines: what ends it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Block {
+    /// A fenced code block opened with `count` times `fence`.
+    Fence { fence: u8, count: usize },
+    /// An HTML block of kinds 1 to 5: the line that holds this string ends it.
+    Html(&'static str),
+    /// Another block (an HTML block of kind 6 or 7): a blank line ends it.
+    Other,
+}
+
+/// The start of the line `at` is on.
+pub(crate) fn line_start(bytes: &[u8], at: usize) -> usize {
+    memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |k| k + 1)
+}
+
+/// What opens the block whose first line starts at `start` (up to three spaces, then a fence or
+/// `<`).
+pub(crate) fn block_at(bytes: &[u8], start: usize) -> Block {
+    let line = &bytes[start..];
+    let indent = line.iter().take(3).take_while(|&&b| b == b' ').count();
+    let line = &line[indent..];
+    match line.first() {
+        Some(&fence @ (b'`' | b'~')) => {
+            let count = line.iter().take_while(|&&b| b == fence).count();
+            Block::Fence { fence, count }
+        }
+        Some(b'<') => html_end_tag(&line[1..]).map_or(Block::Other, Block::Html),
+        _ => Block::Other,
+    }
+}
+
+/// pulldown-cmark's `get_html_end_tag`: what ends an HTML block of kinds 1 to 5 opened by `<`
+/// and `after`.
+fn html_end_tag(after: &[u8]) -> Option<&'static str> {
+    for (tag, end) in [
+        (&b"pre"[..], "</pre>"),
+        (b"style", "</style>"),
+        (b"script", "</script>"),
+        (b"textarea", "</textarea>"),
+    ] {
+        if after.len() < tag.len() {
+            break;
+        }
+        if !after[..tag.len()].eq_ignore_ascii_case(tag) {
+            continue;
+        }
+        match after.get(tag.len()) {
+            None => return Some(end),
+            Some(&b) if b.is_ascii_whitespace() || b == b'>' => return Some(end),
+            _ => {}
+        }
+    }
+    for (start, end) in [(&b"!--"[..], "-->"), (b"?", "?>"), (b"![CDATA[", "]]>")] {
+        if after.starts_with(start) {
+            return Some(end);
+        }
+    }
+    (after.len() > 1 && after[0] == b'!' && after[1].is_ascii_alphabetic()).then_some(">")
+}
+
+/// The end of the block opened on the line at `start` (a top-level block: no container prefix
+/// on its lines): after the line that closes it, or the end of the text.
+pub(crate) fn block_end(bytes: &[u8], start: usize) -> usize {
+    let block = block_at(bytes, start);
+    let mut lines = lines_from(bytes, start);
+    match block {
+        Block::Fence { fence, count } => {
+            // The opening line, then the first closing fence.
+            lines.next();
+            lines
+                .find(|line| closes_fence(&bytes[line.clone()], fence, count))
+                .map_or(bytes.len(), |line| line.end)
+        }
+        Block::Html(end) => {
+            let finder = memchr::memmem::Finder::new(end);
+            lines
+                .find(|line| finder.find(&bytes[line.clone()]).is_some())
+                .map_or(bytes.len(), |line| line.end)
+        }
+        Block::Other => {
+            lines.next();
+            lines
+                .find(|line| bytes[line.clone()].iter().all(|b| b.is_ascii_whitespace()))
+                .map_or(bytes.len(), |line| line.start)
+        }
+    }
+}
+
+/// The lines from `start`, each with its line end.
+fn lines_from(bytes: &[u8], start: usize) -> impl Iterator<Item = Range<usize>> + '_ {
+    let mut at = start;
+    std::iter::from_fn(move || {
+        if at >= bytes.len() {
+            return None;
+        }
+        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |k| at + k + 1);
+        let line = at..end;
+        at = end;
+        Some(line)
+    })
+}
+
+/// pulldown-cmark's closing fence: at most three columns of indentation (a tab to the next
+/// multiple of four), at least `count` times `fence`, spaces, the line end.
+fn closes_fence(line: &[u8], fence: u8, count: usize) -> bool {
+    let mut column = 0;
+    let mut k = 0;
+    while let Some(&b) = line.get(k) {
+        match b {
+            b' ' => column += 1,
+            b'\t' => column = (column / 4 + 1) * 4,
+            _ => break,
+        }
+        if column >= 4 {
+            return false;
+        }
+        k += 1;
+    }
+    let n = line[k..].iter().take_while(|&&b| b == fence).count();
+    if n < count {
+        return false;
+    }
+    let rest = &line[k + n..];
+    let spaces = rest.iter().take_while(|&&b| b == b' ').count();
+    matches!(rest.get(spaces), None | Some(b'\n' | b'\r'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_start_after_a_blank_line_at_an_unindented_letter() {
+        let text = b"# T\n\npara\n\n- item\n\n  more\n\nNext\n\n\xC3\xA9t\xC3\xA9\n";
+        let starts: Vec<usize> = (1..text.len())
+            .filter(|&k| text[k - 1] == b'\n' && starts_chunk(text, k))
+            .collect();
+        let at = |s: &str| {
+            text.windows(s.len())
+                .position(|w| w == s.as_bytes())
+                .unwrap()
+        };
+        assert_eq!(starts, vec![at("para"), at("Next"), at("\u{E9}t")]);
+    }
+
+    #[test]
+    fn a_split_is_clean_when_it_can_be_and_forced_only_past_the_budget() {
+        let para = "Some words here.\n\n";
+        let text = para.repeat(100);
+        let one = cost(para.as_bytes());
+        let split = next_split(text.as_bytes(), 0, 10 * one);
+        assert!(!split.forced);
+        assert_eq!(split.end % para.len(), 0);
+        assert!(split.end >= 9 * para.len() && split.end <= 10 * para.len());
+        // One paragraph of many lines: no clean end, cut at a line end.
+        let lines = "a\n".repeat(1000);
+        let split = next_split(lines.as_bytes(), 0, 100 * ITEM_COST);
+        assert!(split.forced);
+        assert_eq!(&lines.as_bytes()[split.end - 1..split.end], b"\n");
+        // One line: cut at a space.
+        let line = "*a* ".repeat(1000);
+        let split = next_split(line.as_bytes(), 0, 100 * ITEM_COST);
+        assert!(split.forced && line.as_bytes()[split.end - 1] == b' ');
+        // No space: at a character boundary.
+        let word = "\u{E9}*".repeat(1000);
+        let split = next_split(word.as_bytes(), 1, 10 * ITEM_COST);
+        assert!(word.is_char_boundary(split.end) && split.end > 1);
+        // Within the budget: the whole text.
+        assert_eq!(
+            next_split(text.as_bytes(), 0, cost(text.as_bytes())).end,
+            text.len()
+        );
+    }
+
+    #[test]
+    fn blocks_end_where_pulldown_cmark_ends_them() {
+        let end = |t: &str| block_end(t.as_bytes(), 0);
+        assert_eq!(end("```\na\n\nb\n```\nafter"), 13);
+        assert_eq!(end("````\n```\n````  \nafter"), 16);
+        // A tab to column four, or a tab after the fence: no closing fence.
+        assert_eq!(end("```\n \t```\n```\t\nx"), 16);
+        assert_eq!(end("~~~\n```\n~~~\nafter"), 12);
+        assert_eq!(end("<!--\n\nx -->\nafter"), 12);
+        assert_eq!(end("<pre>\n\n</PRE>\n</pre>\nafter"), 21);
+        assert_eq!(end("<!-->\nafter"), 6);
+        assert_eq!(end("<div>\nx\n\nafter"), 8);
+        assert_eq!(end("```\nnever closed\n"), 17);
+        assert_eq!(
+            block_at(b"   ~~~~ x", 0),
+            Block::Fence {
+                fence: b'~',
+                count: 4
+            }
+        );
+        assert_eq!(block_at(b"<script>", 0), Block::Html("</script>"));
+        assert_eq!(block_at(b"<scripts>", 0), Block::Other);
+        assert_eq!(block_at(b"<!DOCTYPE html>", 0), Block::Html(">"));
+    }
+}

@@ -1,0 +1,89 @@
+//! Markdown's parser in bounded memory: documents of nothing but one kind of markup, which make
+//! pulldown-cmark's tree up to 150 bytes per byte when parsed whole (4 MB of `*a* `: about
+//! 600 MB), are parsed in chunks within a budget (the book, "Limits and guarantees"). A
+//! counting allocator measures the peak of live bytes: at most twice the input plus the
+//! parser's budget.
+//!
+//! Alone in its test binary: the allocator counts the whole process, so one test drives every
+//! case, one after another.
+
+mod common;
+
+use common::counting::{Counting, cost_of};
+use irilint::check::{CheckOptions, RunOutcome, check_source};
+use irilint::report::json;
+use irilint::rules::Selection;
+use irilint::source::{Format, Source};
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// The parser's budget (32 MB) and 16 MB for everything else a run holds besides the document.
+const ALLOWANCE: usize = 48 << 20;
+
+/// (peak live bytes, bytes allocated) to check `doc` as Markdown and write its JSON report.
+fn cost(doc: &str) -> (usize, usize) {
+    cost_of(|| {
+        let source = Source::decode("t.md".into(), Format::Markdown, doc.as_bytes()).unwrap();
+        let selection = Selection::from_selectors(&["ALL"], &[], &["equivalent-variants"]).unwrap();
+        let options = CheckOptions::new(&selection);
+        let outcome = RunOutcome {
+            files: vec![check_source(&source, &options)],
+            ..RunOutcome::default()
+        };
+        json::write(&outcome, &mut std::io::sink()).unwrap();
+    })
+    .0
+}
+
+/// `head`, then `piece` repeated to about `size` bytes, then `tail`.
+fn document(head: &str, piece: &str, tail: &str, size: usize) -> String {
+    let mut doc = String::with_capacity(size + head.len() + tail.len());
+    doc.push_str(head);
+    doc.push_str(&piece.repeat(size / piece.len()));
+    doc.push_str(tail);
+    doc
+}
+
+/// Documents that are one block (a paragraph, list, quote, table, fenced code block, HTML
+/// block), one line, one link, or many small blocks, each of one kind of markup.
+const SHAPES: [(&str, &str, &str); 16] = [
+    ("", "*a* ", "\n"),
+    ("", "`a` ", "\n"),
+    ("", "[a] ", "\n"),
+    ("", "<a ", "\n"),
+    ("", "&amp; ", "\n"),
+    ("", "a\n", ""),
+    ("", "a\n\n", ""),
+    ("", "- a\n", ""),
+    ("", "> a\n", ""),
+    ("", "# a\n", ""),
+    ("", "> - > - 1. a\n", ""),
+    ("a|b\n-|-\n", "a|b\n", ""),
+    ("```\n", "a\n", "```\n"),
+    ("<pre>\n", "<b>x</b>\n", "</pre>\n"),
+    ("[x](http://a.org/", "\\_", ")\n"),
+    ("", ":::: ", "\n"),
+];
+
+#[test]
+fn markdown_of_any_shape_is_parsed_in_bounded_memory() {
+    for (head, piece, tail) in SHAPES {
+        let small = document(head, piece, tail, 1 << 20);
+        let large = document(head, piece, tail, 4 << 20);
+        let (small_peak, small_work) = cost(&small);
+        let (peak, work) = cost(&large);
+        assert!(
+            peak <= 2 * large.len() + ALLOWANCE,
+            "{piece:?}: peak {} MB for a {} MB document",
+            peak >> 20,
+            large.len() >> 20
+        );
+        // Four times the document: about four times the work, never sixteen.
+        assert!(
+            work <= 6 * small_work,
+            "{piece:?}: {small_work} bytes allocated at 1 MB, {work} at 4 MB"
+        );
+        assert!(small_peak <= 2 * small.len() + ALLOWANCE);
+    }
+}
