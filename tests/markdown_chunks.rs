@@ -148,6 +148,36 @@ fn blocks_across_chunk_ends_are_read_whole() {
     assert!(blocks > 50, "{blocks} blocks read whole");
 }
 
+/// A `.md` file that shows MDX's syntax in a later chunk is read as MDX from its start, as it
+/// is read whole (and MDX's indented lines are paragraph lines), in chunks too; its IRIs are
+/// handed on once.
+#[test]
+fn a_document_that_shows_mdx_late_is_read_as_mdx_in_chunks_too() {
+    let mut doc = String::new();
+    for k in 0..60 {
+        doc.push_str(&format!(
+            "Section {k} with https://example.org/{k} and <Card href=\"https://example.org/card{k}\" />.\n\n    indented https://example.org/indented{k}\n\n"
+        ));
+        if k == 45 {
+            doc.push_str("import Card from '../components/Card'\n\n");
+        }
+    }
+    let (whole, _) = markdown::extract_with_budget(&doc, usize::MAX);
+    // As MDX: the indented lines are no code.
+    assert!(
+        whole
+            .occurrences
+            .iter()
+            .any(|o| o.iri.contains("indented3"))
+    );
+    let cost = markdown::chunk_cost(&doc);
+    for parts in [2, 5, 17] {
+        let (chunked, how) = markdown::extract_with_budget(&doc, cost / parts);
+        assert!(how.chunks > 1 && how.forced == 0, "{how:?}");
+        assert_eq!(chunked.occurrences, whole.occurrences, "in {how:?}");
+    }
+}
+
 /// Over the budget alone, a fenced code block is not parsed (it holds no IRIs) and an HTML
 /// block goes to the HTML extractor; a paragraph is cut at a line end, and still read.
 #[test]

@@ -110,7 +110,35 @@ pub fn extract_with_fallbacks(text: &str) -> (Extraction, Vec<Range<usize>>) {
 /// [`extract_with_fallbacks`], the document read as MDX when `mdx` is true or its parse as
 /// CommonMark shows MDX's syntax (then it is read again, as MDX).
 pub fn extract_as(text: &str, mdx: bool) -> (Extraction, Vec<Range<usize>>) {
-    extract_in(text, mdx, chunks::CHUNK_COST, &mut Chunking::default())
+    let mut occurrences = Vec::new();
+    let (mut extraction, fallbacks) = extract_in(
+        text,
+        mdx,
+        chunks::CHUNK_COST,
+        &mut Chunking::default(),
+        &mut |o| occurrences.push(o),
+    );
+    extraction.occurrences = occurrences;
+    (extraction, fallbacks)
+}
+
+/// Hands each IRI of a Markdown document (MDX when `mdx` is true, see [`extract_as`]) to
+/// `on_occurrence`, in source order; returns what else the document holds (its directive
+/// comments). A document parsed in chunks ([`chunks`]) hands on each chunk's IRIs once it is
+/// read, and keeps none.
+pub fn extract_each(
+    text: &str,
+    mdx: bool,
+    on_occurrence: &mut dyn FnMut(Occurrence),
+) -> Extraction {
+    extract_in(
+        text,
+        mdx,
+        chunks::CHUNK_COST,
+        &mut Chunking::default(),
+        on_occurrence,
+    )
+    .0
 }
 
 /// [`extract`] with the parser's budget `budget` instead of [`chunks::CHUNK_COST`], and how the
@@ -118,7 +146,11 @@ pub fn extract_as(text: &str, mdx: bool) -> (Extraction, Vec<Range<usize>>) {
 #[doc(hidden)]
 pub fn extract_with_budget(text: &str, budget: usize) -> (Extraction, Chunking) {
     let mut chunking = Chunking::default();
-    let (extraction, _) = extract_in(text, false, budget, &mut chunking);
+    let mut occurrences = Vec::new();
+    let (mut extraction, _) = extract_in(text, false, budget, &mut chunking, &mut |o| {
+        occurrences.push(o)
+    });
+    extraction.occurrences = occurrences;
     (extraction, chunking)
 }
 
@@ -128,11 +160,14 @@ pub fn chunk_cost(text: &str) -> usize {
     chunks::cost(text.as_bytes())
 }
 
+/// Hands each IRI to `on`, in order; returns the rest of the extraction (no occurrences) and
+/// the fallbacks ([`extract_with_fallbacks`]).
 fn extract_in(
     text: &str,
     mdx: bool,
     budget: usize,
     chunking: &mut Chunking,
+    on: &mut dyn FnMut(Occurrence),
 ) -> (Extraction, Vec<Range<usize>>) {
     // Jekyll and Hugo write `[post]({{ site.baseurl }}/x)`: to CommonMark the spaces make that
     // no link, to the site it is one (the template runs first). The template expressions of each
@@ -158,19 +193,15 @@ fn extract_in(
         masks = outside(masks, &code);
     }
     // `<Note>` alone on its line: what follows it is Markdown, as in MDX.
-    let mut blanks = jsx::component_tag_lines(text, mdx);
-    blanks = outside(blanks, &masks);
+    let mut tag_lines = jsx::component_tag_lines(text, mdx);
+    tag_lines = outside(tag_lines, &masks);
     if let Some(f) = &front {
-        blanks.retain(|b| b.start >= f.block.end);
+        tag_lines.retain(|b| b.start >= f.block.end);
     }
     if !code.is_empty() {
-        blanks = outside(blanks, &code);
+        tag_lines = outside(tag_lines, &code);
     }
-    // Their attributes are read from the tag as written.
-    let mut tags: Vec<Occurrence> = blanks
-        .iter()
-        .flat_map(|line| super::html::extract_markdown_fragment(text, line.clone()).0)
-        .collect();
+    let mut blanks = tag_lines.clone();
     if let Some(f) = &front {
         blanks.push(f.block.clone());
     }
@@ -182,49 +213,136 @@ fn extract_in(
         None if masks.is_empty() && blanks.is_empty() => None,
         _ => Some(mask(text, &blanks, &masks)),
     };
+    drop(blanks);
     let parsed_text = masked.as_deref().unwrap_or(text);
-    let want_code = !tags.is_empty();
-    let (mut extraction, mut fallbacks, mut parsed) =
-        extract_unmasked(parsed_text, mdx, want_code, budget, chunking);
-    if parsed.shows_mdx && !mdx {
-        *chunking = Chunking::default();
-        return extract_in(text, true, budget, chunking);
-    }
-    if !parsed.indented.is_empty() {
-        // MDX has no indented code: read again with its lines made paragraph lines.
-        let mut bytes = parsed_text.as_bytes().to_vec();
-        if mdx::fill_indented(&mut bytes, &parsed.indented) {
-            // Only ASCII blanks were replaced by an ASCII `.`: still UTF-8.
-            let filled = String::from_utf8(bytes).unwrap_or_else(|_| parsed_text.to_string());
+    let want_code = !tag_lines.is_empty();
+    // What the parse found, with the masked template expressions put back and the tag lines'
+    // attributes (read from the tag as written) that are not in a code block, in order.
+    let finish =
+        |occurrences: &mut Vec<Occurrence>, lines: &[Range<usize>], code: &[Range<usize>]| {
+            if masked.is_some() {
+                for occ in occurrences.iter_mut() {
+                    template::unmask(occ, text, &masks);
+                }
+            }
+            let mut tags: Vec<Occurrence> = lines
+                .iter()
+                .flat_map(|line| super::html::extract_markdown_fragment(text, line.clone()).0)
+                .collect();
+            if !tags.is_empty() && !code.is_empty() {
+                tags = outside_occurrences(tags, code);
+            }
+            if !tags.is_empty() {
+                occurrences.append(&mut tags);
+            }
+            occurrences.sort_by_key(|o| o.map.source_range().start);
+        };
+    // Before everything else in the document: first in order too (once it is known whether the
+    // document is read again as MDX).
+    let front_first = |on: &mut dyn FnMut(Occurrence)| {
+        if let Some(f) = &front {
+            front_matter::occurrences(text, f).into_iter().for_each(on);
+        }
+    };
+    if chunks::within(parsed_text.as_bytes(), budget) {
+        chunking.chunks += 1;
+        let (mut extraction, mut fallbacks, mut parsed) = whole(parsed_text, mdx, want_code);
+        if parsed.shows_mdx && !mdx {
+            *chunking = Chunking::default();
+            return extract_in(text, true, budget, chunking, on);
+        }
+        if !parsed.indented.is_empty()
+            && let Some(filled) = filled(parsed_text, &parsed.indented)
+        {
             // Still MDX (what it shows is not asked again); its new indented lines, if any
             // (a fence kept as code), are not filled again.
+            (extraction, fallbacks, parsed) = whole(&filled, true, want_code);
+        }
+        let mut occurrences = std::mem::take(&mut extraction.occurrences);
+        finish(&mut occurrences, &tag_lines, &parsed.code);
+        front_first(&mut *on);
+        occurrences.into_iter().for_each(&mut *on);
+        return (extraction, fallbacks);
+    }
+    // In chunks, each handed on once read. Whether the document shows MDX and, as MDX, has
+    // indented code (both read again, below) is asked first of a reading that keeps nothing.
+    if !mdx && mdx::may_show_mdx(parsed_text) {
+        let shows = each_chunk(
+            parsed_text,
+            text,
+            Reading {
+                mdx: false,
+                want_code: false,
+                probe: true,
+            },
+            budget,
+            &mut Chunking::default(),
+            &mut |_, _, _, _| {},
+        );
+        if shows {
             *chunking = Chunking::default();
-            (extraction, fallbacks, parsed) =
-                extract_unmasked(&filled, true, want_code, budget, chunking);
+            return extract_in(text, true, budget, chunking, on);
         }
     }
-    if masked.is_some() {
-        for occ in &mut extraction.occurrences {
-            template::unmask(occ, text, &masks);
-        }
+    let mut indented = Vec::new();
+    if mdx && mdx::may_have_indented_code(parsed_text) {
+        each_chunk(
+            parsed_text,
+            text,
+            Reading {
+                mdx: true,
+                want_code: false,
+                probe: true,
+            },
+            budget,
+            &mut Chunking::default(),
+            &mut |_, _, _, p| indented.extend(p.indented),
+        );
     }
-    // A tag line inside a code block is code.
-    if !tags.is_empty() && !parsed.code.is_empty() {
-        tags = outside_occurrences(tags, &parsed.code);
-    }
-    if !tags.is_empty() {
-        extraction.occurrences.append(&mut tags);
-        extraction
-            .occurrences
-            .sort_by_key(|o| o.map.source_range().start);
-    }
-    if let Some(f) = &front {
-        // Before everything else in the document: first in order too.
-        let mut all = front_matter::occurrences(text, f);
-        all.append(&mut extraction.occurrences);
-        extraction.occurrences = all;
-    }
-    (extraction, fallbacks)
+    let filled = (!indented.is_empty())
+        .then(|| filled(parsed_text, &indented))
+        .flatten();
+    drop(indented);
+    let read = filled.as_deref().unwrap_or(parsed_text);
+    front_first(&mut *on);
+    let mut all = Extraction::default();
+    let mut fallbacks = Vec::new();
+    let mut next_line = 0;
+    each_chunk(
+        read,
+        text,
+        Reading {
+            mdx,
+            want_code,
+            probe: false,
+        },
+        budget,
+        chunking,
+        &mut |piece, mut e, mut f, p| {
+            let first = next_line;
+            while tag_lines
+                .get(next_line)
+                .is_some_and(|l| l.start < piece.end)
+            {
+                next_line += 1;
+            }
+            let mut occurrences = std::mem::take(&mut e.occurrences);
+            finish(&mut occurrences, &tag_lines[first..next_line], &p.code);
+            occurrences.into_iter().for_each(&mut *on);
+            all.comments.append(&mut e.comments);
+            fallbacks.append(&mut f);
+        },
+    );
+    (all, fallbacks)
+}
+
+/// `text` with the lines of MDX's indented code blocks made paragraph lines ([`mdx::fill_indented`]).
+fn filled(text: &str, indented: &[Vec<usize>]) -> Option<String> {
+    let mut bytes = text.as_bytes().to_vec();
+    // Only ASCII blanks are replaced by an ASCII `.`: still UTF-8.
+    mdx::fill_indented(&mut bytes, indented)
+        .then(|| String::from_utf8(bytes).ok())
+        .flatten()
 }
 
 /// The ranges of `first` and those of `second` that overlap none of them, in order.
@@ -320,82 +438,123 @@ pub struct Chunking {
     pub unparsed_blocks: usize,
 }
 
-/// `want_code`: whether [`Parsed::code`] is wanted. A document over [`chunks::CHUNK_COST`] is
-/// parsed in chunks ([`chunks`]).
-fn extract_unmasked(
-    text: &str,
+/// The IRIs of `text` parsed whole; `want_code`: whether [`Parsed::code`] is wanted.
+fn whole(text: &str, mdx: bool, want_code: bool) -> (Extraction, Vec<Range<usize>>, Parsed) {
+    let (extraction, fallbacks, parsed, _) =
+        parse_chunk(text, 0..text.len(), mdx, want_code, None, false);
+    (extraction, fallbacks, parsed)
+}
+
+/// How [`each_chunk`] reads: as MDX, with [`Parsed::code`] wanted, only to ask
+/// ([`parse_chunk`]'s `probe`).
+#[derive(Clone, Copy)]
+struct Reading {
     mdx: bool,
     want_code: bool,
+    probe: bool,
+}
+
+/// Parses `text` in chunks within `budget` ([`chunks`]), its cost that of `costed` (the text as
+/// written, before its front matter and component tag lines were blanked), and hands each piece read to `on_piece`
+/// in order: its range, its IRIs (in order) and comments, its fallbacks, and its code blocks and
+/// MDX's indented lines. Stops at a paragraph that shows MDX (not `mdx`), and returns whether
+/// one did.
+fn each_chunk(
+    text: &str,
+    costed: &str,
+    how: Reading,
     budget: usize,
     chunking: &mut Chunking,
-) -> (Extraction, Vec<Range<usize>>, Parsed) {
+    on_piece: &mut dyn FnMut(Range<usize>, Extraction, Vec<Range<usize>>, Parsed),
+) -> bool {
+    let Reading {
+        mdx,
+        want_code,
+        probe,
+    } = how;
     let bytes = text.as_bytes();
-    if chunks::within(bytes, budget) {
-        chunking.chunks += 1;
-        let (extraction, fallbacks, parsed, _) =
-            parse_chunk(text, 0..text.len(), mdx, want_code, None);
-        return (extraction, fallbacks, parsed);
-    }
-    let mut all = (Extraction::default(), Vec::new(), Parsed::default());
     let mut labels = Labels::default();
     let mut pos = 0;
-    let push = |all: &mut (Extraction, Vec<Range<usize>>, Parsed),
-                (mut e, mut f, mut p): (Extraction, Vec<Range<usize>>, Parsed)| {
-        all.0.occurrences.append(&mut e.occurrences);
-        all.0.comments.append(&mut e.comments);
-        all.1.append(&mut f);
-        all.2.code.append(&mut p.code);
-        all.2.indented.append(&mut p.indented);
-    };
     while pos < text.len() {
-        let split = chunks::next_split(bytes, pos, budget);
+        let split = chunks::next_split(bytes, costed.as_bytes(), pos, budget);
         chunking.chunks += 1;
         chunking.forced += usize::from(split.forced);
-        let (e, f, p, unclosed) =
-            parse_chunk(text, pos..split.end, mdx, want_code, Some(&mut labels));
+        let (mut e, f, p, unclosed) = parse_chunk(
+            text,
+            pos..split.end,
+            mdx,
+            want_code,
+            Some(&mut labels),
+            probe,
+        );
         if p.shows_mdx {
-            all.2.shows_mdx = true;
-            return all;
+            return true;
         }
-        push(&mut all, (e, f, p));
         let Some(open) = unclosed else {
+            e.occurrences.sort_by_key(|o| o.map.source_range().start);
+            on_piece(pos..split.end, e, f, p);
             pos = split.end;
             continue;
         };
         // A fenced code block or HTML block still open at the chunk's end: it is read whole.
-        let start = chunks::line_start(bytes, open);
+        // (A chunk forced to start within a line may start with the block.)
+        let start = chunks::line_start(bytes, open).max(pos);
+        e.occurrences.sort_by_key(|o| o.map.source_range().start);
+        on_piece(pos..start, e, f, p);
         let end = chunks::block_end(bytes, start);
         chunking.blocks += 1;
-        let parsed = (chunks::cost(&bytes[start..end]) <= budget)
-            .then(|| parse_chunk(text, start..end, mdx, want_code, Some(&mut labels)))
-            .filter(|(_, _, p, unclosed)| unclosed.is_none() && !p.shows_mdx);
         chunking.chunks += 1;
+        let parsed = (chunks::cost(&costed.as_bytes()[start..end.min(costed.len())]) <= budget)
+            .then(|| parse_chunk(text, start..end, mdx, want_code, Some(&mut labels), probe))
+            .filter(|(_, _, p, unclosed)| unclosed.is_none() && !p.shows_mdx);
         match parsed {
-            Some((e, f, p, _)) => push(&mut all, (e, f, p)),
+            Some((mut e, f, p, _)) => {
+                e.occurrences.sort_by_key(|o| o.map.source_range().start);
+                on_piece(start..end, e, f, p);
+            }
             None => {
                 chunking.unparsed_blocks += 1;
+                let mut e = Extraction::default();
+                let mut p = Parsed::default();
                 match chunks::block_at(bytes, start) {
                     // Code: no IRIs.
                     chunks::Block::Fence { .. } => {
                         if want_code {
-                            all.2.code.push(start..end);
+                            p.code.push(start..end);
                         }
                     }
+                    _ if probe => {}
+                    // HTML: its IRIs handed on as the tokenizer reaches them, a batch at a time.
                     _ => {
-                        let (found, comments) = embedded_html::fragment(text, start..end);
-                        all.0.occurrences.extend(found);
-                        all.0.comments.extend(comments);
+                        let mut batch = Vec::new();
+                        e.comments = super::html::for_each_markdown_fragment_occurrence(
+                            text,
+                            start..end,
+                            &mut |o| {
+                                batch.push(o);
+                                if batch.len() == HTML_BATCH {
+                                    let e = Extraction {
+                                        occurrences: std::mem::take(&mut batch),
+                                        ..Extraction::default()
+                                    };
+                                    // (An empty range: no tag line is in it.)
+                                    on_piece(start..start, e, Vec::new(), Parsed::default());
+                                }
+                            },
+                        );
+                        e.occurrences = batch;
                     }
                 }
+                on_piece(start..end, e, Vec::new(), p);
             }
         }
         pos = end.max(pos + 1);
     }
-    all.0
-        .occurrences
-        .sort_by_key(|o| o.map.source_range().start);
-    all
+    false
 }
+
+/// How many IRIs of an HTML block over the budget alone are handed on at a time.
+const HTML_BATCH: usize = 4096;
 
 /// The reference definitions of the chunks parsed so far, by label (compared as pulldown-cmark
 /// compares them): a later chunk's definition of one of them is not reported, as CommonMark
@@ -413,6 +572,7 @@ fn parse_chunk(
     mdx: bool,
     want_code: bool,
     labels: Option<&mut Labels>,
+    probe: bool,
 ) -> (Extraction, Vec<Range<usize>>, Parsed, Option<usize>) {
     let base = chunk.start;
     let slice = &text[chunk.clone()];
@@ -443,7 +603,7 @@ fn parse_chunk(
             && range.end == slice.len()
         {
             // The document's parse goes on with this block past the chunk: it is read with the
-            // block's whole text ([`extract_unmasked`]). What comes before it is read here.
+            // block's whole text ([`each_chunk`]). What comes before it is read here.
             w.flush_text(tables > 0);
             w.flush_html();
             unclosed = Some(base + range.start);
@@ -455,6 +615,35 @@ fn parse_chunk(
             _ => {}
         }
         let range = base + range.start..base + range.end;
+        if probe {
+            // Only whether the document shows MDX, and where MDX's indented code is.
+            match event {
+                Event::Start(Tag::CodeBlock(CodeBlockKind::Indented)) if mdx => {
+                    indented = true;
+                    parsed.indented.push(Vec::new());
+                }
+                Event::End(TagEnd::CodeBlock) => indented = false,
+                Event::Text(_) if indented => {
+                    if let Some(lines) = parsed.indented.last_mut() {
+                        lines.push(range.start);
+                    }
+                }
+                Event::Start(Tag::Paragraph)
+                    if !mdx && mdx::paragraph_shows_mdx(text, range.clone()) =>
+                {
+                    parsed.shows_mdx = true;
+                    break;
+                }
+                Event::End(TagEnd::Heading(_))
+                    if !mdx && mdx::heading_shows_mdx(text, range.clone()) =>
+                {
+                    parsed.shows_mdx = true;
+                    break;
+                }
+                _ => {}
+            }
+            continue;
+        }
         // (Most events end no pending run or group: the test is made here, not in a call.)
         if !matches!(event, Event::Text(_)) && w.text_pending() {
             w.flush_text(tables > 0);

@@ -182,7 +182,11 @@ fn extract_each_unfiltered(
             }
             return Extraction::default();
         }
-        Format::Xml | Format::Markdown | Format::Rst | Format::Asciidoc => {}
+        Format::Markdown => {
+            let mdx = markdown::is_mdx_path(&source.path);
+            return markdown::extract_each(&source.text, mdx, on_occurrence);
+        }
+        Format::Xml | Format::Rst | Format::Asciidoc => {}
     }
     let mut all = extract_unfiltered(source);
     for occurrence in std::mem::take(&mut all.occurrences) {

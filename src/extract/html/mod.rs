@@ -258,6 +258,16 @@ pub fn extract_markdown_fragment(
     (out, comments)
 }
 
+/// [`extract_markdown_fragment`], each IRI handed to `on_occurrence` as the tokenizer reaches it;
+/// returns the comments that may hold suppression directives.
+pub fn for_each_markdown_fragment_occurrence(
+    text: &str,
+    range: Range<usize>,
+    on_occurrence: &mut dyn FnMut(Occurrence),
+) -> Vec<Comment> {
+    scan_occurrences(text, range, Elements::Components, on_occurrence)
+}
+
 /// Hands each IRI in the HTML of `text[range]` to `on_occurrence` as the tokenizer reaches it,
 /// and returns the comments that may hold suppression directives.
 pub fn for_each_occurrence(

@@ -31,7 +31,8 @@
 
 use std::ops::Range;
 
-/// The budget of one parse, in estimated bytes of parser memory ([`cost`]).
+/// The budget of one chunk, in estimated bytes of memory ([`cost`]): the parser's, and the IRIs
+/// the chunk holds until they are handed on.
 pub(crate) const CHUNK_COST: usize = 32 << 20;
 
 /// What one byte that can make a parser item is counted as: at most two items of 48 bytes per
@@ -39,31 +40,51 @@ pub(crate) const CHUNK_COST: usize = 32 << 20;
 /// per line of `a\n`, per cell of `a|b`).
 const ITEM_COST: usize = 300;
 
-/// Bytes that can make an item of pulldown-cmark's tree: line ends and tabs (a text item, a
-/// soft break, an indentation), inline markup, escapes, references, block markers (which make
-/// containers when nested on one line: `> > > - - 1. 1.`), and `:` (a trigger of the bare-IRI
-/// search, one position kept per `:`).
-const STRUCTURAL: [bool; 256] = {
-    let mut table = [false; 256];
-    let bytes = b"\n\r\t*_`[]<>&\\|~!-+#=.):";
+/// What one byte that can end or hold an IRI is counted as besides: the IRI's occurrence (its
+/// text, map and origin, about 500 bytes for a short one) is held until its chunk is read.
+const OCCURRENCE_COST: usize = 600;
+
+/// Each byte's cost in half bytes ([`cost`]): 3 for every byte (the tree the parser reserves,
+/// 1 node of 48 bytes per 32 bytes of text), and twice [`ITEM_COST`] for a byte that can make an
+/// item of pulldown-cmark's tree: line ends and tabs (a text item, a soft break, an
+/// indentation), inline markup, escapes, references, block markers (which make containers when
+/// nested on one line: `> > > - - 1. 1.`). Twice [`OCCURRENCE_COST`] more for one that can end or
+/// hold an IRI: the `:` of a bare IRI or a definition, the `]` of a link, the `<` and `=` of
+/// HTML.
+const HALVES: [u16; 256] = {
+    let mut table = [3u16; 256];
+    let items = b"\n\r\t*_`[]<>&\\|~!-+#=.):";
     let mut i = 0;
-    while i < bytes.len() {
-        table[bytes[i] as usize] = true;
+    while i < items.len() {
+        table[items[i] as usize] += 2 * ITEM_COST as u16;
+        i += 1;
+    }
+    let iris = b":]<=";
+    let mut i = 0;
+    while i < iris.len() {
+        table[iris[i] as usize] += 2 * OCCURRENCE_COST as u16;
         i += 1;
     }
     table
 };
 
-/// The parser memory `bytes` may take, estimated from above: the tree it reserves for 1 node per
-/// 32 bytes (1.5 bytes per byte), and [`ITEM_COST`] per byte that can make an item.
+/// The most one byte costs, in half bytes.
+const MOST_HALVES: usize = 3 + 2 * (ITEM_COST + OCCURRENCE_COST);
+
+/// The memory `bytes` may take to parse and hold the IRIs of, estimated from above
+/// ([`HALVES`]).
 pub(crate) fn cost(bytes: &[u8]) -> usize {
-    bytes.len() * 3 / 2 + ITEM_COST * bytes.iter().filter(|&&b| STRUCTURAL[b as usize]).count()
+    bytes
+        .iter()
+        .map(|&b| HALVES[b as usize] as usize)
+        .sum::<usize>()
+        / 2
 }
 
 /// Whether `bytes` is within `budget` ([`cost`]): at once when it would be even if every byte
-/// made an item (most documents are shorter than 100 KB).
+/// cost the most (documents of up to 37 KB, most of them).
 pub(crate) fn within(bytes: &[u8], budget: usize) -> bool {
-    bytes.len().saturating_mul(ITEM_COST + 2) <= budget || cost(bytes) <= budget
+    bytes.len().saturating_mul(MOST_HALVES) / 2 <= budget || cost(bytes) <= budget
 }
 
 /// Where the chunk that starts at `from` ends.
@@ -91,9 +112,11 @@ fn starts_chunk(bytes: &[u8], at: usize) -> bool {
         .all(|b| matches!(b, b' ' | b'\t' | b'\r'))
 }
 
-/// The end of the chunk that starts at `from`, within `budget` ([`cost`]) if the document allows
-/// it ([`Split::forced`] when it does not). Always after `from`.
-pub(crate) fn next_split(bytes: &[u8], from: usize, budget: usize) -> Split {
+/// The end of the chunk of `bytes` that starts at `from`, within `budget` ([`cost`] of `costed`,
+/// as long as `bytes`: the text as it was before some of it was blanked, since component tag
+/// lines are read as written) if the document allows it ([`Split::forced`] when it does not).
+/// Always after `from`.
+pub(crate) fn next_split(bytes: &[u8], costed: &[u8], from: usize, budget: usize) -> Split {
     let mut spent = 0usize;
     // The last line start so far where a chunk can end, and the last line start, the last
     // line start after a blank line, and the last space, each with nothing over the budget
@@ -107,11 +130,7 @@ pub(crate) fn next_split(bytes: &[u8], from: usize, budget: usize) -> Split {
     let mut k = from;
     while k < bytes.len() {
         let b = bytes[k];
-        spent += 3;
-        if STRUCTURAL[b as usize] {
-            spent += 2 * ITEM_COST;
-        }
-        // (Counted in halves: 1.5 bytes per byte.)
+        spent += HALVES[costed.get(k).copied().unwrap_or(b) as usize] as usize;
         if spent > 2 * budget {
             break;
         }
@@ -314,26 +333,27 @@ mod tests {
         let para = "Some words here.\n\n";
         let text = para.repeat(100);
         let one = cost(para.as_bytes());
-        let split = next_split(text.as_bytes(), 0, 10 * one);
+        let split = next_split(text.as_bytes(), text.as_bytes(), 0, 10 * one);
         assert!(!split.forced);
         assert_eq!(split.end % para.len(), 0);
         assert!(split.end >= 9 * para.len() && split.end <= 10 * para.len());
         // One paragraph of many lines: no clean end, cut at a line end.
         let lines = "a\n".repeat(1000);
-        let split = next_split(lines.as_bytes(), 0, 100 * ITEM_COST);
+        let split = next_split(lines.as_bytes(), lines.as_bytes(), 0, 100 * ITEM_COST);
+        assert!(split.end > 50 && split.end < 200, "{split:?}");
         assert!(split.forced);
         assert_eq!(&lines.as_bytes()[split.end - 1..split.end], b"\n");
         // One line: cut at a space.
         let line = "*a* ".repeat(1000);
-        let split = next_split(line.as_bytes(), 0, 100 * ITEM_COST);
+        let split = next_split(line.as_bytes(), line.as_bytes(), 0, 100 * ITEM_COST);
         assert!(split.forced && line.as_bytes()[split.end - 1] == b' ');
         // No space: at a character boundary.
         let word = "\u{E9}*".repeat(1000);
-        let split = next_split(word.as_bytes(), 1, 10 * ITEM_COST);
+        let split = next_split(word.as_bytes(), word.as_bytes(), 1, 10 * ITEM_COST);
         assert!(word.is_char_boundary(split.end) && split.end > 1);
         // Within the budget: the whole text.
         assert_eq!(
-            next_split(text.as_bytes(), 0, cost(text.as_bytes())).end,
+            next_split(text.as_bytes(), text.as_bytes(), 0, cost(text.as_bytes())).end,
             text.len()
         );
     }

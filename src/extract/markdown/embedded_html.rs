@@ -66,7 +66,7 @@ fn align(text: &str, range: Range<usize>, event: &str, map: &mut SpanMap) -> Opt
 /// or a directive: an IRI is only ever a non-empty attribute value, which follows a `=`, and a
 /// directive comment holds [`DIRECTIVE_PREFIX`]. Most inline HTML (`<br>`, `</kbd>`,
 /// `<details>`) has neither.
-pub(super) fn fragment(text: &str, range: Range<usize>) -> (Vec<Occurrence>, Vec<Comment>) {
+fn fragment(text: &str, range: Range<usize>) -> (Vec<Occurrence>, Vec<Comment>) {
     // Built once: `memmem::find` would build a searcher for every fragment.
     static DIRECTIVE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(DIRECTIVE_PREFIX));
     let html = text[range.clone()].as_bytes();

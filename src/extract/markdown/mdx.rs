@@ -39,6 +39,27 @@ fn first_line_shows_mdx(text: &str, start: usize) -> bool {
     is_esm_start(line) || (line.starts_with("{/*") && has_comment(line))
 }
 
+/// False when no paragraph or heading of `text` can show MDX ([`paragraph_shows_mdx`],
+/// [`heading_shows_mdx`]): no line starts an ES module block or an MDX comment, and no `*/}`
+/// ends a comment. (So that a document read in chunks is not read once more to ask.)
+pub fn may_show_mdx(text: &str) -> bool {
+    let b = text.as_bytes();
+    memmem::find(b, b"*/}").is_some()
+        || [&b"import"[..], b"export", b"{/*"]
+            .iter()
+            .any(|word| line_starts(b, word).any(|at| first_line_shows_mdx(text, at)))
+}
+
+/// False when `text` has no line indented by four columns or more, which an indented code
+/// block starts with.
+pub fn may_have_indented_code(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.starts_with(b"    ")
+        || b.starts_with(b"\t")
+        || memmem::find(b, b"\n    ").is_some()
+        || memchr::memchr(b'\t', b).is_some()
+}
+
 /// True when the heading at `range` of `text` ends with an MDX comment, as React's docs end
 /// theirs (`## Step 1 {/*step-1*/}`).
 #[inline]
