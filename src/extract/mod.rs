@@ -186,7 +186,8 @@ fn extract_each_unfiltered(
             let mdx = markdown::is_mdx_path(&source.path);
             return markdown::extract_each(&source.text, mdx, on_occurrence);
         }
-        Format::Xml | Format::Rst | Format::Asciidoc => {}
+        Format::Xml => return xml::extract_each(&source.text, on_occurrence),
+        Format::Rst | Format::Asciidoc => {}
     }
     let mut all = extract_unfiltered(source);
     for occurrence in std::mem::take(&mut all.occurrences) {

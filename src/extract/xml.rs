@@ -117,7 +117,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use super::html::{self, ValueKind};
-use super::{Extraction, Problem, Related};
+use super::{Extraction, Occurrence, Problem, Related};
 
 /// The XML namespace, bound to the prefix `xml` in every document.
 pub const XML_NAMESPACE: &str = "http://www.w3.org/XML/1998/namespace";
@@ -643,7 +643,19 @@ fn problem(
 
 /// The IRIs of an XML document, and its problems as a document.
 pub fn extract(text: &str) -> Extraction {
-    walker::run(text)
+    let mut occurrences = Vec::new();
+    let mut all = walker::run(text, &mut |o| occurrences.push(o));
+    // In document order (an element's text is reached at its end tag, after the attributes of
+    // the elements inside it).
+    occurrences.sort_by_key(|o| o.map.source_range().start);
+    all.occurrences = occurrences;
+    all
+}
+
+/// Hands each IRI of an XML document to `on_occurrence` as the walk reaches it (attribute values
+/// at their start tag, element text at its end tag), and returns the rest of the extraction.
+pub fn extract_each(text: &str, on_occurrence: &mut dyn FnMut(Occurrence)) -> Extraction {
+    walker::run(text, on_occurrence)
 }
 
 /// The table of [`SLOTS`] as Markdown, one line per row (what the module documentation shows).

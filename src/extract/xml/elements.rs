@@ -225,7 +225,7 @@ impl<'a> Walker<'a> {
             }
         }
         let content = content_slot(&element).filter(|s| s.condition.holds(plain));
-        self.out.occurrences.extend(found);
+        found.into_iter().for_each(&mut *self.sink);
         self.spare = Spare {
             attributes: raw.attributes,
             values,
@@ -257,7 +257,7 @@ impl<'a> Walker<'a> {
             let r = trim(&c.prepared.text, 0..c.prepared.text.len());
             if !r.is_empty() {
                 let (iri, map) = c.prepared.slice(r);
-                self.out.occurrences.push(
+                (self.sink)(
                     Occurrence {
                         iri: iri.into(),
                         map,

@@ -28,10 +28,12 @@ use super::namespaces::Namespaces;
 use super::tags::RawAttribute;
 use super::{NOT_WELL_FORMED, Slot, Stop, Value, problem};
 use crate::extract::markdown::front_matter::{self, FrontMatter};
-use crate::extract::{Comment, Extraction, template};
+use crate::extract::{Comment, Extraction, Occurrence, template};
 
-/// Extracts from a whole document.
-pub(super) fn run(original: &str) -> Extraction {
+/// Extracts from a whole document, each IRI handed to `on_occurrence` as the walk reaches it:
+/// an element's attribute values at its start tag, its text content at its end tag. Returns the
+/// rest (no occurrences), problems in source order.
+pub(super) fn run(original: &str, on_occurrence: &mut dyn FnMut(Occurrence)) -> Extraction {
     // What a template engine reads before the XML: front matter and leading actions, and the
     // actions whose strings hold markup, are blanked (offsets kept); front matter values that
     // are IRIs are checked as in Markdown.
@@ -49,8 +51,15 @@ pub(super) fn run(original: &str) -> Extraction {
         Some(content) => dtd_parser::parse(text, content, standalone, limit),
         None => Dtd::none(),
     };
+    if let Some(front) = &front {
+        // At the start of the document: first in order too.
+        front_matter::occurrences(original, front)
+            .into_iter()
+            .for_each(&mut *on_occurrence);
+    }
     let mut walker = Walker {
         text,
+        sink: on_occurrence,
         dtd: &dtd,
         limit,
         used: dtd.budget_used,
@@ -76,11 +85,6 @@ pub(super) fn run(original: &str) -> Extraction {
     }];
     walker.drive(&mut frames);
     let mut out = walker.out;
-    if let Some(front) = front {
-        out.occurrences
-            .extend(front_matter::occurrences(original, &front));
-    }
-    out.occurrences.sort_by_key(|o| o.map.source_range().start);
     out.problems.sort_by_key(|p| p.range.start);
     out
 }
@@ -184,6 +188,8 @@ pub(super) struct Walker<'a> {
     pub(super) limit: u64,
     pub(super) used: u64,
     pub(super) out: Extraction,
+    /// Where each IRI goes as it is found.
+    pub(super) sink: &'a mut dyn FnMut(Occurrence),
     pub(super) elements: Vec<Open<'a>>,
     pub(super) ns: Namespaces,
     pub(super) captures: Vec<Capture>,

@@ -1,0 +1,87 @@
+//! Documents of hundreds of thousands of short IRIs: each IRI is handed on to be checked as the
+//! extractor finds it (HTML as it is tokenized, XML as it is walked, plain text as it is
+//! scanned, Markdown a chunk at a time), so that the IRIs of a document are never all in memory
+//! (the book, "Limits and guarantees"). Before, 4 MB of Atom `<link href="x"/>` peaked at 132 MB
+//! (250,000 occurrences of about 500 bytes each, waiting for the end of the document).
+//!
+//! Alone in its test binary: the allocator counts the whole process, so one test drives every
+//! case, one after another.
+
+mod common;
+
+use common::counting::{Counting, cost_of};
+use irilint::check::{CheckOptions, RunOutcome, check_source};
+use irilint::report::json;
+use irilint::rules::Selection;
+use irilint::source::{Format, Source};
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// (peak live bytes, bytes allocated) to check `doc` and write its JSON report.
+fn cost(name: &str, format: Format, doc: &str) -> (usize, usize) {
+    cost_of(|| {
+        let source = Source::decode(name.into(), format, doc.as_bytes()).unwrap();
+        let selection = Selection::from_selectors(&["ALL"], &[], &["equivalent-variants"]).unwrap();
+        let options = CheckOptions::new(&selection);
+        let outcome = RunOutcome {
+            files: vec![check_source(&source, &options)],
+            ..RunOutcome::default()
+        };
+        assert!(
+            outcome.files[0].iris > 30_000,
+            "{name}: {} IRIs",
+            outcome.files[0].iris
+        );
+        json::write(&outcome, &mut std::io::sink()).unwrap();
+    })
+    .0
+}
+
+/// (name, format, head, piece, tail): `piece` repeated to about the size asked.
+const DOCUMENTS: [(&str, Format, &str, &str, &str); 7] = [
+    (
+        "atom.xml",
+        Format::Xml,
+        "<feed xmlns=\"http://www.w3.org/2005/Atom\">",
+        "<link href=\"x\"/>",
+        "</feed>",
+    ),
+    (
+        "rss.xml",
+        Format::Xml,
+        "<rss version=\"2.0\"><channel>",
+        "<item><link>x</link></item>",
+        "</channel></rss>",
+    ),
+    ("ns.xml", Format::Xml, "<r>", "<a xmlns:p=\"u:x\"/>", "</r>"),
+    ("page.html", Format::Html, "", "<a href=x>\n", ""),
+    ("notes.txt", Format::Text, "", "see http://a.b/c ", ""),
+    ("links.md", Format::Markdown, "", "[a](b) ", "\n"),
+    ("html.md", Format::Markdown, "", "<a href=x>\n", ""),
+];
+
+#[test]
+fn the_iris_of_a_document_are_checked_as_they_are_found() {
+    for (name, format, head, piece, tail) in DOCUMENTS {
+        let doc = |size: usize| format!("{head}{}{tail}", piece.repeat(size / piece.len()));
+        let (small, large) = (doc(1 << 20), doc(4 << 20));
+        let (small_peak, small_work) = cost(name, format, &small);
+        let (peak, work) = cost(name, format, &large);
+        // The document, its decoded text, and what a chunk or a batch holds; not an IRI more.
+        assert!(
+            peak <= 2 * large.len() + (40 << 20),
+            "{name}: peak {} MB for a {} MB document",
+            peak >> 20,
+            large.len() >> 20
+        );
+        assert!(
+            peak.saturating_sub(small_peak) <= 3 * (large.len() - small.len()),
+            "{name}: peak {small_peak} bytes at 1 MB, {peak} at 4 MB"
+        );
+        assert!(
+            work <= 6 * small_work,
+            "{name}: {small_work} bytes allocated at 1 MB, {work} at 4 MB"
+        );
+    }
+}
