@@ -128,8 +128,9 @@ const PIECES: [&str; 33] = [
 /// Pieces written with a format's own escapes, decoded before the IRI is checked: each maps
 /// back to its escape in the source (a map of 56 bytes per escape held 24 bytes per byte of
 /// `&amp;&amp;...`: 480 MB for a 20 MB page), and a line index held 8 bytes per line (`a\r`).
-/// Not Markdown's: its parser keeps a tree node per inline item, tens of bytes per escape (the
-/// book, "Limits and guarantees").
+/// Not Markdown's: its parser keeps a tree node per inline item, tens of bytes per escape, up to
+/// a chunk's budget of 32 MB, more than this test's constant (`tests/memory_markdown.rs` bounds
+/// it; the book, "Limits and guarantees").
 const ESCAPE_PIECES: [(usize, &[&str]); 2] = [
     (1, &["&amp;", "a&lt;", "&#x202E;", "a\r", "&#x200B;b"]),
     (2, &["&amp;", "a&lt;", "&#x202E;", "&#xD;", "a\r"]),
