@@ -505,8 +505,13 @@ fn each_chunk(
         chunking.blocks += 1;
         chunking.chunks += 1;
         let parsed = (chunks::cost(&costed.as_bytes()[start..end.min(costed.len())]) <= budget)
-            .then(|| parse_chunk(text, start..end, mdx, want_code, Some(&mut labels), probe))
-            .filter(|(_, _, p, unclosed)| unclosed.is_none() && !p.shows_mdx);
+            .then(|| parse_chunk(text, start..end, mdx, want_code, Some(&mut labels), probe));
+        if parsed.as_ref().is_some_and(|(_, _, p, _)| p.shows_mdx) {
+            return true;
+        }
+        // (Still open at its end only if its end was found otherwise than pulldown-cmark finds
+        // it: then read as a block over the budget is.)
+        let parsed = parsed.filter(|(_, _, _, unclosed)| unclosed.is_none());
         match parsed {
             Some((mut e, f, p, _)) => {
                 e.occurrences.sort_by_key(|o| o.map.source_range().start);

@@ -187,7 +187,8 @@ fn extract_each_unfiltered(
             return markdown::extract_each(&source.text, mdx, on_occurrence);
         }
         Format::Xml => return xml::extract_each(&source.text, on_occurrence),
-        Format::Rst | Format::Asciidoc => {}
+        Format::Rst => return rst::extract_each(&source.text, on_occurrence),
+        Format::Asciidoc => {}
     }
     let mut all = extract_unfiltered(source);
     for occurrence in std::mem::take(&mut all.occurrences) {

@@ -46,6 +46,92 @@ use std::ops::Range;
 use super::masked::{self, Masked};
 use super::{Comment, Extraction, Occurrence, SpanMap};
 
+/// How long a part of a document [`extract_each`] reads at a time, at least.
+const PART: usize = 64 * 1024;
+
+/// Hands each IRI of a reStructuredText document to `on_occurrence`, in order, and returns the
+/// rest of the extraction. A document longer than [`PART`] is read in parts, each ended before
+/// an unindented line after a blank line: there the scanner holds nothing open (no paragraph, no
+/// indented block: explicit markup, literal blocks and directive content end at an unindented
+/// line), so a part reads as the whole document would there, and only its IRIs are held at a
+/// time. A paragraph of more than four parts (no such line) is cut at a line end, else at a
+/// space.
+pub fn extract_each(text: &str, on_occurrence: &mut dyn FnMut(Occurrence)) -> Extraction {
+    extract_in_parts(text, PART, on_occurrence).0
+}
+
+/// [`extract_each`] with parts of at least `part` bytes, and how many parts were cut within a
+/// paragraph; for tests.
+#[doc(hidden)]
+pub fn extract_in_parts(
+    text: &str,
+    part: usize,
+    on_occurrence: &mut dyn FnMut(Occurrence),
+) -> (Extraction, usize) {
+    let mut rest = Extraction::default();
+    let mut pos = 0;
+    let mut forced = 0;
+    while pos < text.len() {
+        let (end, cut) = part_end(text, pos, part.max(1));
+        forced += usize::from(cut);
+        let found = extract(&text[pos..end]);
+        for mut occ in found.occurrences {
+            occ.map.shift(pos);
+            occ.label = occ.label.map(|l| l.start + pos..l.end + pos);
+            on_occurrence(occ);
+        }
+        rest.comments
+            .extend(found.comments.into_iter().map(|c| Comment {
+                range: c.range.start + pos..c.range.end + pos,
+                body: c.body.start + pos..c.body.end + pos,
+            }));
+        rest.problems
+            .extend(found.problems.into_iter().map(|mut p| {
+                p.range = p.range.start + pos..p.range.end + pos;
+                p
+            }));
+        pos = end;
+    }
+    (rest, forced)
+}
+
+/// Where the part that starts at `from` ends: at the first unindented line after a blank line
+/// past `from + part`, else (past four parts) at a line end, else at a space, else the end; and
+/// whether it was cut within a paragraph.
+fn part_end(text: &str, from: usize, part: usize) -> (usize, bool) {
+    let b = text.as_bytes();
+    if b.len() - from <= part {
+        return (b.len(), false);
+    }
+    let at = from + part;
+    let limit = from.saturating_add(part.saturating_mul(4)).min(b.len());
+    // Line starts from `at` on.
+    let mut k = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |n| at + n + 1);
+    let mut blank_before = false;
+    loop {
+        if k >= b.len() && b.len() <= limit {
+            return (b.len(), false);
+        }
+        if k > limit {
+            // No such line within four parts: the last line end before the limit, else a space.
+            let cut = memchr::memrchr(b'\n', &b[at..limit]).map(|n| at + n + 1);
+            let cut =
+                cut.or_else(|| memchr::memrchr2(b' ', b'\t', &b[at..limit]).map(|n| at + n + 1));
+            return (cut.unwrap_or(k), true);
+        }
+        if k >= b.len() {
+            return (b.len(), false);
+        }
+        let line_end = memchr::memchr(b'\n', &b[k..]).map_or(b.len(), |n| k + n);
+        let line = &b[k..line_end];
+        if blank_before && !line.is_empty() && !line[0].is_ascii_whitespace() {
+            return (k, false);
+        }
+        blank_before = line.iter().all(|c| c.is_ascii_whitespace());
+        k = line_end + 1;
+    }
+}
+
 /// The IRIs of a reStructuredText document.
 pub fn extract(text: &str) -> Extraction {
     let mut s = Scan {

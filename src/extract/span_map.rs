@@ -277,6 +277,24 @@ impl SpanMap {
         self.pieces.last().map_or(0, |p| p.prepared + p.len)
     }
 
+    /// The map of the same text found in a slice of the source that starts at `by`: every
+    /// source range moved by `by`.
+    pub fn shift(&mut self, by: usize) {
+        for piece in &mut self.pieces {
+            piece.source = piece.source.start + by..piece.source.end + by;
+        }
+        for related in &mut self.related {
+            related.range = related.range.start + by..related.range.end + by;
+        }
+        if let Some(at) = self.related_at.take() {
+            self.related_at = Some(
+                at.into_iter()
+                    .map(|((s, e), k)| ((s + by, e + by), k))
+                    .collect(),
+            );
+        }
+    }
+
     /// The source range of the whole prepared text.
     pub fn source_range(&self) -> Range<usize> {
         match (self.pieces.first(), self.pieces.last()) {
