@@ -1,6 +1,6 @@
 //! Documents of hundreds of thousands of short IRIs: each IRI is handed on to be checked as the
 //! extractor finds it (HTML as it is tokenized, XML as it is walked, plain text as it is
-//! scanned, Markdown a chunk at a time, reStructuredText a part at a time), so that the IRIs of a document are never all in memory
+//! scanned, Markdown a chunk at a time, reStructuredText and AsciiDoc a part at a time), so that the IRIs of a document are never all in memory
 //! (the book, "Limits and guarantees"). Before, 4 MB of Atom `<link href="x"/>` peaked at 132 MB
 //! (250,000 occurrences of about 500 bytes each, waiting for the end of the document).
 //!
@@ -39,7 +39,7 @@ fn cost(name: &str, format: Format, doc: &str) -> (usize, usize) {
 }
 
 /// (name, format, head, piece, tail): `piece` repeated to about the size asked.
-const DOCUMENTS: [(&str, Format, &str, &str, &str); 10] = [
+const DOCUMENTS: [(&str, Format, &str, &str, &str); 13] = [
     (
         "atom.xml",
         Format::Xml,
@@ -62,6 +62,9 @@ const DOCUMENTS: [(&str, Format, &str, &str, &str); 10] = [
     ("links.rst", Format::Rst, "", "`a <b:c>`_ ", "\n"),
     ("lines.rst", Format::Rst, "", "`a <b:c>`_\n\n", ""),
     ("bare.rst", Format::Rst, "", "see http://a.b/c ", "\n"),
+    ("links.adoc", Format::Asciidoc, "", "link:b:c[] ", "\n"),
+    ("lines.adoc", Format::Asciidoc, "", "link:b:c[]\n\n", ""),
+    ("bare.adoc", Format::Asciidoc, "", "see http://a.b/c ", "\n"),
 ];
 
 #[test]

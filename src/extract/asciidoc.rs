@@ -59,14 +59,253 @@ use super::{
     Comment, DIRECTIVE_PREFIX, Extraction, Occurrence, SpanMap, template, text, text_placeholders,
 };
 
+/// How long a part of a document [`extract_each`] reads at a time, at least.
+const PART: usize = 64 * 1024;
+
+/// Hands each IRI of an AsciiDoc document to `on_occurrence`, in order, and returns the rest of
+/// the extraction. A document longer than [`PART`] is read in parts, each ended before a line
+/// that starts with a letter after a blank line, outside the delimited blocks whose content is
+/// not text (where the line-by-line scan holds nothing open: literal paragraphs end at a blank
+/// line, inline markup with its paragraph), so that only one part's IRIs are held at a time.
+/// The attributes the document sets to a URL are gathered first, from the whole document, as
+/// its whole reading gathers them. A stretch of more than four parts with no such line is cut
+/// at another line the scan reads, else (one long line) at a space.
+pub fn extract_each(text: &str, on_occurrence: &mut dyn FnMut(Occurrence)) -> Extraction {
+    extract_in_parts(text, PART, on_occurrence).0
+}
+
+/// [`extract_each`] with parts of at least `part` bytes, and how many parts were cut elsewhere
+/// than before a letter line after a blank line; for tests.
+#[doc(hidden)]
+pub fn extract_in_parts(
+    text: &str,
+    part: usize,
+    on_occurrence: &mut dyn FnMut(Occurrence),
+) -> (Extraction, usize) {
+    let part = part.max(1);
+    let mut rest = Extraction::default();
+    if text.len() <= part {
+        let mut found = extract(text);
+        std::mem::take(&mut found.occurrences)
+            .into_iter()
+            .for_each(on_occurrence);
+        return (found, 0);
+    }
+    let mut urls = HashSet::new();
+    for line in TopLines::new(text) {
+        if let Some((name, value)) = attribute_entry(&text[line.range])
+            && text::detect(value).first().is_some_and(|r| r.start == 0)
+        {
+            urls.insert(name.to_string());
+        }
+    }
+    let mut tops = TopLines::new(text).peekable();
+    let b = text.as_bytes();
+    let mut pos = 0;
+    let mut forced = 0;
+    // The end of a line cut at a space, while the parts are still in it.
+    let mut long_line = 0;
+    // The last space in `b[from..to]`, past it.
+    let space_in =
+        |from: usize, to: usize| memchr::memrchr2(b' ', b'\t', &b[from..to]).map(|k| from + k + 1);
+    while pos < text.len() {
+        let (target, limit) = (pos + part, pos.saturating_add(4 * part).min(text.len()));
+        let mut end = None;
+        if long_line > limit {
+            let mut at = limit;
+            while !text.is_char_boundary(at) {
+                at += 1;
+            }
+            end = Some(space_in(target.min(limit), limit).unwrap_or(at));
+        }
+        let mut last_visited = None;
+        while end.is_none()
+            && let Some(line) = tops.next_if(|l| l.range.start < limit)
+        {
+            let start = line.range.start;
+            if start >= target && line.after_blank && line.starts_with_letter {
+                end = Some(start);
+                break;
+            }
+            last_visited = Some(start);
+            if line.range.end > limit {
+                // One long line: cut at a space in it.
+                long_line = line.range.end;
+                last_visited = space_in(start.max(target).min(limit), limit).or(last_visited);
+                break;
+            }
+        }
+        let end = match end {
+            Some(end) if long_line <= pos || end >= long_line => end,
+            Some(end) => {
+                forced += 1;
+                end
+            }
+            None if text.len() <= limit => text.len(),
+            None => {
+                // No such line within four parts: at another line the scan reads, else past
+                // a block whose content is no text (it holds no IRI).
+                forced += 1;
+                last_visited
+                    .filter(|&c| c > pos)
+                    .or_else(|| tops.peek().map(|l| l.range.start))
+                    .filter(|&c| c > pos)
+                    .unwrap_or(text.len())
+            }
+        };
+        let found = extract_with(&text[pos..end], Some(&urls));
+        for mut occ in found.occurrences {
+            occ.map.shift(pos);
+            occ.label = occ.label.map(|l| l.start + pos..l.end + pos);
+            on_occurrence(occ);
+        }
+        rest.comments
+            .extend(found.comments.into_iter().map(|c| Comment {
+                range: c.range.start + pos..c.range.end + pos,
+                body: c.body.start + pos..c.body.end + pos,
+            }));
+        rest.problems
+            .extend(found.problems.into_iter().map(|mut p| {
+                p.range = p.range.start + pos..p.range.end + pos;
+                p
+            }));
+        pos = end;
+    }
+    (rest, forced)
+}
+
+/// A line [`Scan::blocks`] reads at its loop's top (not inside a delimited block whose content
+/// is not text, nor a literal paragraph after its first line).
+struct TopLine {
+    /// Without its line end.
+    range: Range<usize>,
+    /// The line before it is blank.
+    after_blank: bool,
+    /// It starts with a letter (ASCII or not).
+    starts_with_letter: bool,
+}
+
+/// The lines [`Scan::blocks`] reads at its loop's top, found as it finds them, one at a time.
+struct TopLines<'t> {
+    text: &'t str,
+    /// The start of the next line.
+    at: usize,
+    /// The line before the next one, and the last non-blank line before it.
+    prev: Option<Range<usize>>,
+    last_non_blank: Option<Range<usize>>,
+}
+
+impl<'t> TopLines<'t> {
+    fn new(text: &'t str) -> Self {
+        TopLines {
+            text,
+            at: 0,
+            prev: None,
+            last_non_blank: None,
+        }
+    }
+
+    /// The line at `at` (without its line end, as [`masked::lines`] gives it) and the start of
+    /// the next.
+    fn line_at(&self, at: usize) -> Option<(Range<usize>, usize)> {
+        let b = self.text.as_bytes();
+        if at >= b.len() {
+            return None;
+        }
+        let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |k| at + k);
+        let mut body = end;
+        while body > at && matches!(b[body - 1], b'\n' | b'\r') {
+            body -= 1;
+        }
+        Some((at..body, (end + 1).min(b.len().max(end + 1))))
+    }
+
+    /// Moves past the line at `at`.
+    fn pass(&mut self, line: Range<usize>, next: usize) {
+        if !is_blank(&self.text[line.clone()]) {
+            self.last_non_blank = Some(line.clone());
+        }
+        self.prev = Some(line);
+        self.at = next;
+    }
+}
+
+impl Iterator for TopLines<'_> {
+    type Item = TopLine;
+
+    fn next(&mut self) -> Option<TopLine> {
+        let text = self.text;
+        loop {
+            let (range, next) = self.line_at(self.at)?;
+            let line = &text[range.clone()];
+            let prev = self.prev.clone().map(|p| &text[p]);
+            if let Some((c, len)) = verbatim_delimiter(line)
+                && !is_title_underline(prev, c, len)
+            {
+                // Its closing line, if any: the block is skipped.
+                let mut at = next;
+                let mut close = None;
+                while let Some((r, n)) = self.line_at(at) {
+                    if verbatim_delimiter(&text[r.clone()]).is_some_and(|(d, _)| d == c) {
+                        close = Some((r, n));
+                        break;
+                    }
+                    at = n;
+                }
+                if let Some((r, n)) = close {
+                    // (The lines in it are not blank for what follows only if the last is not.)
+                    self.pass(range, next);
+                    self.pass(r, n);
+                    continue;
+                }
+            }
+            let after_blank = prev.is_some_and(is_blank);
+            let literal = line.starts_with([' ', '\t'])
+                && !is_blank(line)
+                && prev.is_none_or(is_blank)
+                && !is_list_item(line)
+                && !self
+                    .last_non_blank
+                    .clone()
+                    .is_some_and(|l| is_list_term(&text[l]));
+            if literal && !line.starts_with("//") {
+                // The paragraph to its first blank line.
+                self.pass(range, next);
+                while let Some((r, n)) = self.line_at(self.at) {
+                    if is_blank(&text[r.clone()]) {
+                        break;
+                    }
+                    self.pass(r, n);
+                }
+                continue;
+            }
+            let first = line.as_bytes().first().copied();
+            let starts_with_letter = first.is_some_and(|c| c.is_ascii_alphabetic() || c >= 0x80);
+            self.pass(range.clone(), next);
+            return Some(TopLine {
+                range,
+                after_blank,
+                starts_with_letter,
+            });
+        }
+    }
+}
+
 /// The IRIs of an AsciiDoc document.
 pub fn extract(text: &str) -> Extraction {
+    extract_with(text, None)
+}
+
+/// [`extract`], with the attributes set to a URL in the whole document (`urls`) when `text` is
+/// a part of it.
+fn extract_with(text: &str, urls: Option<&HashSet<String>>) -> Extraction {
     let mut s = Scan {
         text,
         masked: Masked::new(text),
         occurrences: Vec::new(),
         comments: Vec::new(),
         url_attributes: HashSet::new(),
+        document_urls: urls,
         closers: Closers::default(),
     };
     s.blocks();
@@ -357,6 +596,8 @@ struct Scan<'a> {
     comments: Vec<Comment>,
     /// Attributes the document sets to an IRI.
     url_attributes: HashSet<String>,
+    /// Those of the whole document, when the text is a part of it.
+    document_urls: Option<&'a HashSet<String>>,
     /// The searches for the marks that close escaped ones ([`resolve_references`]).
     closers: Closers,
 }
@@ -538,13 +779,16 @@ impl Scan<'_> {
                     hides.push(i..end);
                     end
                 }
-                b'+' if b[i..].starts_with(b"+++") => match find(b, i + 3, b"+++") {
-                    Some(k) => {
-                        hides.push(i..k + 3);
-                        k + 3
+                // Closed in its paragraph: Asciidoctor substitutes each block's text on its own.
+                b'+' if b[i..].starts_with(b"+++") => {
+                    match masked::find_in_paragraph(b, i + 3, |k| b[k..].starts_with(b"+++")) {
+                        Ok(k) => {
+                            hides.push(i..k + 3);
+                            k + 3
+                        }
+                        Err(_) => i + 3,
                     }
-                    None => i + 3,
-                },
+                }
                 b'+' if b[i..].starts_with(b"++") => {
                     self.closed(b, i, 2, b"++", 2, &mut failed, &mut hides, false)
                 }
@@ -696,7 +940,8 @@ impl Scan<'_> {
                 .count();
             (target_at..target_at, target_at + subs)
         } else if b[target_at..].starts_with(b"++") {
-            let close = find(b, target_at + 2, b"++")?;
+            let close =
+                masked::find_in_paragraph(b, target_at + 2, |k| b[k..].starts_with(b"++")).ok()?;
             (target_at + 2..close, close + 2)
         } else {
             let len = b[target_at..]
@@ -756,6 +1001,7 @@ impl Scan<'_> {
         let name = &self.text[i + 1..close];
         let lower = name.to_ascii_lowercase();
         let names_url = self.url_attributes.contains(name)
+            || self.document_urls.is_some_and(|d| d.contains(name))
             || ["url-", "uri-", "url_"]
                 .iter()
                 .any(|p| lower.starts_with(p));
@@ -912,14 +1158,6 @@ fn attribute_entry(line: &str) -> Option<(&str, &str)> {
             .bytes()
             .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-');
     valid.then(|| (name, rest[k + 1..].trim()))
-}
-
-/// The first `needle` at or after `from`.
-fn find(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    b.get(from..)?
-        .windows(needle.len())
-        .position(|w| w == needle)
-        .map(|k| from + k)
 }
 
 /// The first `close` after `from` within the paragraph, not escaped; for constrained text,

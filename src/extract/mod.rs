@@ -129,9 +129,11 @@ pub struct Extraction {
     pub comments: Vec<Comment>,
 }
 
-/// Hands every IRI occurrence of `source` to `on_occurrence`, in document order, and returns
-/// the rest of the extraction (its `occurrences` empty). HTML is handed over as it is
-/// tokenized, so a large page's IRIs are never all in memory at once.
+/// Hands every IRI occurrence of `source` to `on_occurrence`, in document order (XML: as its
+/// walk reaches them), and returns the rest of the extraction (its `occurrences` empty). Each
+/// is handed over as it is found: HTML as it is tokenized, XML as it is walked, plain text as
+/// it is scanned, Markdown a chunk, reStructuredText and AsciiDoc a part at a time, so that a
+/// document's IRIs are never all in memory at once.
 pub fn extract_each(source: &Source, on_occurrence: &mut dyn FnMut(Occurrence)) -> Extraction {
     if is_docinfo(&source.path) && matches!(source.format, Format::Html | Format::Xml) {
         // Asciidoctor substitutes attribute references (`{revnumber}`, `{bootstrap-version}`)
@@ -167,58 +169,33 @@ fn extract_each_unfiltered(
     source: &Source,
     on_occurrence: &mut dyn FnMut(Occurrence),
 ) -> Extraction {
+    let text = &source.text;
     match source.format {
-        Format::Html => {
-            let comments =
-                html::for_each_occurrence(&source.text, 0..source.text.len(), on_occurrence);
-            return Extraction {
-                comments,
-                ..Extraction::default()
-            };
-        }
+        Format::Html => Extraction {
+            comments: html::for_each_occurrence(text, 0..text.len(), on_occurrence),
+            ..Extraction::default()
+        },
         Format::Text => {
-            for range in text::detect(&source.text) {
-                on_occurrence(text::occurrence(&source.text, range));
+            for range in text::detect(text) {
+                on_occurrence(text::occurrence(text, range));
             }
-            return Extraction::default();
+            Extraction::default()
         }
         Format::Markdown => {
-            let mdx = markdown::is_mdx_path(&source.path);
-            return markdown::extract_each(&source.text, mdx, on_occurrence);
+            markdown::extract_each(text, markdown::is_mdx_path(&source.path), on_occurrence)
         }
-        Format::Xml => return xml::extract_each(&source.text, on_occurrence),
-        Format::Rst => return rst::extract_each(&source.text, on_occurrence),
-        Format::Asciidoc => {}
+        Format::Xml => xml::extract_each(text, on_occurrence),
+        Format::Rst => rst::extract_each(text, on_occurrence),
+        Format::Asciidoc => asciidoc::extract_each(text, on_occurrence),
     }
-    let mut all = extract_unfiltered(source);
-    for occurrence in std::mem::take(&mut all.occurrences) {
-        on_occurrence(occurrence);
-    }
-    all
 }
 
 /// Every IRI occurrence and document problem in `source`.
 pub fn extract(source: &Source) -> Extraction {
     let mut occurrences = Vec::new();
     let mut all = extract_each(source, &mut |o| occurrences.push(o));
+    // (XML's walk reaches an element's text after the attributes inside it.)
+    occurrences.sort_by_key(|o| o.map.source_range().start);
     all.occurrences = occurrences;
     all
-}
-
-/// [`extract`] without what the file's name adds (docinfo placeholders).
-fn extract_unfiltered(source: &Source) -> Extraction {
-    match source.format {
-        Format::Text => Extraction {
-            occurrences: text::extract(&source.text),
-            ..Extraction::default()
-        },
-        Format::Html => html::extract(&source.text),
-        Format::Xml => xml::extract(&source.text),
-        Format::Markdown if markdown::is_mdx_path(&source.path) => {
-            markdown::extract_mdx(&source.text)
-        }
-        Format::Markdown => markdown::extract(&source.text),
-        Format::Rst => rst::extract(&source.text),
-        Format::Asciidoc => asciidoc::extract(&source.text),
-    }
 }
