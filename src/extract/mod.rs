@@ -190,6 +190,32 @@ fn extract_each_unfiltered(
     }
 }
 
+/// The extraction `found` of a part of a document that starts at `at`: its IRIs handed to
+/// `on_occurrence`, the rest added to `rest`, every range moved to the document's.
+pub(crate) fn hand_over_part(
+    found: Extraction,
+    at: usize,
+    on_occurrence: &mut dyn FnMut(Occurrence),
+    rest: &mut Extraction,
+) {
+    let moved = |r: Range<usize>| r.start + at..r.end + at;
+    for mut occ in found.occurrences {
+        occ.map.shift(at);
+        occ.label = occ.label.map(moved);
+        on_occurrence(occ);
+    }
+    rest.comments
+        .extend(found.comments.into_iter().map(|c| Comment {
+            range: moved(c.range),
+            body: moved(c.body),
+        }));
+    rest.problems
+        .extend(found.problems.into_iter().map(|mut p| {
+            p.range = moved(p.range);
+            p
+        }));
+}
+
 /// Every IRI occurrence and document problem in `source`.
 pub fn extract(source: &Source) -> Extraction {
     let mut occurrences = Vec::new();

@@ -74,22 +74,7 @@ pub fn extract_in_parts(
     while pos < text.len() {
         let (end, cut) = part_end(text, pos, part.max(1));
         forced += usize::from(cut);
-        let found = extract(&text[pos..end]);
-        for mut occ in found.occurrences {
-            occ.map.shift(pos);
-            occ.label = occ.label.map(|l| l.start + pos..l.end + pos);
-            on_occurrence(occ);
-        }
-        rest.comments
-            .extend(found.comments.into_iter().map(|c| Comment {
-                range: c.range.start + pos..c.range.end + pos,
-                body: c.body.start + pos..c.body.end + pos,
-            }));
-        rest.problems
-            .extend(found.problems.into_iter().map(|mut p| {
-                p.range = p.range.start + pos..p.range.end + pos;
-                p
-            }));
+        super::hand_over_part(extract(&text[pos..end]), pos, on_occurrence, &mut rest);
         pos = end;
     }
     (rest, forced)
