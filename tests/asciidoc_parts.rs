@@ -3,7 +3,11 @@
 //! whose content is no text (`asciidoc::extract_each`), so that only one part's IRIs are held
 //! at a time. Each test compares every IRI, span, origin and label, and every directive comment.
 
+mod common;
+
+use common::documents::{each_and_all, shuffled, under};
 use irilint::extract::asciidoc;
+use std::path::Path;
 
 /// Reads `text` in parts of each size that cuts nothing; returns how many readings did.
 fn agrees_in_parts(name: &str, text: &str, sizes: &[usize]) -> usize {
@@ -45,44 +49,23 @@ fn agrees_in_parts(name: &str, text: &str, sizes: &[usize]) -> usize {
 
 const SIZES: [usize; 5] = [1, 200, 1000, 5000, 20000];
 
-fn adoc_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        if path.is_dir() {
-            if !name.starts_with('.') && name != "target" {
-                adoc_files(&path, out);
-            }
-        } else if [".adoc", ".asciidoc", ".asc"]
+/// The readings in parts of the AsciiDoc files under `dir`, each and all as one document.
+fn corpus(dir: &Path) -> usize {
+    let is_adoc = |p: &Path| {
+        let name = p.to_string_lossy();
+        [".adoc", ".asciidoc", ".asc"]
             .iter()
             .any(|e| name.ends_with(e))
-        {
-            out.push(path);
-        }
-    }
-}
-
-fn corpus(dir: &std::path::Path) -> usize {
-    let mut files = Vec::new();
-    adoc_files(dir, &mut files);
-    files.sort();
-    let mut all = String::new();
-    let mut readings = 0;
-    for path in &files {
-        let Ok(text) = std::fs::read_to_string(path) else {
-            continue;
-        };
-        readings += agrees_in_parts(&path.display().to_string(), &text, &SIZES);
-        all.push_str(&text);
-        all.push('\n');
-    }
-    readings + agrees_in_parts("all of them", &all, &SIZES)
+    };
+    each_and_all(&under(dir, &is_adoc), &|name, text| {
+        agrees_in_parts(name, text, &SIZES)
+    })
 }
 
 /// This project's AsciiDoc, each file and all of them as one document.
 #[test]
 fn the_project_s_asciidoc_reads_the_same_in_parts() {
-    let readings = corpus(std::path::Path::new(env!("CARGO_MANIFEST_DIR")));
+    let readings = corpus(Path::new(env!("CARGO_MANIFEST_DIR")));
     assert!(readings >= 5, "{readings} readings in parts");
 }
 
@@ -104,13 +87,7 @@ fn verbatim_blocks_across_part_ends_are_read_whole() {
         "* item https://example.org/item\n+\nContinued https://example.org/continued\n\n",
         "Title\n-----\n\nhttps://example.org/after-title\n\n",
     ];
-    let mut doc = String::new();
-    for round in 0..6 {
-        for (k, s) in sections.iter().enumerate() {
-            doc.push_str(sections[(k * (round + 1) + round) % sections.len()]);
-            doc.push_str(s);
-        }
-    }
+    let doc = shuffled(&sections, 6);
     let whole = asciidoc::extract(&doc);
     assert!(
         !whole.occurrences.iter().any(|o| o.iri.contains("in.")),
@@ -147,7 +124,7 @@ fn a_paragraph_over_four_parts_is_cut_and_still_read() {
 #[ignore]
 fn a_corpus_reads_the_same_in_parts() {
     let dir = std::env::var("IRILINT_ADOC_CORPUS").unwrap();
-    eprintln!("{} readings in parts", corpus(std::path::Path::new(&dir)));
+    eprintln!("{} readings in parts", corpus(Path::new(&dir)));
 }
 
 /// A passthrough (`+++`) or a `link:++…++` target not closed in its paragraph is text: the

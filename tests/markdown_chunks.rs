@@ -3,7 +3,11 @@
 //! open (`src/extract/markdown/chunks.rs`). Each test reads documents whole and under budgets
 //! that split them, and compares every IRI, span and origin, and every directive comment.
 
+mod common;
+
+use common::documents::{each_and_all, shuffled, under};
 use irilint::extract::markdown;
+use std::path::Path;
 
 /// Each budget that splits `text`: the chunks' IRIs are the whole parse's wherever no end was
 /// forced. Returns how many budgets made chunks.
@@ -48,42 +52,23 @@ fn agrees_in_chunks(name: &str, text: &str) -> usize {
 /// all of them as one document.
 #[test]
 fn the_project_s_markdown_reads_the_same_in_chunks() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    let mut dirs = vec![root.to_path_buf()];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            let name = path.file_name().unwrap().to_string_lossy().to_string();
-            if path.is_dir() {
-                if !name.starts_with('.') && name != "target" && name != "node_modules" {
-                    dirs.push(path);
-                }
-            } else if name.ends_with(".md") || name.ends_with(".markdown") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
+    let files = under(Path::new(env!("CARGO_MANIFEST_DIR")), &is_markdown);
     assert!(files.len() > 100, "{} Markdown files", files.len());
-    let mut all = String::new();
-    let mut readings = 0;
-    for path in &files {
-        // (Some fixtures are in legacy encodings on purpose.)
-        let Ok(text) = std::fs::read_to_string(path) else {
-            continue;
-        };
-        readings += agrees_in_chunks(&path.display().to_string(), &text);
-        all.push_str(&text);
-    }
-    readings += agrees_in_chunks("all of them", &all);
+    let readings = each_and_all(&files, &agrees_in_chunks);
     // Most files are split by some budget, the whole of them by most.
     assert!(readings > 60, "{readings} readings in chunks");
+    let all: String = files.iter().map(|(_, t)| format!("{t}\n")).collect();
     let n = agrees_in_chunks("all of them", &all);
     assert!(
         n >= 4,
         "all of them split without a forced end by {n} budgets"
     );
+}
+
+/// Markdown files: `.md`, `.markdown`.
+fn is_markdown(path: &Path) -> bool {
+    let name = path.to_string_lossy();
+    name.ends_with(".md") || name.ends_with(".markdown")
 }
 
 /// Blocks that run on over blank lines, across where chunks would end: fenced code (which
@@ -108,14 +93,7 @@ fn blocks_across_chunk_ends_are_read_whole() {
         "Before code.\n\n    indented https://in.code/6\n\nafter https://example.org/after\n\n",
         "Table | https://example.org/cell\n--- | ---\nrow | https://example.org/row\n\n",
     ];
-    let mut doc = String::new();
-    for round in 0..8 {
-        for (k, s) in sections.iter().enumerate() {
-            // Each round in another order, so that each section follows each other one.
-            doc.push_str(sections[(k * (round + 1) + round) % sections.len()]);
-            doc.push_str(s);
-        }
-    }
+    let mut doc = shuffled(&sections, 8);
     doc.push_str("[later]: https://example.org/later\n\n```\nnever closed\n\nhttps://in.code/7\n");
     let (whole, _) = markdown::extract_with_budget(&doc, usize::MAX);
     assert!(!whole.occurrences.iter().any(|o| o.iri.contains("in.code")));
@@ -215,15 +193,7 @@ fn a_corpus_reads_the_same_in_chunks() {
     let dir = std::env::var("IRILINT_MD_CORPUS").unwrap();
     let mut all = String::new();
     let mut n = 0;
-    let mut entries: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        let Ok(text) = std::fs::read_to_string(&p) else {
-            continue;
-        };
+    for (p, text) in under(Path::new(&dir), &is_markdown) {
         n += agrees_in_chunks(&p.display().to_string(), &text);
         all.push_str(&text);
         if all.len() > 2_000_000 {

@@ -3,7 +3,11 @@
 //! (`rst::extract_each`), so that only one part's IRIs are held at a time. Each test compares
 //! every IRI, span, origin and label, and every directive comment.
 
+mod common;
+
+use common::documents::{each_and_all, shuffled, under};
 use irilint::extract::rst;
+use std::path::Path;
 
 /// Reads `text` in parts of each size that cuts no paragraph; returns how many readings cut it.
 fn agrees_in_parts(name: &str, text: &str) -> usize {
@@ -22,40 +26,18 @@ fn agrees_in_parts(name: &str, text: &str) -> usize {
     readings
 }
 
-fn rst_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        if path.is_dir() {
-            if !name.starts_with('.') && name != "target" {
-                rst_files(&path, out);
-            }
-        } else if name.ends_with(".rst")
-            || name.ends_with(".txt") && path.to_string_lossy().contains("/rst/")
-        {
-            out.push(path);
-        }
-    }
+/// reStructuredText files: `.rst`, and `.txt` in a folder named `rst`.
+fn is_rst(path: &Path) -> bool {
+    let name = path.to_string_lossy();
+    name.ends_with(".rst") || name.ends_with(".txt") && name.contains("/rst/")
 }
 
 /// This project's reStructuredText, each file and all of them as one document.
 #[test]
 fn the_project_s_rst_reads_the_same_in_parts() {
-    let mut files = Vec::new();
-    rst_files(std::path::Path::new(env!("CARGO_MANIFEST_DIR")), &mut files);
-    files.sort();
+    let files = under(Path::new(env!("CARGO_MANIFEST_DIR")), &is_rst);
     assert!(!files.is_empty());
-    let mut all = String::new();
-    let mut readings = 0;
-    for path in &files {
-        let Ok(text) = std::fs::read_to_string(path) else {
-            continue;
-        };
-        readings += agrees_in_parts(&path.display().to_string(), &text);
-        all.push_str(&text);
-        all.push('\n');
-    }
-    readings += agrees_in_parts("all of them", &all);
+    let readings = each_and_all(&files, &agrees_in_parts);
     assert!(readings >= 5, "{readings} readings in parts");
 }
 
@@ -75,13 +57,7 @@ fn indented_blocks_across_part_ends_are_read_whole() {
         "* item https://example.org/item\n\n  continued https://example.org/cont\n\n",
         "=====  =====\na      b\n=====  =====\nc      https://example.org/cell\n=====  =====\n\n",
     ];
-    let mut doc = String::new();
-    for round in 0..6 {
-        for (k, s) in sections.iter().enumerate() {
-            doc.push_str(sections[(k * (round + 1) + round) % sections.len()]);
-            doc.push_str(s);
-        }
-    }
+    let doc = shuffled(&sections, 6);
     let whole = rst::extract(&doc);
     assert!(!whole.occurrences.iter().any(|o| o.iri.contains("in.")));
     let mut readings = 0;
@@ -114,19 +90,7 @@ fn a_paragraph_over_four_parts_is_cut_and_still_read() {
 #[ignore]
 fn a_corpus_reads_the_same_in_parts() {
     let dir = std::env::var("IRILINT_RST_CORPUS").unwrap();
-    let mut files = Vec::new();
-    rst_files(std::path::Path::new(&dir), &mut files);
-    files.sort();
-    let mut all = String::new();
-    let mut readings = 0;
-    for path in &files {
-        let Ok(text) = std::fs::read_to_string(path) else {
-            continue;
-        };
-        readings += agrees_in_parts(&path.display().to_string(), &text);
-        all.push_str(&text);
-        all.push('\n');
-    }
-    readings += agrees_in_parts("all of them", &all);
+    let files = under(Path::new(&dir), &is_rst);
+    let readings = each_and_all(&files, &agrees_in_parts);
     eprintln!("{} files, {readings} readings in parts", files.len());
 }

@@ -620,6 +620,11 @@ fn parse_chunk(
             _ => {}
         }
         let range = base + range.start..base + range.end;
+        // A `.md` that shows MDX is read again as MDX: this parse stops there.
+        if !mdx && shows_mdx(&event, text, &range) {
+            parsed.shows_mdx = true;
+            break;
+        }
         if probe {
             // Only whether the document shows MDX, and where MDX's indented code is.
             match event {
@@ -632,18 +637,6 @@ fn parse_chunk(
                     if let Some(lines) = parsed.indented.last_mut() {
                         lines.push(range.start);
                     }
-                }
-                Event::Start(Tag::Paragraph)
-                    if !mdx && mdx::paragraph_shows_mdx(text, range.clone()) =>
-                {
-                    parsed.shows_mdx = true;
-                    break;
-                }
-                Event::End(TagEnd::Heading(_))
-                    if !mdx && mdx::heading_shows_mdx(text, range.clone()) =>
-                {
-                    parsed.shows_mdx = true;
-                    break;
                 }
                 _ => {}
             }
@@ -708,19 +701,6 @@ fn parse_chunk(
                 w.push_text(range, t);
             }
             Event::Html(t) | Event::InlineHtml(t) => w.html.push((range, t)),
-            // A `.md` that shows MDX is read again as MDX: this parse stops there.
-            Event::Start(Tag::Paragraph)
-                if !mdx && mdx::paragraph_shows_mdx(text, range.clone()) =>
-            {
-                parsed.shows_mdx = true;
-                break;
-            }
-            Event::End(TagEnd::Heading(_))
-                if !mdx && mdx::heading_shows_mdx(text, range.clone()) =>
-            {
-                parsed.shows_mdx = true;
-                break;
-            }
             Event::Text(_) if indented => {
                 if let Some(lines) = parsed.indented.last_mut() {
                     lines.push(range.start);
@@ -764,6 +744,16 @@ fn parse_chunk(
         parsed,
         unclosed,
     )
+}
+
+/// True when `event` of a `.md` read as CommonMark shows MDX's syntax: a paragraph that starts
+/// with an ES module line or an MDX comment, a heading that ends with one.
+fn shows_mdx(event: &Event<'_>, text: &str, range: &Range<usize>) -> bool {
+    match event {
+        Event::Start(Tag::Paragraph) => mdx::paragraph_shows_mdx(text, range.clone()),
+        Event::End(TagEnd::Heading(_)) => mdx::heading_shows_mdx(text, range.clone()),
+        _ => false,
+    }
 }
 
 /// A link or image whose end has not been seen yet.

@@ -5,6 +5,7 @@
 #![allow(dead_code)] // each test crate uses its own subset
 
 pub mod counting;
+pub mod documents;
 
 use irilint::iri::chars::is_unsafe_to_display;
 use irilint::rules::{self, Selection, Severity};
