@@ -10,32 +10,17 @@
 mod common;
 
 use common::counting::{Counting, cost_of};
-use irilint::check::{CheckOptions, RunOutcome, check_source};
-use irilint::report::json;
-use irilint::rules::Selection;
-use irilint::source::{Format, Source};
+use common::run::check_and_report;
+use irilint::source::Format;
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
 /// (peak live bytes, bytes allocated) to check `doc` and write its JSON report.
 fn cost(name: &str, format: Format, doc: &str) -> (usize, usize) {
-    cost_of(|| {
-        let source = Source::decode(name.into(), format, doc.as_bytes()).unwrap();
-        let selection = Selection::from_selectors(&["ALL"], &[], &["equivalent-variants"]).unwrap();
-        let options = CheckOptions::new(&selection);
-        let outcome = RunOutcome {
-            files: vec![check_source(&source, &options)],
-            ..RunOutcome::default()
-        };
-        assert!(
-            outcome.files[0].iris > 30_000,
-            "{name}: {} IRIs",
-            outcome.files[0].iris
-        );
-        json::write(&outcome, &mut std::io::sink()).unwrap();
-    })
-    .0
+    let (cost, file) = cost_of(|| check_and_report(name, format, doc));
+    assert!(file.iris > 30_000, "{name}: {} IRIs", file.iris);
+    cost
 }
 
 /// (name, format, head, piece, tail): `piece` repeated to about the size asked.

@@ -11,10 +11,8 @@
 mod common;
 
 use common::counting::{Counting, cost_of};
-use irilint::check::{CheckOptions, RunOutcome, check_source};
-use irilint::report::json;
-use irilint::rules::Selection;
-use irilint::source::{Format, Source};
+use common::run::check_and_report;
+use irilint::source::Format;
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
@@ -24,17 +22,7 @@ const ALLOWANCE: usize = 48 << 20;
 
 /// (peak live bytes, bytes allocated) to check `doc` as Markdown and write its JSON report.
 fn cost(doc: &str) -> (usize, usize) {
-    cost_of(|| {
-        let source = Source::decode("t.md".into(), Format::Markdown, doc.as_bytes()).unwrap();
-        let selection = Selection::from_selectors(&["ALL"], &[], &["equivalent-variants"]).unwrap();
-        let options = CheckOptions::new(&selection);
-        let outcome = RunOutcome {
-            files: vec![check_source(&source, &options)],
-            ..RunOutcome::default()
-        };
-        json::write(&outcome, &mut std::io::sink()).unwrap();
-    })
-    .0
+    cost_of(|| check_and_report("t.md", Format::Markdown, doc)).0
 }
 
 /// `head`, then `piece` repeated to about `size` bytes, then `tail`.
