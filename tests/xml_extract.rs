@@ -840,3 +840,170 @@ mod fuzz {
         }
     }
 }
+
+#[test]
+fn a_doctype_of_too_many_entities_is_read_up_to_the_limit() {
+    use irilint::extract::xml::MAX_DECLARATIONS;
+    let n = MAX_DECLARATIONS + 2;
+    for standalone in ["", " standalone=\"yes\""] {
+        let decls: String = (0..n).map(|k| format!("<!ENTITY e{k} \"x{k}\">")).collect();
+        let xml = format!(
+            "<?xml version=\"1.0\"{standalone}?>\n<!DOCTYPE r [{decls}]>\n<r xmlns:x='http://www.w3.org/1999/xlink'>\
+             <a x:href='http://e.org/&e0;/&e{last};/&e{over};'/><a x:href='http://e.org/&nope;'/></r>",
+            last = MAX_DECLARATIONS - 1,
+            over = MAX_DECLARATIONS + 1,
+        );
+        let ex = extract(&xml);
+        // One report, at the first declaration not kept; the uses of it and of later ones
+        // and of undeclared names are left as written, not reported one by one, not fatal.
+        let found: Vec<_> = ex
+            .problems
+            .iter()
+            .map(|p| (p.rule, &xml[p.range.clone()]))
+            .collect();
+        let first_dropped = format!("<!ENTITY e{MAX_DECLARATIONS} \"x{MAX_DECLARATIONS}\">");
+        assert_eq!(found, [("xml-entity-limit", first_dropped.as_str())]);
+        let iris: Vec<&str> = ex
+            .occurrences
+            .iter()
+            .map(|o| &*o.iri)
+            .filter(|i| i.starts_with("http://e.org/"))
+            .collect();
+        let expanded = format!(
+            "http://e.org/x0/x{}/&e{};",
+            MAX_DECLARATIONS - 1,
+            MAX_DECLARATIONS + 1
+        );
+        assert_eq!(iris, [expanded.as_str(), "http://e.org/&nope;"]);
+    }
+}
+
+#[test]
+fn the_entity_text_of_the_values_held_at_once_is_capped_at_the_file_size() {
+    let value = "a".repeat(600_000);
+    let doctype = format!("<!DOCTYPE r [<!ENTITY a \"{value}\">]>");
+    for (name, xml) in [
+        (
+            "attribute",
+            format!(
+                "{doctype}<r xmlns:x='http://www.w3.org/1999/xlink'><a x:href='http://e.org/&a;&a;'/>\
+                 <a x:href='http://e.org/&a;'/></r>"
+            ),
+        ),
+        (
+            "content",
+            format!(
+                "{doctype}<rss version='2.0'><channel><item><link>http://e.org/&a;&a;</link>\
+                 </item><item><link>http://e.org/&a;</link></item></channel></rss>"
+            ),
+        ),
+    ] {
+        assert!(xml.len() < 1 << 20);
+        let ex = extract(&xml);
+        // The held limit is max(1 MiB, the file's size): one use fits, two in one value do
+        // not; the next value starts afresh.
+        let limits: Vec<_> = ex
+            .problems
+            .iter()
+            .filter(|p| p.rule == "xml-entity-limit")
+            .collect();
+        assert_eq!(limits.len(), 1, "{name}: {:?}", ex.problems);
+        assert!(
+            limits[0]
+                .message
+                .contains("would hold more than 1048576 bytes"),
+            "{name}: {}",
+            limits[0].message
+        );
+        assert_eq!(&xml[limits[0].range.clone()], "&a;");
+        let iris: Vec<String> = ex.occurrences.iter().map(|o| o.iri.to_string()).collect();
+        let once = format!("http://e.org/{value}");
+        let refused = format!("http://e.org/{value}&a;");
+        assert!(iris.contains(&refused), "{name}");
+        assert!(iris.contains(&once), "{name}");
+    }
+}
+
+#[test]
+fn an_iri_of_thousands_of_entities_keeps_the_first_declarations_as_related_locations() {
+    use irilint::extract::span_map::EXACT_PIECES;
+    let n = 2 * EXACT_PIECES;
+    let decls: String = (0..n)
+        .map(|k| match k {
+            3 | 7000 => format!("<!ENTITY e{k} \"&#x202E;\">"),
+            _ => format!("<!ENTITY e{k} \"x\">"),
+        })
+        .collect();
+    let uses: String = (0..n).map(|k| format!("&e{k};")).collect();
+    let xml = format!(
+        "<!DOCTYPE r [{decls}]><r xmlns:x='http://www.w3.org/1999/xlink'><a x:href='http://e.org/{uses}'/></r>"
+    );
+    let ex = extract(&xml);
+    let o = ex
+        .occurrences
+        .iter()
+        .find(|o| o.iri.starts_with("http://e.org/"))
+        .unwrap();
+    let at = |k: usize| {
+        let before: usize = "http://e.org/".len() + k;
+        before..before + "\u{202E}".len()
+    };
+    // Among the first pieces: the use exactly, and the declaration.
+    assert_eq!(&xml[o.map.to_source(at(3))], "&e3;");
+    let related = o.map.related_for(at(3));
+    assert_eq!(related.len(), 1);
+    assert_eq!(&xml[related[0].range.clone()], "<!ENTITY e3 \"&#x202E;\">");
+    // Past them: the use is still underlined (with up to a few hundred bytes around it), its
+    // declaration is not kept.
+    let span = &xml[o.map.to_source(at(7000))];
+    assert!(span.contains("&e7000;") && span.len() < 600, "{span}");
+    assert!(o.map.related_for(at(7000)).is_empty());
+}
+
+#[test]
+fn entities_are_reported_by_name_a_hundred_times_at_most() {
+    use irilint::extract::xml::MAX_NAMED_REPORTS;
+    let n = 3 * MAX_NAMED_REPORTS;
+    let uses: String = (0..n).map(|k| format!("&u{k};")).collect();
+    let externals: String = (0..n)
+        .map(|k| format!("<!ENTITY x{k} SYSTEM \"s{k}\">"))
+        .collect();
+    let x_uses: String = (0..n).map(|k| format!("&x{k};")).collect();
+    for xml in [
+        // Undeclared, perhaps in the external subset.
+        format!(
+            "<!DOCTYPE r SYSTEM \"r.dtd\"><r xmlns:x='http://www.w3.org/1999/xlink'>\
+             <a x:href='http://e.org/{uses}'/></r>"
+        ),
+        // External, never read.
+        format!(
+            "<!DOCTYPE r [{externals}]><r xmlns:x='http://www.w3.org/1999/xlink'>\
+             <a x:href='http://e.org/{x_uses}'/><p>{x_uses}</p></r>"
+        ),
+    ] {
+        let ex = extract(&xml);
+        assert_eq!(ex.problems.len(), MAX_NAMED_REPORTS + 1);
+        assert!(ex.problems.iter().all(|p| p.rule == "xml-external-entity"));
+        // The first hundred by name, then one that says the rest are not reported.
+        let named = &ex.problems[MAX_NAMED_REPORTS - 1];
+        assert!(
+            named
+                .message
+                .contains(&format!("{};", MAX_NAMED_REPORTS - 1))
+        );
+        let last = ex.problems.last().unwrap();
+        assert!(
+            last.message.contains("at most 100 entities"),
+            "{}",
+            last.message
+        );
+        assert!(xml[last.range.clone()].ends_with(&format!("{MAX_NAMED_REPORTS};")));
+        // Every reference is still left as written in the IRI.
+        let iri = ex
+            .occurrences
+            .iter()
+            .find(|o| o.iri.starts_with("http://e.org/"))
+            .unwrap();
+        assert_eq!(iri.iri.matches(';').count(), n);
+    }
+}

@@ -131,13 +131,17 @@ impl SpanMap {
         let Some(last) = self.pieces.last_mut() else {
             return false;
         };
-        if last.via != via || source.start < last.source.start || last.source.len() >= COARSE_SOURCE
-        {
+        if source.start < last.source.start || last.source.len() >= COARSE_SOURCE {
             return false;
         }
         last.len += len;
         last.source.end = last.source.end.max(source.end);
         last.copied = false;
+        // Text from two places (an entity and the text around it) keeps no related location:
+        // a value alternating between them would otherwise keep a piece per escape.
+        if last.via != via {
+            last.via = None;
+        }
         true
     }
 
@@ -148,27 +152,31 @@ impl SpanMap {
 
     /// Appends `len` prepared bytes produced by the escape at `source` whose text came from
     /// elsewhere in the document (`&name;` and its `<!ENTITY name ...>` declaration).
-    pub fn push_replaced_via(&mut self, len: usize, source: Range<usize>, related: Related) {
+    /// Past [`EXACT_PIECES`], a related location not met before is not kept (the piece keeps
+    /// its source range): a value of a million entities, each declared once, keeps 4,096 labels,
+    /// not a million.
+    pub fn push_replaced_via(&mut self, len: usize, source: Range<usize>, related: &Related) {
         let at = (related.range.start, related.range.end);
         crate::work::add(crate::work::Work::RelatedLookups, 1);
         let index = self.related_at.get_or_insert_default();
         let k = match index.get(&at) {
-            Some(&k) if self.related[k] == related => k,
+            Some(&k) if self.related[k] == *related => Some(k),
             // Two labels for one place (not met): found by a search, as before.
-            Some(_) if let Some(k) = self.related.iter().position(|r| *r == related) => {
+            Some(_) if let Some(k) = self.related.iter().position(|r| r == related) => {
                 crate::work::add(crate::work::Work::RelatedLookups, k);
-                k
+                Some(k)
             }
+            _ if self.pieces.len() >= EXACT_PIECES => None,
             found => {
-                self.related.push(related);
+                self.related.push(related.clone());
                 let k = self.related.len() - 1;
                 if found.is_none() {
                     index.insert(at, k);
                 }
-                k
+                Some(k)
             }
         };
-        self.push_piece(len, source, Some(k));
+        self.push_piece(len, source, k);
     }
 
     fn push_piece(&mut self, len: usize, source: Range<usize>, via: Option<usize>) {
@@ -193,9 +201,7 @@ impl SpanMap {
         for p in &other.pieces {
             match p.via {
                 _ if p.copied => self.push_copied(p.source.clone()),
-                Some(k) => {
-                    self.push_replaced_via(p.len, p.source.clone(), other.related[k].clone())
-                }
+                Some(k) => self.push_replaced_via(p.len, p.source.clone(), &other.related[k]),
                 None => self.push_replaced(p.len, p.source.clone()),
             }
         }
@@ -226,11 +232,9 @@ impl SpanMap {
                 out.push_copied(s..s + (end - start));
             } else {
                 match p.via {
-                    Some(k) => out.push_replaced_via(
-                        end - start,
-                        p.source.clone(),
-                        self.related[k].clone(),
-                    ),
+                    Some(k) => {
+                        out.push_replaced_via(end - start, p.source.clone(), &self.related[k])
+                    }
                     None => out.push_replaced(end - start, p.source.clone()),
                 }
             }
@@ -399,7 +403,7 @@ mod tests {
         };
         let mut m = SpanMap::default();
         m.push_copied(40..45);
-        m.push_replaced_via(6, 45..48, decl.clone());
+        m.push_replaced_via(6, 45..48, &decl);
         assert!(m.related_for(0..5).is_empty());
         assert_eq!(m.related_for(4..7), std::slice::from_ref(&decl));
         assert_eq!(m.slice(5..11).related_for(0..1), [decl]);

@@ -86,7 +86,9 @@
 //! entity the document does not declare when its declaration may be in the unread external
 //! subset. Expansion is
 //! bounded: references nest at most [`MAX_DEPTH`] levels, and all expansions of a document
-//! together scan at most max(1 MiB, 10 × its size) bytes. Both are computed from the
+//! together scan at most max(1 MiB, 10 × its size) bytes; the values held at once (a start
+//! tag's attribute values, an IRI element's content) take at most max(1 MiB, its size) bytes of
+//! entity text, and a DOCTYPE keeps [`MAX_DECLARATIONS`] entities. All are computed from the
 //! declarations before anything is expanded, so a "billion laughs" or quadratic-blowup document
 //! costs nothing: the refused use is reported (`xml-entity-limit`, on the `&name;`, the
 //! declaration related), left as written, and the rest of the document is still checked.
@@ -156,6 +158,17 @@ pub const DOCBOOK: &str = "http://docbook.org/ns/docbook";
 
 /// How deep entity references may nest.
 pub const MAX_DEPTH: u32 = 16;
+
+/// How many entities (general and parameter) a DOCTYPE may declare: the declarations after
+/// are not processed, and references to them are left unexpanded. A table of entities costs
+/// ten times the declarations' text (about 250 bytes for `<!ENTITY e1 "x1">`), so a DOCTYPE of
+/// millions of them would outgrow the memory bound; this caps the table at about 13 MB. HTML's
+/// and MathML's sets have about 2,200 each, and irilint reads only the internal subset.
+pub const MAX_DECLARATIONS: usize = 50_000;
+
+/// How many entities a document's reports name one by one (refused, external, undeclared): past
+/// them, one report says so and the references are left as written without one each.
+pub const MAX_NAMED_REPORTS: usize = 100;
 
 /// Which elements a row of [`SLOTS`] applies to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -234,10 +234,9 @@ impl Prepared {
         self.text.push_str(&src[range.clone()]);
         match via {
             None => self.map.push_copied(range),
-            Some(v) => {
-                self.map
-                    .push_replaced_via(range.len(), v.use_range.clone(), v.related.clone())
-            }
+            Some(v) => self
+                .map
+                .push_replaced_via(range.len(), v.use_range.clone(), &v.related),
         }
     }
 
@@ -248,7 +247,7 @@ impl Prepared {
             None => self.map.push_replaced(s.len(), escape),
             Some(v) => self
                 .map
-                .push_replaced_via(s.len(), v.use_range.clone(), v.related.clone()),
+                .push_replaced_via(s.len(), v.use_range.clone(), &v.related),
         }
     }
 
@@ -281,8 +280,16 @@ impl Prepared {
         self.copy(src, run..range.end, None);
     }
 
-    /// The occurrence text and map of `range` of the prepared text.
-    pub(super) fn slice(&self, range: Range<usize>) -> (String, SpanMap) {
+    /// The occurrence text and map of `range` of the prepared text: the value itself, moved out
+    /// and not copied, when the range is all of it (one IRI of millions of entities would
+    /// otherwise be held twice, map and all).
+    pub(super) fn take_slice(&mut self, range: Range<usize>) -> (String, SpanMap) {
+        if range == (0..self.text.len()) {
+            return (
+                std::mem::take(&mut self.text),
+                std::mem::take(&mut self.map),
+            );
+        }
         (self.text[range.clone()].to_string(), self.map.slice(range))
     }
 }

@@ -91,6 +91,8 @@ pub(super) struct Dtd {
     /// well-formedness error (no external subset and no parameter-entity reference, or
     /// `standalone="yes"`). Otherwise the declaration may be in what was not read.
     pub entities_must_be_declared: bool,
+    /// Declarations past [`super::MAX_DECLARATIONS`] were not processed.
+    pub declarations_dropped: bool,
     /// Problems found in the DOCTYPE, in order; the last is fatal when `fatal` is set.
     pub problems: Vec<Problem>,
     /// The DOCTYPE is not well-formed: the document cannot be read past it.

@@ -9,7 +9,9 @@ use std::ops::Range;
 use super::decode::{Reference, char_end, is_name, is_name_char, is_space, reference, shorten};
 use super::dtd::{Dtd, Entity, ExternalSubset, Kind};
 use super::dtd_graph::analyze;
-use super::{ENTITY_LIMIT, EXTERNAL_ENTITY, MAX_DEPTH, NOT_WELL_FORMED, Stop, problem};
+use super::{
+    ENTITY_LIMIT, EXTERNAL_ENTITY, MAX_DECLARATIONS, MAX_DEPTH, NOT_WELL_FORMED, Stop, problem,
+};
 use crate::extract::{Problem, Related};
 
 /// A parameter entity.
@@ -41,6 +43,9 @@ struct Parser<'t> {
     param_stack: Vec<String>,
     /// A parameter entity was not read: later declarations are not processed.
     skip_declarations: bool,
+    /// [`MAX_DECLARATIONS`] entities are declared: later declarations are not processed,
+    /// `standalone` or not.
+    too_many: bool,
     param_refs: bool,
     reported: HashSet<String>,
     problems: Vec<Problem>,
@@ -60,6 +65,7 @@ pub(super) fn parse(text: &str, content: Range<usize>, standalone: bool, limit: 
         params: HashMap::new(),
         param_stack: Vec::new(),
         skip_declarations: false,
+        too_many: false,
         param_refs: false,
         reported: HashSet::new(),
         problems: Vec::new(),
@@ -68,7 +74,9 @@ pub(super) fn parse(text: &str, content: Range<usize>, standalone: bool, limit: 
     let fatal = p.doctype(content).is_err();
     analyze(&mut p.general, &p.index);
     Dtd {
-        entities_must_be_declared: standalone || (p.external_subset.is_none() && !p.param_refs),
+        entities_must_be_declared: !p.too_many
+            && (standalone || (p.external_subset.is_none() && !p.param_refs)),
+        declarations_dropped: p.too_many,
         general: p.general,
         index: p.index,
         external_subset: p.external_subset,
@@ -471,7 +479,27 @@ impl Parser<'_> {
             ));
         }
         let decl = self.locate(at, i..close + 1);
-        if !self.skip_declarations || self.standalone {
+        let process = (!self.skip_declarations || self.standalone) && !self.too_many;
+        if process && self.general.len() + self.params.len() >= MAX_DECLARATIONS {
+            self.too_many = true;
+            let mut p = problem(
+                ENTITY_LIMIT,
+                decl,
+                format!(
+                    "this entity declaration and those after it are not processed: the DOCTYPE \
+                     declares more than {MAX_DECLARATIONS} entities, as many as irilint keeps; \
+                     references to them are left unexpanded"
+                ),
+                Vec::new(),
+            );
+            p.help = Some(
+                "a table of millions of entities is a way to exhaust a parser's memory; the text \
+                 of the entities past the limit is not checked: declare fewer entities, or write \
+                 the values out"
+                    .to_string(),
+            );
+            self.problems.push(p);
+        } else if process {
             if parameter {
                 let text = match kind {
                     Kind::Internal(t) => Ok(t),

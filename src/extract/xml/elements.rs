@@ -31,6 +31,10 @@ impl<'a> Walker<'a> {
         empty: bool,
     ) -> Result<Action<'a>, Stop> {
         let src = cx.src;
+        if self.captures.is_empty() {
+            // The last tag's values are gone.
+            self.held = 0;
+        }
         let spare = std::mem::take(&mut self.spare);
         let raw = tags::parse(src, start..start + len, spare.attributes)
             .map_err(|e| self.fatal(cx.via, e.range, e.message))?;
@@ -198,15 +202,23 @@ impl<'a> Walker<'a> {
         let mut found = Vec::new();
         // Asked only once an IRI is found: most elements have none.
         let mut literal_result = None;
-        for (slot, value) in slots.iter().zip(&values) {
-            if let (Some((slot, kind, origin)), Some(p)) = (slot, value)
-                && slot.condition.holds(plain)
-            {
+        let content = content_slot(&element).filter(|s| s.condition.holds(plain));
+        // The conditions read other values: all are asked before any value is taken (on the stack
+        // for a tag of up to 16 attributes).
+        let holds: smallvec::SmallVec<[bool; 16]> = slots
+            .iter()
+            .map(|s| {
+                s.as_ref()
+                    .is_some_and(|(slot, _, _)| slot.condition.holds(plain))
+            })
+            .collect();
+        for ((slot, value), holds) in slots.iter().zip(values.iter_mut()).zip(holds) {
+            if let (Some((_, kind, origin)), Some(p), true) = (slot, value, holds) {
                 let literal_result = *literal_result
                     .get_or_insert_with(|| element.namespace != Some(XSLT) && self.ns.binds(XSLT));
                 let xslt_avts = literal_result && !origin.starts_with("xmlns");
                 for r in iri_ranges(*kind, &p.text) {
-                    let (iri, map) = p.slice(r);
+                    let (iri, map) = p.take_slice(r);
                     // In a stylesheet, a literal result element's attributes are attribute
                     // value templates (XSLT 1.0 §7.6.2): `{$x}` is an XPath expression.
                     let placeholders = if xslt_avts {
@@ -224,7 +236,6 @@ impl<'a> Walker<'a> {
                 }
             }
         }
-        let content = content_slot(&element).filter(|s| s.condition.holds(plain));
         found.into_iter().for_each(&mut *self.sink);
         self.spare = Spare {
             attributes: raw.attributes,
@@ -254,9 +265,10 @@ impl<'a> Walker<'a> {
         if self.captures.last().is_some_and(|c| c.depth == depth)
             && let Some(c) = self.captures.pop()
         {
+            let mut c = c;
             let r = trim(&c.prepared.text, 0..c.prepared.text.len());
             if !r.is_empty() {
-                let (iri, map) = c.prepared.slice(r);
+                let (iri, map) = c.prepared.take_slice(r);
                 (self.sink)(
                     Occurrence {
                         iri: iri.into(),

@@ -8,7 +8,7 @@ use std::ops::Range;
 use super::decode::{Prepared, Via, char_ref, is_name, predefined, shorten};
 use super::dtd::{Dtd, Kind};
 use super::walker::{Action, Cx, Frame, Walker, reader};
-use super::{ENTITY_LIMIT, EXTERNAL_ENTITY, MAX_DEPTH, Stop, problem};
+use super::{ENTITY_LIMIT, EXTERNAL_ENTITY, MAX_DEPTH, MAX_NAMED_REPORTS, Stop, problem};
 use crate::extract::Related;
 
 impl<'a> Walker<'a> {
@@ -52,7 +52,7 @@ impl<'a> Walker<'a> {
         match dtd.entity(body) {
             Some((k, e)) => match &e.kind {
                 Kind::Internal(text) => {
-                    if self.admit(cx.via, k, range.clone())? {
+                    if self.admit(cx.via, k, range.clone(), iri)? {
                         let via = Via {
                             use_range: Self::locate(cx.via, range),
                             related: e.declared_here(cx.via.map(|v| v.outer.as_str())),
@@ -83,8 +83,15 @@ impl<'a> Walker<'a> {
         Ok(Action::Continue)
     }
 
-    /// Whether a use of internal entity `k` at `range` of the text `via` may be expanded.
-    fn admit(&mut self, via: Option<&Via>, k: usize, range: Range<usize>) -> Result<bool, Stop> {
+    /// Whether a use of internal entity `k` at `range` of the text `via` may be expanded, into a
+    /// value that is `held` (an attribute value, an IRI element's content) or not.
+    fn admit(
+        &mut self,
+        via: Option<&Via>,
+        k: usize,
+        range: Range<usize>,
+        held: bool,
+    ) -> Result<bool, Stop> {
         let e = self.dtd.get(k);
         if e.recursive {
             let message = format!(
@@ -120,11 +127,20 @@ impl<'a> Walker<'a> {
                 self.limit - self.used.min(self.limit),
                 self.limit
             )
+        } else if held && self.held.saturating_add(e.cost) > self.held_limit {
+            format!(
+                "the value it is in would hold more than {} bytes of entity text (max(1 MiB, \
+                 the file's size))",
+                self.held_limit
+            )
         } else {
             self.used += e.cost;
+            if held {
+                self.held += e.cost;
+            }
             return Ok(true);
         };
-        if self.reported.insert(format!("limit:{}", e.name)) {
+        if self.first_report(format!("limit:{}", e.name), ENTITY_LIMIT, range.clone()) {
             let message = format!("entity `&{};` is not expanded: {why}", e.name);
             self.out.problems.push(problem(
                 ENTITY_LIMIT,
@@ -136,10 +152,36 @@ impl<'a> Walker<'a> {
         Ok(false)
     }
 
+    /// Whether the report `key` (`"external:name"`...) is made: once per key, and for at most
+    /// [`MAX_NAMED_REPORTS`] keys in a document. The first key past them is reported, under
+    /// `rule` at `range`, as the end of the reports: an IRI of 400,000 references to entities of
+    /// an unread external subset, each named once, made 400,000 warnings (650 MB, 6.8 s).
+    fn first_report(&mut self, key: String, rule: &'static str, range: Range<usize>) -> bool {
+        if self.reported.len() > MAX_NAMED_REPORTS || self.reported.contains(&key) {
+            return false;
+        }
+        if self.reported.len() == MAX_NAMED_REPORTS {
+            self.reported.insert(String::new());
+            self.out.problems.push(problem(
+                rule,
+                range,
+                format!(
+                    "this entity reference and the ones after it are left as written without a \
+                     report of their own: irilint reports at most {MAX_NAMED_REPORTS} entities \
+                     of a document by name"
+                ),
+                Vec::new(),
+            ));
+            return false;
+        }
+        self.reported.insert(key)
+    }
+
     /// A reference to external entity `k` at `range` of the text `via`: reported once.
     fn external(&mut self, via: Option<&Via>, k: usize, range: Range<usize>, in_attribute: bool) {
         let e = self.dtd.get(k);
-        if !self.reported.insert(format!("external:{}", e.name)) {
+        let at = Self::locate(via, range.clone());
+        if !self.first_report(format!("external:{}", e.name), EXTERNAL_ENTITY, at) {
             return;
         }
         let Kind::External { system, unparsed } = &e.kind else {
@@ -187,7 +229,15 @@ impl<'a> Walker<'a> {
                 ),
             ));
         }
-        if !iri || !self.reported.insert(format!("undeclared:{name}")) {
+        // With declarations dropped, the one report of the drop stands for every such use.
+        if !iri
+            || self.dtd.declarations_dropped
+            || !self.first_report(
+                format!("undeclared:{name}"),
+                EXTERNAL_ENTITY,
+                Self::locate(via, range.clone()),
+            )
+        {
             return Ok(());
         }
         let (message, related) = match &self.dtd.external_subset {
@@ -234,7 +284,7 @@ impl<'a> Walker<'a> {
         match dtd.entity(name) {
             Some((k, e)) => match &e.kind {
                 Kind::Internal(text) => {
-                    if self.admit(via, k, range.clone())? {
+                    if self.admit(via, k, range.clone(), true)? {
                         let inner = Via {
                             use_range: Self::locate(via, range),
                             related: e.declared_here(via.map(|v| v.outer.as_str())),

@@ -63,6 +63,8 @@ pub(super) fn run(original: &str, on_occurrence: &mut dyn FnMut(Occurrence)) -> 
         dtd: &dtd,
         limit,
         used: dtd.budget_used,
+        held_limit: (1u64 << 20).max(text.len() as u64),
+        held: 0,
         out: Extraction::default(),
         elements: Vec::new(),
         ns: Namespaces::new(),
@@ -187,6 +189,12 @@ pub(super) struct Walker<'a> {
     pub(super) dtd: &'a Dtd,
     pub(super) limit: u64,
     pub(super) used: u64,
+    /// The most bytes of entity text the values held at once (a start tag's attribute values,
+    /// an element's captured content) may take: max(1 MiB, the file's size). The expansion
+    /// budget alone (10 × the file) would let one IRI outgrow the memory bound.
+    pub(super) held_limit: u64,
+    /// Bytes of entity text in the values held now (an upper estimate: each use's full cost).
+    pub(super) held: u64,
     pub(super) out: Extraction,
     /// Where each IRI goes as it is found.
     pub(super) sink: &'a mut dyn FnMut(Occurrence),
