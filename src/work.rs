@@ -39,9 +39,12 @@ pub enum Work {
     RelatedLookups,
     /// Bytes of a line searched for its ends, to read a reStructuredText reference on it.
     LineSearches,
+    /// Namespace bindings looked at to tell whether XSLT's namespace is in scope, asked for
+    /// each IRI of an XML element.
+    NamespaceLookups,
 }
 
-const KINDS: usize = 10;
+const KINDS: usize = 11;
 
 thread_local! {
     static COUNTS: [Cell<u64>; KINDS] = const { [const { Cell::new(0) }; KINDS] };

@@ -299,6 +299,27 @@ fn an_iri_of_many_entities_costs_linear_work() {
 }
 
 #[test]
+fn nested_namespace_bindings_cost_linear_work() {
+    // n nested elements, each binding a prefix of its own (an IRI each): whether XSLT's
+    // namespace was in scope was asked of every prefix bound (100,000 of them took 147 s).
+    let work = |n: usize| {
+        let open: String = (0..n)
+            .map(|i| format!("<a xmlns:p{i}=\"u:{i}\">"))
+            .collect();
+        let doc = format!("<r>{open}{}</r>", "</a>".repeat(n));
+        let source = Source::decode("a.xml".into(), Format::Xml, doc.as_bytes()).unwrap();
+        let selection = Selection::default();
+        let options = irilint::check::CheckOptions::new(&selection);
+        let (file, work) = measure(Work::NamespaceLookups, || {
+            irilint::check::check_source(&source, &options)
+        });
+        assert_eq!(file.iris, n);
+        work
+    };
+    assert_linear("namespace bindings looked at", work(2_000), work(8_000));
+}
+
+#[test]
 fn references_on_one_long_rst_line_cost_linear_work() {
     // n hyperlink references with embedded IRIs on one line: each searched the whole line both
     // ways for its ends (80,000 of them took 12.6 s).
