@@ -1,10 +1,11 @@
-//! XML documents whose IRIs are made of entities: peak memory stays within twice the document
-//! and a constant (the book, "Limits and guarantees"). Before, 4.3 MB of 128,000 declarations
+//! XML documents whose IRIs are made of entities, and one of nothing but nesting: peak memory
+//! stays within twice the document and a constant (the book, "Limits and guarantees"). Before, 4.3 MB of 128,000 declarations
 //! each used once in one IRI peaked at 100 MB (a label per declaration, kept by the IRI's map
 //! and copied with it), 2.4 MB of `&e;x` alternating in one IRI at 146 MB (a piece of map per
 //! reference), and a 5 MB entity used 9 times in one IRI at 150 MB (the expansion budget, 10 ×
 //! the document, let one value grow to 45 MB). 3.5 MB of 400,000 references to entities of an
-//! unread external subset made as many warnings, 650 MB.
+//! unread external subset made as many warnings, 650 MB. 5.3 MB of `<a>` kept each of its 1.3
+//! million levels (78 MB); reading now stops past 10,000.
 //!
 //! Alone in its test binary: the allocator counts the whole process, so one test drives every
 //! case, one after another.
@@ -92,6 +93,8 @@ fn documents(size: usize) -> Vec<(&'static str, String)> {
                     .collect::<String>(),
             ),
         ),
+        // Nothing but nesting: each level is kept until its end tag.
+        ("nested.xml", format!("<r>{}", "<a>".repeat(size / 3))),
     ]
 }
 
@@ -102,7 +105,11 @@ fn iris_made_of_entities_stay_within_the_memory_bound() {
     for (k, (name, large)) in documents(4 << 20).into_iter().enumerate() {
         let ((small_peak, small_work), _) = cost(name, &small[k].1);
         let ((peak, work), report) = cost(name, &large);
-        assert!(report.iris >= 1, "{name}: {} IRIs", report.iris);
+        assert!(
+            report.iris >= 1 || name == "nested.xml",
+            "{name}: {} IRIs",
+            report.iris
+        );
         if peak > 2 * large.len() + (40 << 20) {
             failed.push(format!(
                 "{name}: peak {} MB for a {} MB document",

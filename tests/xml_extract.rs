@@ -483,20 +483,35 @@ fn malformed_documents_keep_the_iris_before_the_error() {
 }
 
 #[test]
-fn deep_nesting_does_not_overflow() {
+fn deep_nesting_does_not_overflow_and_stops_at_the_depth_limit() {
+    use irilint::extract::xml::MAX_ELEMENT_DEPTH;
+    // `<r>`, the `<d>`s and `<a>`: as deep as is read.
+    let d = MAX_ELEMENT_DEPTH - 2;
     let mut xml = String::from("<r xmlns:x='http://www.w3.org/1999/xlink'>");
-    xml.push_str(&"<d>".repeat(200_000));
+    xml.push_str(&"<d>".repeat(d));
     xml.push_str("<a x:href='http://e.org/&#x202E;'/>");
-    xml.push_str(&"</d>".repeat(200_000));
+    xml.push_str(&"</d>".repeat(d));
     xml.push_str("</r>");
     let ex = within(Duration::from_secs(30), || extract(&xml));
     assert!(ex.problems.is_empty());
     assert_eq!(&*ex.occurrences[1].iri, "http://e.org/\u{202E}");
     // Unclosed: reported at the innermost open element, no recursion either way.
-    let open = format!("<r>{}", "<d>".repeat(200_000));
+    let open = format!("<r>{}", "<d>".repeat(d + 1));
     let p = within(Duration::from_secs(30), || extract(&open)).problems;
     assert_eq!(p.len(), 1);
     assert_eq!(p[0].range, open.len() - 3..open.len() - 1);
+    // Deeper: reading stops at the first element past the limit, as a parser's does.
+    let deep = format!("<r>{}<a href='http://e.org/'/>", "<d>".repeat(200_000));
+    let p = within(Duration::from_secs(30), || extract(&deep)).problems;
+    assert_eq!(p.len(), 1);
+    assert_eq!(p[0].rule, "xml-not-well-formed");
+    let at = 3 + 3 * (MAX_ELEMENT_DEPTH - 1);
+    assert_eq!(p[0].range, at..at + 2);
+    assert!(
+        p[0].message.contains("more than 10000 levels"),
+        "{}",
+        p[0].message
+    );
 }
 
 #[test]

@@ -166,6 +166,9 @@ pub const MAX_DEPTH: u32 = 16;
 /// and MathML's sets have about 2,200 each, and irilint reads only the internal subset.
 pub const MAX_DECLARATIONS: usize = 50_000;
 
+/// How deep elements may nest: deeper, reading stops with `xml-not-well-formed`.
+pub const MAX_ELEMENT_DEPTH: usize = 10_000;
+
 /// How many entities a document's reports name one by one (refused, external, undeclared): past
 /// them, one report says so and the references are left as written without one each.
 pub const MAX_NAMED_REPORTS: usize = 100;

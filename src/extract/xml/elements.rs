@@ -15,8 +15,8 @@ use super::decode::{
 use super::errors::AMPERSAND;
 use super::walker::{Action, Capture, Cx, Open, Spare, Walker};
 use super::{
-    ElementName, Stop, Value, XML_NAMESPACE, XMLNS_NAMESPACE, XSLT, attribute_slot, content_slot,
-    iri_ranges, is_condition_attribute, namespace_slot, tags,
+    ElementName, MAX_ELEMENT_DEPTH, Stop, Value, XML_NAMESPACE, XMLNS_NAMESPACE, XSLT,
+    attribute_slot, content_slot, iri_ranges, is_condition_attribute, namespace_slot, tags,
 };
 use crate::extract::{Occurrence, template};
 
@@ -215,7 +215,7 @@ impl<'a> Walker<'a> {
         for ((slot, value), holds) in slots.iter().zip(values.iter_mut()).zip(holds) {
             if let (Some((_, kind, origin)), Some(p), true) = (slot, value, holds) {
                 let literal_result = *literal_result
-                    .get_or_insert_with(|| element.namespace != Some(XSLT) && self.ns.binds(XSLT));
+                    .get_or_insert_with(|| element.namespace != Some(XSLT) && self.ns.binds_xslt());
                 let xslt_avts = literal_result && !origin.starts_with("xmlns");
                 for r in iri_ranges(*kind, &p.text) {
                     let (iri, map) = p.take_slice(r);
@@ -242,6 +242,19 @@ impl<'a> Walker<'a> {
             values,
             slots,
         };
+        if self.elements.len() >= MAX_ELEMENT_DEPTH {
+            // Each level is kept until its end tag: a file of nothing but `<a>` would hold
+            // thirteen times its size.
+            return Err(self.fatal(
+                cx.via,
+                start - 1..raw.name.end,
+                format!(
+                    "elements nest more than {MAX_ELEMENT_DEPTH} levels deep here: irilint stops \
+                     reading, as parsers do (libxml2 stops at 256 levels, 2048 with its huge \
+                     option)"
+                ),
+            ));
+        }
         self.elements.push(Open {
             name: qname,
             tag: tag_range,
