@@ -106,18 +106,56 @@ fn looks_like_xml(bytes: &[u8]) -> bool {
 }
 
 /// A byte sequence that could not be decoded and became U+FFFD in the text.
+///
+/// 24 bytes, its values inline: Latin-1 prose read as UTF-8 has one every few bytes (13 MB of
+/// it made 1.3 million, 56 bytes each and a heap allocation for the values: 147 MB in all).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InvalidSequence {
-    /// The undecodable bytes in the file.
-    pub bytes: Range<usize>,
-    /// Their values (at most a few bytes: one malformed sequence), for messages.
-    pub found: Vec<u8>,
+    /// Where the undecodable bytes start in the file.
+    start: usize,
     /// Where the U+FFFD that replaced them starts in [`Source::text`].
     pub text_offset: usize,
-    /// How far file offsets after this sequence are from text offsets, from the start of the
-    /// body: the sum, over it and every sequence before it, of its byte length minus the 3
-    /// bytes of the U+FFFD that replaced it (so that [`Source::report_offset`] is one search).
-    pub shift_after: isize,
+    /// How many bytes it has (a decoder's malformed sequence is a few bytes at most).
+    len: u8,
+    /// Its first [`FOUND`] bytes.
+    found: [u8; FOUND],
+}
+
+/// The bytes of an [`InvalidSequence`] it keeps: every malformed sequence `encoding_rs` reports
+/// for UTF-8 (at most 3) and the legacy encodings fits.
+const FOUND: usize = 4;
+
+impl InvalidSequence {
+    fn new(start: usize, bytes: &[u8], text_offset: usize) -> Self {
+        let mut found = [0; FOUND];
+        let kept = bytes.len().min(FOUND);
+        found[..kept].copy_from_slice(&bytes[..kept]);
+        InvalidSequence {
+            start,
+            text_offset,
+            len: u8::try_from(bytes.len()).unwrap_or(u8::MAX),
+            found,
+        }
+    }
+
+    /// In a UTF-8 document whose body starts `body` bytes into the file: how far file offsets
+    /// after this sequence are from text offsets, from the start of the body (the sum, over it
+    /// and every sequence before it, of its byte length minus the 3 bytes of the U+FFFD that
+    /// replaced it), so that [`Source::report_offset`] is one search.
+    pub fn shift_after(&self, body: usize) -> isize {
+        (self.bytes().end - body) as isize - (self.text_offset + 3) as isize
+    }
+
+    /// The undecodable bytes in the file.
+    pub fn bytes(&self) -> Range<usize> {
+        self.start..self.start + usize::from(self.len)
+    }
+
+    /// Their values, for messages and to read them back; `None` for a sequence longer than
+    /// [`FOUND`] bytes (none is met).
+    pub fn found(&self) -> Option<&[u8]> {
+        self.found.get(..usize::from(self.len))
+    }
 }
 
 /// A charset declared inside the document (XML declaration, `<meta charset>`).
@@ -368,9 +406,9 @@ impl Source {
             .encoding
             .invalid
             .partition_point(|s| s.text_offset < text_offset);
-        let shift = before
-            .checked_sub(1)
-            .map_or(0, |k| self.encoding.invalid[k].shift_after);
+        let shift = before.checked_sub(1).map_or(0, |k| {
+            self.encoding.invalid[k].shift_after(self.encoding.bom_len)
+        });
         (text_offset as isize + shift) as usize + self.encoding.bom_len
     }
 }
@@ -424,15 +462,11 @@ fn decode_with(
             DecoderResult::Malformed(bad, after) => {
                 let end = read - usize::from(after);
                 let start = end - usize::from(bad);
-                let shift_before = invalid
-                    .last()
-                    .map_or(0, |s: &InvalidSequence| s.shift_after);
-                invalid.push(InvalidSequence {
-                    bytes: base + start..base + end,
-                    found: body[start..end].to_vec(),
-                    text_offset: text.len(),
-                    shift_after: shift_before + (end - start) as isize - 3,
-                });
+                invalid.push(InvalidSequence::new(
+                    base + start,
+                    &body[start..end],
+                    text.len(),
+                ));
                 text.push(char::REPLACEMENT_CHARACTER);
             }
         }
@@ -480,8 +514,8 @@ mod tests {
         assert_eq!(found, expected);
         let mut running = 0;
         for seq in &s.encoding.invalid {
-            running += seq.bytes.len() as isize - 3;
-            assert_eq!(seq.shift_after, running);
+            running += seq.bytes().len() as isize - 3;
+            assert_eq!(seq.shift_after(3), running);
         }
     }
 
@@ -496,7 +530,7 @@ mod tests {
     fn invalid_utf8_is_replaced_and_recorded() {
         let s = decode(b"a\xC3(b\xFF\xFEc");
         assert_eq!(s.text, "a\u{FFFD}(b\u{FFFD}\u{FFFD}c");
-        let bytes: Vec<_> = s.encoding.invalid.iter().map(|i| i.bytes.clone()).collect();
+        let bytes: Vec<_> = s.encoding.invalid.iter().map(|i| i.bytes()).collect();
         assert_eq!(bytes, [1..2, 4..5, 5..6]);
         // 'c' is byte 6 in the file; in the text it is after three 3-byte replacements.
         let c = s.text.find('c').unwrap();
@@ -514,7 +548,7 @@ mod tests {
         let s = decode(&le);
         assert_eq!(s.text, "hé\u{FFFD}x");
         assert_eq!(s.encoding.used, UTF_16LE);
-        assert_eq!(s.encoding.invalid[0].bytes, 6..8);
+        assert_eq!(s.encoding.invalid[0].bytes(), 6..8);
         let be: Vec<u8> = [0xFE, 0xFF]
             .into_iter()
             .chain("日本".encode_utf16().flat_map(u16::to_be_bytes))
@@ -574,7 +608,7 @@ mod tests {
             .encoding
             .invalid
             .iter()
-            .map(|i| i.found.as_slice())
+            .map(|i| i.found().unwrap())
             .collect();
         assert_eq!(found, [&b"\xE9"[..], &b"\xF0\x9F"[..]]);
     }
@@ -623,7 +657,7 @@ mod tests {
         .unwrap();
         assert!(s.text.contains("日本"), "{}", s.text);
         assert_eq!(s.encoding.invalid.len(), 1);
-        assert_eq!(s.encoding.invalid[0].bytes, 29..30);
+        assert_eq!(s.encoding.invalid[0].bytes(), 29..30);
     }
 
     #[test]

@@ -83,7 +83,7 @@ fn file_bytes(document: &Source, source: Range<usize>) -> Option<Vec<u8>> {
             .invalid
             .binary_search_by_key(&(source.start + at), |s| s.text_offset)
             .ok()?;
-        out.extend_from_slice(&facts.invalid[k].found);
+        out.extend_from_slice(facts.invalid[k].found()?);
         from = at + char::REPLACEMENT_CHARACTER.len_utf8();
     }
     out.extend(bytes_in(&text[from..], facts.used)?);

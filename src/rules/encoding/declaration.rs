@@ -274,10 +274,11 @@ fn undecodable(source: &Source, deciding: Option<&Declaration>, sink: &mut Docum
         return;
     };
     let used = facts.used.name();
-    let bytes: Vec<String> = first.found.iter().map(|b| format!("0x{b:02X}")).collect();
+    let found = first.found().unwrap_or_default();
+    let bytes: Vec<String> = found.iter().map(|b| format!("0x{b:02X}")).collect();
     // What the bytes would be in the usual other suspect, to show what the file really is.
     let as_1252 = (facts.used == encoding_rs::UTF_8)
-        .then(|| WINDOWS_1252.decode_without_bom_handling(&first.found).0)
+        .then(|| WINDOWS_1252.decode_without_bom_handling(found).0)
         .filter(|s| !s.contains(char::REPLACEMENT_CHARACTER))
         .map(|s| {
             format!(
@@ -376,10 +377,14 @@ fn undecodable(source: &Source, deciding: Option<&Declaration>, sink: &mut Docum
         format!(
             "the document is read as {used} ({why}), but byte{} {} at offset {} {} not valid \
              {used}{more}",
-            if first.found.len() == 1 { "" } else { "s" },
+            if first.bytes().len() == 1 { "" } else { "s" },
             bytes.join(" "),
-            first.bytes.start,
-            if first.found.len() == 1 { "is" } else { "are" },
+            first.bytes().start,
+            if first.bytes().len() == 1 {
+                "is"
+            } else {
+                "are"
+            },
         ),
         Some(format!(
             "{fix}; undecodable bytes become U+FFFD, so IRIs with them cannot be checked"
