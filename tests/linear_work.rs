@@ -3,6 +3,7 @@
 //! quadratic cost would show as 16. The counts are [`irilint::work`]'s, each a model of one cost
 //! named there. The book's "Limits and guarantees" (docs/src/limits.md) names each test.
 
+use irilint::check::FileOutcome;
 use irilint::rules::{self, Selection};
 use irilint::source::{Format, Source};
 use irilint::work::{Work, measure};
@@ -14,6 +15,14 @@ fn assert_linear(what: &str, at_n: u64, at_4n: u64) {
         "{what}: {at_n} at N, {at_4n} at 4N (linear would be about {})",
         4 * at_n
     );
+}
+
+/// The outcome of checking `doc` as file `name` with the default rules, and the `work` it did.
+fn checked(name: &str, format: Format, doc: &str, work: Work) -> (FileOutcome, u64) {
+    let source = Source::decode(name.into(), format, doc.as_bytes()).unwrap();
+    let selection = Selection::default();
+    let options = irilint::check::CheckOptions::new(&selection);
+    measure(work, || irilint::check::check_source(&source, &options))
 }
 
 /// French and German prose in Latin-1, as a file saved in a legacy editor: an accented letter
@@ -260,14 +269,9 @@ fn template_expressions_cost_linear_work() {
             .map(|i| format!("See [x](http://a.org/{{{{ .Site.X }}}}/p{i}) now.\n\n"))
             .collect();
         let one_iri = format!("[x](http://a.org/{})\n", "{{ a }}\u{202E}".repeat(n));
-        let selection = Selection::default();
-        let options = irilint::check::CheckOptions::new(&selection);
         let mut total = 0;
         for doc in [links, one_iri] {
-            let source = Source::decode("a.md".into(), Format::Markdown, doc.as_bytes()).unwrap();
-            let (file, work) = measure(Work::TemplateLookups, || {
-                irilint::check::check_source(&source, &options)
-            });
+            let (file, work) = checked("a.md", Format::Markdown, &doc, Work::TemplateLookups);
             assert!(file.iris >= 1);
             total += work;
         }
@@ -286,12 +290,7 @@ fn an_iri_of_many_entities_costs_linear_work() {
         let doc = format!(
             "<?xml version=\"1.0\"?>\n<!DOCTYPE feed [{declarations}]>\n<feed xmlns=\"http://www.w3.org/2005/Atom\"><link href=\"http://a.org/{uses}\"/></feed>\n"
         );
-        let source = Source::decode("a.xml".into(), Format::Xml, doc.as_bytes()).unwrap();
-        let selection = Selection::default();
-        let options = irilint::check::CheckOptions::new(&selection);
-        let (file, work) = measure(Work::RelatedLookups, || {
-            irilint::check::check_source(&source, &options)
-        });
+        let (file, work) = checked("a.xml", Format::Xml, &doc, Work::RelatedLookups);
         assert!(file.iris >= 1);
         work
     };
@@ -307,12 +306,7 @@ fn nested_namespace_bindings_cost_linear_work() {
             .map(|i| format!("<a xmlns:p{i}=\"u:{i}\">"))
             .collect();
         let doc = format!("<r>{open}{}</r>", "</a>".repeat(n));
-        let source = Source::decode("a.xml".into(), Format::Xml, doc.as_bytes()).unwrap();
-        let selection = Selection::default();
-        let options = irilint::check::CheckOptions::new(&selection);
-        let (file, work) = measure(Work::NamespaceLookups, || {
-            irilint::check::check_source(&source, &options)
-        });
+        let (file, work) = checked("a.xml", Format::Xml, &doc, Work::NamespaceLookups);
         assert_eq!(file.iris, n);
         work
     };
@@ -328,12 +322,7 @@ fn references_on_one_long_rst_line_cost_linear_work() {
             .map(|i| format!("`l{i} <http://a.org/{i}>`_ "))
             .chain(["\n".to_string()])
             .collect();
-        let source = Source::decode("a.rst".into(), Format::Rst, doc.as_bytes()).unwrap();
-        let selection = Selection::default();
-        let options = irilint::check::CheckOptions::new(&selection);
-        let (file, work) = measure(Work::LineSearches, || {
-            irilint::check::check_source(&source, &options)
-        });
+        let (file, work) = checked("a.rst", Format::Rst, &doc, Work::LineSearches);
         assert_eq!(file.iris, n);
         work
     };

@@ -36,6 +36,14 @@ fn problems(xml: &str) -> Vec<(&'static str, String)> {
         .collect()
 }
 
+/// The `xml-entity-limit` problems of an extraction.
+fn entity_limits(ex: &Extraction) -> Vec<&irilint::extract::Problem> {
+    ex.problems
+        .iter()
+        .filter(|p| p.rule == "xml-entity-limit")
+        .collect()
+}
+
 fn within<T>(limit: Duration, f: impl FnOnce() -> T) -> T {
     let t = Instant::now();
     let out = f();
@@ -289,11 +297,7 @@ fn billion_laughs_is_refused_at_once() {
         "<p>&lol9;</p><a x:href='http://e.org/&lol9;'/><a x:href='http://e.org/&#x202E;'/>",
     );
     let ex = within(Duration::from_secs(5), || extract(&xml));
-    let limits: Vec<_> = ex
-        .problems
-        .iter()
-        .filter(|p| p.rule == "xml-entity-limit")
-        .collect();
+    let limits = entity_limits(&ex);
     assert_eq!(limits.len(), 1, "{:?}", ex.problems);
     assert_eq!(&xml[limits[0].range.clone()], "&lol9;");
     assert!(xml[limits[0].related[0].range.clone()].starts_with("<!ENTITY lol9 "));
@@ -313,11 +317,7 @@ fn quadratic_blowup_is_refused_within_the_budget() {
     xml.push_str(&"&a;".repeat(50_000));
     xml.push_str("</p><b x:href='http://e.org/&#x202E;'/></r>");
     let ex = within(Duration::from_secs(10), || extract(&xml));
-    let limits: Vec<_> = ex
-        .problems
-        .iter()
-        .filter(|p| p.rule == "xml-entity-limit")
-        .collect();
+    let limits = entity_limits(&ex);
     assert_eq!(limits.len(), 1, "reported once per entity");
     assert_eq!(&xml[limits[0].range.clone()], "&a;");
     // The budget is 10 × the size here (about 250 KB → 2.5 MB): each use scans the 100,000
@@ -917,11 +917,7 @@ fn the_entity_text_of_the_values_held_at_once_is_capped_at_the_file_size() {
         let ex = extract(&xml);
         // The held limit is max(1 MiB, the file's size): one use fits, two in one value do
         // not; the next value starts afresh.
-        let limits: Vec<_> = ex
-            .problems
-            .iter()
-            .filter(|p| p.rule == "xml-entity-limit")
-            .collect();
+        let limits = entity_limits(&ex);
         assert_eq!(limits.len(), 1, "{name}: {:?}", ex.problems);
         assert!(
             limits[0]

@@ -83,7 +83,6 @@ pub fn extract_in_parts(
     on_occurrence: &mut dyn FnMut(Occurrence),
 ) -> (Extraction, usize) {
     let part = part.max(1);
-    let mut rest = Extraction::default();
     if text.len() <= part {
         let mut found = extract(text);
         std::mem::take(&mut found.occurrences)
@@ -101,14 +100,12 @@ pub fn extract_in_parts(
     }
     let mut tops = TopLines::new(text).peekable();
     let b = text.as_bytes();
-    let mut pos = 0;
-    let mut forced = 0;
     // The end of a line cut at a space, while the parts are still in it.
     let mut long_line = 0;
     // The last space in `b[from..to]`, past it.
     let space_in =
         |from: usize, to: usize| memchr::memrchr2(b' ', b'\t', &b[from..to]).map(|k| from + k + 1);
-    while pos < text.len() {
+    let next_end = |pos: usize| {
         let (target, limit) = (pos + part, pos.saturating_add(4 * part).min(text.len()));
         let mut end = None;
         if long_line > limit {
@@ -135,33 +132,27 @@ pub fn extract_in_parts(
                 break;
             }
         }
-        let end = match end {
-            Some(end) if long_line <= pos || end >= long_line => end,
-            Some(end) => {
-                forced += 1;
-                end
-            }
-            None if text.len() <= limit => text.len(),
+        match end {
+            Some(end) => (end, long_line > pos && end < long_line),
+            None if text.len() <= limit => (text.len(), false),
             None => {
                 // No such line within four parts: at another line the scan reads, else past
                 // a block whose content is no text (it holds no IRI).
-                forced += 1;
-                last_visited
+                let end = last_visited
                     .filter(|&c| c > pos)
                     .or_else(|| tops.peek().map(|l| l.range.start))
                     .filter(|&c| c > pos)
-                    .unwrap_or(text.len())
+                    .unwrap_or(text.len());
+                (end, true)
             }
-        };
-        super::hand_over_part(
-            extract_with(&text[pos..end], Some(&urls)),
-            pos,
-            on_occurrence,
-            &mut rest,
-        );
-        pos = end;
-    }
-    (rest, forced)
+        }
+    };
+    super::read_in_parts(
+        text,
+        next_end,
+        |part| extract_with(part, Some(&urls)),
+        on_occurrence,
+    )
 }
 
 /// A line [`Scan::blocks`] reads at its loop's top (not inside a delimited block whose content

@@ -190,9 +190,30 @@ fn extract_each_unfiltered(
     }
 }
 
+/// Reads `text` a part at a time (reStructuredText, AsciiDoc): `next_end(pos)` says where the
+/// part that starts at `pos` ends (past `pos`) and whether that is a forced cut, `read`
+/// extracts the part, and its IRIs are handed to `on_occurrence` as the document's. Returns the
+/// rest of the extraction, ranges the document's, and the number of forced cuts.
+fn read_in_parts(
+    text: &str,
+    mut next_end: impl FnMut(usize) -> (usize, bool),
+    read: impl Fn(&str) -> Extraction,
+    on_occurrence: &mut dyn FnMut(Occurrence),
+) -> (Extraction, usize) {
+    let mut rest = Extraction::default();
+    let (mut pos, mut forced) = (0, 0);
+    while pos < text.len() {
+        let (end, cut) = next_end(pos);
+        forced += usize::from(cut);
+        hand_over_part(read(&text[pos..end]), pos, on_occurrence, &mut rest);
+        pos = end;
+    }
+    (rest, forced)
+}
+
 /// The extraction `found` of a part of a document that starts at `at`: its IRIs handed to
 /// `on_occurrence`, the rest added to `rest`, every range moved to the document's.
-pub(crate) fn hand_over_part(
+fn hand_over_part(
     found: Extraction,
     at: usize,
     on_occurrence: &mut dyn FnMut(Occurrence),

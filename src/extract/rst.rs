@@ -68,16 +68,12 @@ pub fn extract_in_parts(
     part: usize,
     on_occurrence: &mut dyn FnMut(Occurrence),
 ) -> (Extraction, usize) {
-    let mut rest = Extraction::default();
-    let mut pos = 0;
-    let mut forced = 0;
-    while pos < text.len() {
-        let (end, cut) = part_end(text, pos, part.max(1));
-        forced += usize::from(cut);
-        super::hand_over_part(extract(&text[pos..end]), pos, on_occurrence, &mut rest);
-        pos = end;
-    }
-    (rest, forced)
+    super::read_in_parts(
+        text,
+        |pos| part_end(text, pos, part.max(1)),
+        extract,
+        on_occurrence,
+    )
 }
 
 /// Where the part that starts at `from` ends: at the first unindented line after a blank line
