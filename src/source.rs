@@ -7,6 +7,9 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 mod declarations;
+mod undecodable;
+
+pub use undecodable::{InvalidSequence, Undecodable};
 
 use encoding_rs::{DecoderResult, Encoding, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252};
 
@@ -105,59 +108,6 @@ fn looks_like_xml(bytes: &[u8]) -> bool {
     body.starts_with(b"<?xml") || body.starts_with(b"<\0?\0x\0") || body.starts_with(b"\0<\0?\0x")
 }
 
-/// A byte sequence that could not be decoded and became U+FFFD in the text.
-///
-/// 24 bytes, its values inline: Latin-1 prose read as UTF-8 has one every few bytes (13 MB of
-/// it made 1.3 million, 56 bytes each and a heap allocation for the values: 147 MB in all).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InvalidSequence {
-    /// Where the undecodable bytes start in the file.
-    start: usize,
-    /// Where the U+FFFD that replaced them starts in [`Source::text`].
-    pub text_offset: usize,
-    /// How many bytes it has (a decoder's malformed sequence is a few bytes at most).
-    len: u8,
-    /// Its first [`FOUND`] bytes.
-    found: [u8; FOUND],
-}
-
-/// The bytes of an [`InvalidSequence`] it keeps: every malformed sequence `encoding_rs` reports
-/// for UTF-8 (at most 3) and the legacy encodings fits.
-const FOUND: usize = 4;
-
-impl InvalidSequence {
-    fn new(start: usize, bytes: &[u8], text_offset: usize) -> Self {
-        let mut found = [0; FOUND];
-        let kept = bytes.len().min(FOUND);
-        found[..kept].copy_from_slice(&bytes[..kept]);
-        InvalidSequence {
-            start,
-            text_offset,
-            len: u8::try_from(bytes.len()).unwrap_or(u8::MAX),
-            found,
-        }
-    }
-
-    /// In a UTF-8 document whose body starts `body` bytes into the file: how far file offsets
-    /// after this sequence are from text offsets, from the start of the body (the sum, over it
-    /// and every sequence before it, of its byte length minus the 3 bytes of the U+FFFD that
-    /// replaced it), so that [`Source::report_offset`] is one search.
-    pub fn shift_after(&self, body: usize) -> isize {
-        (self.bytes().end - body) as isize - (self.text_offset + 3) as isize
-    }
-
-    /// The undecodable bytes in the file.
-    pub fn bytes(&self) -> Range<usize> {
-        self.start..self.start + usize::from(self.len)
-    }
-
-    /// Their values, for messages and to read them back; `None` for a sequence longer than
-    /// [`FOUND`] bytes (none is met).
-    pub fn found(&self) -> Option<&[u8]> {
-        self.found.get(..usize::from(self.len))
-    }
-}
-
 /// A charset declared inside the document (XML declaration, `<meta charset>`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Declaration {
@@ -193,7 +143,7 @@ pub struct EncodingFacts {
     /// The encoding the bytes were decoded with.
     pub used: &'static Encoding,
     /// Byte sequences that were not valid in `used`, in file order.
-    pub invalid: Vec<InvalidSequence>,
+    pub invalid: Undecodable,
 }
 
 /// UTF-16, either byte order.
@@ -345,9 +295,9 @@ impl Source {
             ascii_compatible.then(|| declarations::in_bytes(format, used, body, &found, governing));
         let (text, invalid) = match valid {
             // The common case, without a copy or a second validation: valid UTF-8, no BOM.
-            Some(text) if used == UTF_8 => (text, Vec::new()),
-            Some(text) => decode_with(used, text.as_bytes(), 0),
-            None => decode_with(used, &bytes[bom_len..], bom_len),
+            Some(text) if used == UTF_8 => (text, Undecodable::default()),
+            Some(text) => decode_in_place(used, text.into_bytes(), 0),
+            None => decode_in_place(used, bytes.into_owned(), bom_len),
         };
         let (declarations, decides) = match in_bytes {
             Some(found) => found,
@@ -389,7 +339,7 @@ impl Source {
                 declarations: Vec::new(),
                 detected: None,
                 used: UTF_8,
-                invalid: Vec::new(),
+                invalid: Undecodable::default(),
             },
         }
     }
@@ -401,15 +351,12 @@ impl Source {
         if self.encoding.used != UTF_8 {
             return text_offset;
         }
-        // Each invalid sequence of n bytes became one 3-byte U+FFFD.
-        let before = self
-            .encoding
-            .invalid
-            .partition_point(|s| s.text_offset < text_offset);
-        let shift = before.checked_sub(1).map_or(0, |k| {
-            self.encoding.invalid[k].shift_after(self.encoding.bom_len)
-        });
-        (text_offset as isize + shift) as usize + self.encoding.bom_len
+        // After an undecodable sequence, the text and the file go on alike from its U+FFFD's
+        // end and its bytes' end.
+        match self.encoding.invalid.last_before(text_offset) {
+            Some(s) => s.bytes().end + text_offset.saturating_sub(s.in_text().end),
+            None => text_offset + self.encoding.bom_len,
+        }
     }
 }
 
@@ -430,47 +377,117 @@ fn detect(body: &[u8]) -> Option<&'static Encoding> {
 /// buffer is made once, and each call's output is appended to the text.
 const DECODE_CHUNK: usize = 16 * 1024;
 
-/// Decodes `body` (which starts `base` bytes into the file) and records every malformed
-/// sequence with its exact byte range, in one pass.
-fn decode_with(
-    encoding: &'static Encoding,
-    body: &[u8],
-    base: usize,
-) -> (String, Vec<InvalidSequence>) {
-    if encoding == UTF_8
-        && let Ok(s) = std::str::from_utf8(body)
-    {
-        return (s.to_owned(), Vec::new());
-    }
+/// What a first pass over a body learns for [`decode_in_place`]: the text's length, how far
+/// its output ever runs ahead of its input, and the room its undecodable sequences take.
+struct Measured {
+    text_len: usize,
+    ahead: usize,
+    sequences: usize,
+    entry_bytes: usize,
+}
+
+/// The calls [`decode_in_place`] makes, over `body`, without keeping their output.
+fn measure(encoding: &'static Encoding, body: &[u8], chunk: &mut str) -> Measured {
     let mut decoder = encoding.new_decoder_without_bom_handling();
-    let capacity = decoder
-        .max_utf8_buffer_length_without_replacement(body.len())
-        .unwrap_or(body.len().saturating_mul(3));
-    let mut text = String::with_capacity(capacity);
-    let mut chunk = "\0".repeat(DECODE_CHUNK.min(capacity.max(16)));
-    crate::work::add(crate::work::Work::DecodeBuffer, chunk.len());
-    let mut invalid = Vec::new();
-    let mut read = 0;
+    let same_gaps = encoding == UTF_8;
+    let mut m = Measured {
+        text_len: 0,
+        ahead: 0,
+        sequences: 0,
+        entry_bytes: 0,
+    };
+    let (mut read, mut ends) = (0, (0, 0));
     loop {
         let (result, n, written) =
-            decoder.decode_to_str_without_replacement(&body[read..], &mut chunk, true);
+            decoder.decode_to_str_without_replacement(&body[read..], chunk, true);
         read += n;
-        text.push_str(&chunk[..written]);
+        m.text_len += written;
         match result {
             DecoderResult::InputEmpty => break,
             DecoderResult::OutputFull => {}
             DecoderResult::Malformed(bad, after) => {
                 let end = read - usize::from(after);
                 let start = end - usize::from(bad);
-                invalid.push(InvalidSequence::new(
-                    base + start,
-                    &body[start..end],
-                    text.len(),
-                ));
-                text.push(char::REPLACEMENT_CHARACTER);
+                m.entry_bytes += Undecodable::entry_bytes(
+                    same_gaps,
+                    m.sequences,
+                    m.text_len - ends.0,
+                    start - ends.1,
+                    usize::from(bad),
+                );
+                m.sequences += 1;
+                m.text_len += char::REPLACEMENT_CHARACTER.len_utf8();
+                ends = (m.text_len, end);
+            }
+        }
+        m.ahead = m.ahead.max(m.text_len.saturating_sub(read));
+    }
+    m
+}
+
+/// Decodes the body of `bytes` (from `body_from` on, after a BOM) in the buffer that holds it,
+/// and records every malformed sequence with its exact byte range, in one pass after a first
+/// that measures: the body is moved up by as much as the text ever runs ahead of it, and the
+/// text written from the start, each call's output over bytes already read. A file is not
+/// held twice, as bytes and as text, and the text and the list of sequences are made at their
+/// size (Latin-1 prose read as UTF-8 grew both by doubling, and held them with the file).
+fn decode_in_place(
+    encoding: &'static Encoding,
+    mut bytes: Vec<u8>,
+    body_from: usize,
+) -> (String, Undecodable) {
+    let body_len = bytes.len() - body_from;
+    if encoding == UTF_8 && std::str::from_utf8(&bytes[body_from..]).is_ok() {
+        bytes.drain(..body_from);
+        let text = String::from_utf8(bytes).unwrap_or_default();
+        return (text, Undecodable::new(true, body_from));
+    }
+    let capacity = DECODE_CHUNK.min(body_len.saturating_mul(3).max(16));
+    let mut chunk = "\0".repeat(capacity);
+    crate::work::add(crate::work::Work::DecodeBuffer, chunk.len());
+    let m = measure(encoding, &bytes[body_from..], &mut chunk);
+    // A few bytes more, so that a sequence the decoder began in one call and found malformed in
+    // the next is still there to be kept.
+    let room = m.ahead + 16;
+    bytes.resize((room + body_len).max(m.text_len).max(bytes.len()), 0);
+    bytes.copy_within(body_from..body_from + body_len, room);
+    let mut invalid = Undecodable::new(encoding == UTF_8, body_from);
+    invalid.reserve(m.sequences, m.entry_bytes);
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    let (mut read, mut written_all) = (0, 0);
+    loop {
+        let input = &bytes[room + read..room + body_len];
+        let (result, n, written) =
+            decoder.decode_to_str_without_replacement(input, &mut chunk, true);
+        read += n;
+        // The malformed bytes are kept before this call's output may be written over them.
+        if let DecoderResult::Malformed(bad, after) = result {
+            let end = read - usize::from(after);
+            let start = end - usize::from(bad);
+            invalid.push(
+                body_from + start,
+                &bytes[room + start..room + end],
+                written_all + written,
+            );
+        }
+        // Never past what is read: the first pass saw the output at most `room` ahead.
+        bytes[written_all..written_all + written].copy_from_slice(&chunk.as_bytes()[..written]);
+        written_all += written;
+        match result {
+            DecoderResult::InputEmpty => break,
+            DecoderResult::OutputFull => {}
+            DecoderResult::Malformed(..) => {
+                let replacement = "\u{FFFD}".as_bytes();
+                bytes[written_all..written_all + replacement.len()].copy_from_slice(replacement);
+                written_all += replacement.len();
             }
         }
     }
+    bytes.truncate(written_all);
+    bytes.shrink_to_fit();
+    // Whole characters from the decoder, and U+FFFD: always UTF-8.
+    let text = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
     (text, invalid)
 }
 
@@ -496,8 +513,8 @@ mod tests {
     #[test]
     fn report_offsets_past_many_invalid_sequences_are_exact_and_found_by_search() {
         // 1-, 2- and 3-byte malformed sequences, after a BOM: each text offset maps back to
-        // the byte it came from, and each sequence carries the running shift (so a lookup is a
-        // binary search, not a sum over every sequence before it: linear, not quadratic, over a
+        // the byte it came from, found from the last sequence before it (a binary search and a
+        // short walk, not a sum over every sequence before it: linear, not quadratic, over a
         // file with a finding after each of 100,000 bad bytes).
         let mut bytes = b"\xEF\xBB\xBF".to_vec();
         let pieces: [&[u8]; 3] = [b"\xFF", b"\xC3", b"\xE2\x80"];
@@ -512,10 +529,105 @@ mod tests {
         let xs: Vec<usize> = s.text.match_indices('x').map(|(k, _)| k).collect();
         let found: Vec<usize> = xs.iter().map(|&k| s.report_offset(k)).collect();
         assert_eq!(found, expected);
-        let mut running = 0;
-        for seq in &s.encoding.invalid {
-            running += seq.bytes().len() as isize - 3;
-            assert_eq!(seq.shift_after(3), running);
+        // Each sequence is where it was, in the file and in the text.
+        let mut x = xs.iter();
+        for seq in s.encoding.invalid.iter() {
+            let before = *x.next().unwrap();
+            assert_eq!(seq.text_offset, before + 1);
+            assert_eq!(seq.bytes().start, s.report_offset(before) + 1);
+        }
+    }
+
+    /// The undecodable sequences of `body` as the decoder reports them, decoded the plain way
+    /// into a text of its own: what [`decode_in_place`] must give.
+    fn decoded_plainly(
+        encoding: &'static Encoding,
+        body: &[u8],
+        base: usize,
+    ) -> (String, Vec<(Range<usize>, usize)>) {
+        let mut decoder = encoding.new_decoder_without_bom_handling();
+        let mut text = String::with_capacity(body.len() * 3 + 16);
+        let (mut read, mut invalid) = (0, Vec::new());
+        loop {
+            let (result, n) =
+                decoder.decode_to_string_without_replacement(&body[read..], &mut text, true);
+            read += n;
+            match result {
+                DecoderResult::InputEmpty => break,
+                DecoderResult::OutputFull => unreachable!("room for all of it"),
+                DecoderResult::Malformed(bad, after) => {
+                    let end = read - usize::from(after);
+                    invalid.push((base + end - usize::from(bad)..base + end, text.len()));
+                    text.push(char::REPLACEMENT_CHARACTER);
+                }
+            }
+        }
+        (text, invalid)
+    }
+
+    /// Byte runs that decode, fail to decode or run a decoder ahead of or behind its input in
+    /// the encodings below; long ones cross the decoder's output chunk.
+    const RUNS: &[&[u8]] = &[
+        b"http://a.org/",
+        b"\xFF",
+        b"\xC3",
+        b"\xE2\x80",
+        b"\xF0\x9F\x98",
+        b"\xC3\xA9",
+        b"\xEF\xBF\xBD",
+        b"\xE6\x97\xA5",
+        b"\x81\xFF",
+        b"\x82\xA0",
+        b"\x1B$B",
+        b"\x1B(B",
+        b"\x84\x31\xA4\x37",
+        b"\x00\xD8",
+        b"\xD8\x00",
+        b"a\x00",
+        b"\x00\xDC",
+        b"\x8E",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        /// Decoded over its own bytes, a body gives the text and the sequences a plain decode
+        /// into a text of its own gives, in every kind of encoding, across output chunks.
+        #[test]
+        fn decoding_in_place_is_decoding(
+            runs in proptest::collection::vec(
+                (proptest::sample::select(RUNS), 1..2000usize),
+                0..16,
+            ),
+            bom in proptest::bool::ANY,
+        ) {
+            let body: Vec<u8> = runs.iter().flat_map(|(run, times)| run.repeat(*times)).collect();
+            for encoding in [
+                UTF_8,
+                UTF_16LE,
+                UTF_16BE,
+                encoding_rs::SHIFT_JIS,
+                encoding_rs::GB18030,
+                encoding_rs::ISO_2022_JP,
+                encoding_rs::EUC_KR,
+                encoding_rs::BIG5,
+                WINDOWS_1252,
+            ] {
+                let base = if bom { 3 } else { 0 };
+                let mut bytes = vec![0xAA; base];
+                bytes.extend_from_slice(&body);
+                let (text, invalid) = decode_in_place(encoding, bytes, base);
+                let (expected, sequences) = decoded_plainly(encoding, &body, base);
+                proptest::prop_assert!(text == expected, "{}", encoding.name());
+                let found: Vec<_> = invalid.iter().map(|s| (s.bytes(), s.text_offset)).collect();
+                proptest::prop_assert_eq!(&found, &sequences, "{}", encoding.name());
+                for (k, s) in invalid.iter().enumerate().step_by(7) {
+                    let kept = encoding != UTF_8 || k == 0;
+                    let bytes = &body[s.bytes().start - base..s.bytes().end - base];
+                    proptest::prop_assert_eq!(s.found(), kept.then_some(bytes));
+                    proptest::prop_assert_eq!(invalid.at(s.text_offset), Some(s));
+                }
+            }
         }
     }
 
@@ -548,7 +660,7 @@ mod tests {
         let s = decode(&le);
         assert_eq!(s.text, "hé\u{FFFD}x");
         assert_eq!(s.encoding.used, UTF_16LE);
-        assert_eq!(s.encoding.invalid[0].bytes(), 6..8);
+        assert_eq!(s.encoding.invalid.first().unwrap().bytes(), 6..8);
         let be: Vec<u8> = [0xFE, 0xFF]
             .into_iter()
             .chain("日本".encode_utf16().flat_map(u16::to_be_bytes))
@@ -603,14 +715,20 @@ mod tests {
 
     #[test]
     fn undecodable_bytes_are_kept_for_messages() {
+        // In UTF-8 the first sequence's bytes, which the message names; in a legacy encoding
+        // every sequence's, to read UTF-8 pasted into it back.
+        let found = |s: &Source| -> Vec<Option<Vec<u8>>> {
+            let found = s.encoding.invalid.iter();
+            found.map(|i| i.found().map(<[u8]>::to_vec)).collect()
+        };
         let s = decode(b"a\xE9b\xF0\x9F");
-        let found: Vec<&[u8]> = s
-            .encoding
-            .invalid
-            .iter()
-            .map(|i| i.found().unwrap())
-            .collect();
-        assert_eq!(found, [&b"\xE9"[..], &b"\xF0\x9F"[..]]);
+        assert_eq!(found(&s), [Some(b"\xE9".to_vec()), None]);
+        let sjis = b"<meta charset=shift_jis>\x81\xFFa\x82";
+        let s = Source::decode("t".into(), Format::Html, sjis).unwrap();
+        assert_eq!(s.encoding.used, encoding_rs::SHIFT_JIS);
+        let bytes: Vec<_> = s.encoding.invalid.iter().map(|i| i.bytes()).collect();
+        assert_eq!(bytes, [24..26, 27..28]);
+        assert_eq!(found(&s), [Some(vec![0x81, 0xFF]), Some(vec![0x82])]);
     }
 
     #[test]
@@ -657,7 +775,7 @@ mod tests {
         .unwrap();
         assert!(s.text.contains("日本"), "{}", s.text);
         assert_eq!(s.encoding.invalid.len(), 1);
-        assert_eq!(s.encoding.invalid[0].bytes(), 29..30);
+        assert_eq!(s.encoding.invalid.first().unwrap().bytes(), 29..30);
     }
 
     #[test]

@@ -79,11 +79,8 @@ fn file_bytes(document: &Source, source: Range<usize>) -> Option<Vec<u8>> {
     let mut from = 0;
     for (at, _) in text.match_indices(char::REPLACEMENT_CHARACTER) {
         out.extend(bytes_in(&text[from..at], facts.used)?);
-        let k = facts
-            .invalid
-            .binary_search_by_key(&(source.start + at), |s| s.text_offset)
-            .ok()?;
-        out.extend_from_slice(facts.invalid[k].found()?);
+        let sequence = facts.invalid.at(source.start + at)?;
+        out.extend_from_slice(sequence.found()?);
         from = at + char::REPLACEMENT_CHARACTER.len_utf8();
     }
     out.extend(bytes_in(&text[from..], facts.used)?);
