@@ -101,8 +101,9 @@ enum Elements {
 
 /// How `attribute` of `tag` holds URLs when any element may be a component: as in HTML, or by
 /// its name alone for `href`, `src`, `srcset` and `poster`, or for the table's other attribute
-/// names when the value is an absolute IRI (`<Chart data="q1">` is no URL).
-fn component_kind(tag: &FoundTag<'_>, attribute: &str) -> Option<ValueKind> {
+/// names when the value is an absolute IRI (`<Chart data="q1">` is no URL). `attribute` is
+/// the tag's attribute `i`.
+fn component_kind(tag: &FoundTag<'_>, i: usize, attribute: &str) -> Option<ValueKind> {
     if let Some(kind) = value_kind(tag, attribute) {
         return Some(kind);
     }
@@ -110,14 +111,14 @@ fn component_kind(tag: &FoundTag<'_>, attribute: &str) -> Option<ValueKind> {
         "href" | "src" | "poster" => Some(ValueKind::Url),
         "srcset" => Some(ValueKind::Srcset),
         "action" | "formaction" | "cite" | "data" | "manifest" | "background" | "longdesc" => tag
-            .value(attribute)
+            .value_at(i)
             .and_then(super::text::absolute_iri)
             .map(|_| ValueKind::Url),
         // A component's prop whose value is an absolute IRI (VitePress' `<VPHomeSponsors
         // action-link="https://…">`, `<TeamMember avatar="https://…">`) is a link it renders;
         // text meant to be read (alt, title, labels) is not.
         _ if !is_text_attribute(attribute) => tag
-            .value(attribute)
+            .value_at(i)
             .filter(|v| !v.trim().contains(char::is_whitespace))
             .and_then(super::text::absolute_iri)
             .map(|_| ValueKind::Url),
@@ -330,7 +331,7 @@ fn scan_view(
             i += 1;
             let kind = match elements {
                 Elements::Html => value_kind(&tag, name),
-                Elements::Components => component_kind(&tag, name),
+                Elements::Components => component_kind(&tag, i - 1, name),
             };
             let Some(kind) = kind else {
                 continue;

@@ -132,12 +132,24 @@ impl FoundTag<'_> {
         self.attrs.get(i).map(|a| &*a.name.local)
     }
 
-    /// The value of the attribute named `name`, as the tokenizer decoded it.
+    /// The value of the attribute named `name`, as the tokenizer decoded it: a search through
+    /// the tag's attributes, for a name asked once per tag ([`FoundTag::value_at`] gives an
+    /// attribute's own value).
     pub fn value(&self, name: &str) -> Option<&str> {
-        let i = self.attrs.iter().position(|a| &*a.name.local == name)?;
+        let found = self.attrs.iter().position(|a| &*a.name.local == name);
+        work::add(
+            Work::AttributeComparisons,
+            found.map_or(self.attrs.len(), |i| i + 1),
+        );
+        self.value_at(found?)
+    }
+
+    /// The value of attribute `i`, as the tokenizer decoded it.
+    pub fn value_at(&self, i: usize) -> Option<&str> {
+        let attribute = self.attrs.get(i)?;
         Some(match self.verbatim_range(i) {
             Some(r) => &self.text[r],
-            None => &*self.attrs[i].value,
+            None => &*attribute.value,
         })
     }
 
