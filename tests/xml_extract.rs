@@ -515,6 +515,40 @@ fn deep_nesting_does_not_overflow_and_stops_at_the_depth_limit() {
 }
 
 #[test]
+fn a_tag_of_too_many_attributes_stops_reading() {
+    use irilint::extract::xml::MAX_ATTRIBUTES;
+    // As many as are read: every namespace declaration an IRI of its own, the last one too.
+    let tag = |n: usize| {
+        let declarations: Vec<String> = (0..n)
+            .map(|i| format!("xmlns:p{i}='http://e.org/{i}'"))
+            .collect();
+        format!("<r {}><p0:a/></r>", declarations.join(" "))
+    };
+    let ex = extract(&tag(MAX_ATTRIBUTES));
+    assert!(ex.problems.is_empty(), "{:?}", ex.problems);
+    assert_eq!(ex.occurrences.len(), MAX_ATTRIBUTES);
+    let last = format!("http://e.org/{}", MAX_ATTRIBUTES - 1);
+    assert_eq!(&*ex.occurrences[MAX_ATTRIBUTES - 1].iri, last);
+    // One more: reading stops there, at its name, and nothing of the tag is read.
+    let xml = tag(MAX_ATTRIBUTES + 1);
+    let ex = extract(&xml);
+    assert!(ex.occurrences.is_empty());
+    assert_eq!(ex.problems.len(), 1);
+    assert_eq!(ex.problems[0].rule, "xml-not-well-formed");
+    let at = xml.find(&format!("xmlns:p{MAX_ATTRIBUTES}=")).unwrap();
+    let name = format!("xmlns:p{MAX_ATTRIBUTES}");
+    assert_eq!(&xml[ex.problems[0].range.clone()], name);
+    assert_eq!(ex.problems[0].range.start, at);
+    assert!(
+        ex.problems[0]
+            .message
+            .contains("more than 10000 attributes"),
+        "{}",
+        ex.problems[0].message
+    );
+}
+
+#[test]
 fn a_fifty_megabyte_attribute() {
     let mut xml =
         String::from("<r xmlns:x='http://www.w3.org/1999/xlink'><a x:href=\"http://e.org/");

@@ -158,6 +158,16 @@ pub(super) fn parse(
                 format!("attribute `{attr_name}` appears twice in the same tag (XML 1.0 §3.1)"),
             ));
         }
+        if attributes.len() == super::MAX_ATTRIBUTES {
+            return Err(error(
+                n.clone(),
+                format!(
+                    "this tag has more than {} attributes: irilint stops reading, as parsers do \
+                     (Java's stop at 10,000 by default, GLib's at 1,000)",
+                    super::MAX_ATTRIBUTES
+                ),
+            ));
+        }
         attributes.push(RawAttribute { name: n, value });
     }
     Ok(RawTag { name, attributes })
