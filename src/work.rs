@@ -42,9 +42,11 @@ pub enum Work {
     /// Namespace bindings looked at to tell whether XSLT's namespace is in scope, asked for
     /// each IRI of an XML element.
     NamespaceLookups,
+    /// Bytes of an HTML page searched for the end of a comment.
+    CommentScan,
 }
 
-const KINDS: usize = 11;
+const KINDS: usize = 12;
 
 thread_local! {
     static COUNTS: [Cell<u64>; KINDS] = const { [const { Cell::new(0) }; KINDS] };

@@ -460,14 +460,16 @@ pub(super) fn comment_end(text: &str, p: usize, end: usize) -> usize {
         if body.starts_with("->") {
             return p + 6;
         }
-        let close = [
-            body.find("-->").map(|k| k + 3),
-            body.find("--!>").map(|k| k + 4),
-        ]
-        .into_iter()
-        .flatten()
-        .min();
-        return close.map_or(end, |k| p + 4 + k);
+        // The first `>` after `--` or `--!`: one scan to the close (a search for each form
+        // through the rest of the page made a page of comments closed by one form quadratic).
+        let b = body.as_bytes();
+        let close = memchr::memchr_iter(b'>', b)
+            .find(|&j| b[..j].ends_with(b"--") || b[..j].ends_with(b"--!"));
+        crate::work::add(
+            crate::work::Work::CommentScan,
+            close.map_or(b.len(), |j| j + 1),
+        );
+        return close.map_or(end, |j| p + 4 + j + 1);
     }
     rest.find('>').map_or(end, |k| p + k + 1)
 }
@@ -475,6 +477,46 @@ pub(super) fn comment_end(text: &str, p: usize, end: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_comment_ends_at_its_first_closing_form() {
+        // What searching for each form gives, and the earliest of the two.
+        let by_search = |text: &str| -> usize {
+            let body = &text[4..];
+            if body.starts_with('>') {
+                return 5;
+            }
+            if body.starts_with("->") {
+                return 6;
+            }
+            let ends = [
+                body.find("-->").map(|k| k + 3),
+                body.find("--!>").map(|k| k + 4),
+            ];
+            ends.into_iter()
+                .flatten()
+                .min()
+                .map_or(text.len(), |k| 4 + k)
+        };
+        let pieces = ["-", "!", ">", "a", "--", "->", "<!--"];
+        let mut texts = vec![String::from("<!--")];
+        for _ in 0..5 {
+            let longer: Vec<String> = texts
+                .iter()
+                .flat_map(|t| pieces.iter().map(move |p| format!("{t}{p}")))
+                .collect();
+            texts.extend(longer);
+            texts.sort();
+            texts.dedup();
+        }
+        for text in &texts {
+            assert_eq!(
+                comment_end(text, 0, text.len()),
+                by_search(text),
+                "{text:?}"
+            );
+        }
+    }
 
     fn crowded(html: &str, limit: usize) -> Vec<(usize, usize, bool, usize)> {
         crowded_tags(html, 0..html.len(), limit)
