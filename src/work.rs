@@ -44,9 +44,12 @@ pub enum Work {
     NamespaceLookups,
     /// Bytes of an HTML page searched for the end of a comment.
     CommentScan,
+    /// Punycode decoding, counted as the square of each label's length: each character decoded
+    /// is inserted among those before it.
+    PunycodeDecoding,
 }
 
-const KINDS: usize = 12;
+const KINDS: usize = 13;
 
 thread_local! {
     static COUNTS: [Cell<u64>; KINDS] = const { [const { Cell::new(0) }; KINDS] };

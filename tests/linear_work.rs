@@ -205,6 +205,34 @@ fn a_page_of_comments_costs_linear_work() {
 }
 
 #[test]
+fn a_long_punycode_label_costs_linear_work() {
+    // Punycode decoding is quadratic in a label's length: a label longer than any DNS label
+    // can be is reported as too long (`idn-invalid`) and not decoded by any rule (a label of
+    // 80,000 bytes took 1.5 s, of 800,000 minutes).
+    let all = Selection::all();
+    let work = |n: usize| {
+        let iri = format!("http://xn--{}.org/", "a".repeat(n));
+        let (findings, work) = measure(Work::PunycodeDecoding, || rules::check(&iri, &all));
+        assert!(
+            findings.iter().any(|f| f.rule.id == "idn-invalid"),
+            "{n}: {:?}",
+            findings.iter().map(|f| f.rule.id).collect::<Vec<_>>()
+        );
+        work
+    };
+    assert_linear("a long Punycode label", work(20_000), work(80_000));
+    // A label DNS allows is decoded: a look-alike in it is still found.
+    let (findings, _) = measure(Work::PunycodeDecoding, || {
+        rules::check("http://xn--pypal-4ve.com/", &all)
+    });
+    assert!(
+        findings.iter().any(|f| f.rule.id == "lookalike-domain"),
+        "{:?}",
+        findings.iter().map(|f| f.rule.id).collect::<Vec<_>>()
+    );
+}
+
+#[test]
 fn escaped_marks_in_many_asciidoc_links_cost_linear_work() {
     // One paragraph of n links, each holding an escaped backquote (`\``) whose partner is
     // followed by a letter, so that it closes nothing: Asciidoctor keeps the backslash. Whether

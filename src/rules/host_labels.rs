@@ -115,13 +115,9 @@ fn names(input: &IriCheck<'_>) -> Vec<Vec<LabelFound>> {
     out
 }
 
-/// Decodes an `xn--` label; `None` when it is not valid Punycode.
+/// Decodes an `xn--` label; `None` when it is not valid Punycode or too long for DNS.
 pub(super) fn decode_ace(label: &str) -> Option<String> {
-    let rest = label.get(4..)?;
-    if rest.is_empty() {
-        return None;
-    }
-    idna::punycode::decode_to_string(rest)
+    idn::decode_ace(label)
 }
 
 /// `c` as UTS #46 maps a letter of a host: its simple lowercase (Cherokee small letters go to

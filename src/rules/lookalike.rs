@@ -98,13 +98,10 @@ fn is_ace(label: &str) -> bool {
         .is_some_and(|p| p.eq_ignore_ascii_case(b"xn--"))
 }
 
-/// Decodes an `xn--` label; `None` when it is not valid Punycode (`idn-invalid` reports that).
+/// Decodes an `xn--` label to non-ASCII; `None` when it is not valid Punycode or too long for
+/// DNS (`idn-invalid` reports both).
 fn decode_ace(label: &str) -> Option<String> {
-    let rest = &label[4..];
-    if rest.is_empty() {
-        return None;
-    }
-    idna::punycode::decode_to_string(rest).filter(|d| !d.is_ascii())
+    super::idn::decode_ace(label).filter(|d| !d.is_ascii())
 }
 
 /// The non-ASCII components and decoded ACE labels of the IRI.
