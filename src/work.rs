@@ -47,9 +47,11 @@ pub enum Work {
     /// Punycode decoding, counted as the square of each label's length: each character decoded
     /// is inserted among those before it.
     PunycodeDecoding,
+    /// Bytes of a plain-text IRI looked at to find where its authority starts (after `://`).
+    AuthoritySearch,
 }
 
-const KINDS: usize = 13;
+const KINDS: usize = 14;
 
 thread_local! {
     static COUNTS: [Cell<u64>; KINDS] = const { [const { Cell::new(0) }; KINDS] };

@@ -233,6 +233,47 @@ fn a_long_punycode_label_costs_linear_work() {
 }
 
 #[test]
+fn iris_without_an_authority_cost_linear_work() {
+    // Where an IRI's authority starts is looked for where its scheme ends, not by a search for
+    // `://` through the rest of the document: each `mailto:` searched to the next `://` (160,000
+    // of them: 17.9 s), and AsciiDoc's attribute references the same.
+    // A file, its format, its text for n IRIs and how many more IRIs it has.
+    type Case = (&'static str, Format, fn(usize) -> String, usize);
+    let cases: [Case; 2] = [
+        (
+            "mail.txt",
+            Format::Text,
+            |n| "mailto:a@b.org ".repeat(n) + " http://a.org/",
+            1,
+        ),
+        (
+            "attrs.adoc",
+            Format::Asciidoc,
+            |n| {
+                let set: String = (0..n)
+                    .map(|i| format!(":a{i}: http://a.org/{i}\n"))
+                    .collect();
+                let used: Vec<String> = (0..n).map(|i| format!("{{a{i}}}")).collect();
+                format!("{set}\n{}\n", used.join(" "))
+            },
+            0,
+        ),
+    ];
+    for (name, format, doc, extra) in cases {
+        let work = |n: usize| {
+            let (outcome, work) = checked(name, format, &doc(n), Work::AuthoritySearch);
+            assert!(
+                outcome.iris >= n + extra,
+                "{name} {n}: {} IRIs",
+                outcome.iris
+            );
+            work
+        };
+        assert_linear(name, work(5_000), work(20_000));
+    }
+}
+
+#[test]
 fn escaped_marks_in_many_asciidoc_links_cost_linear_work() {
     // One paragraph of n links, each holding an escaped backquote (`\``) whose partner is
     // followed by a letter, so that it closes nothing: Asciidoctor keeps the backslash. Whether

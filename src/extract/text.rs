@@ -563,9 +563,16 @@ fn after_authority(text: &str, start: usize) -> usize {
     let host = if rest.len() >= 4 && rest.as_bytes()[..4].eq_ignore_ascii_case(b"www.") {
         0
     } else {
-        match rest.find("://") {
-            Some(k) if rest[..k].bytes().all(is_scheme_byte) => k + 3,
-            _ => return start,
+        // The scheme's end, where `://` must be: not a search through the rest of the document
+        // for one (each IRI without it searched to the next, or to the end).
+        let k = rest
+            .bytes()
+            .position(|b| !is_scheme_byte(b))
+            .unwrap_or(rest.len());
+        crate::work::add(crate::work::Work::AuthoritySearch, k + 1);
+        match rest[k..].starts_with("://") {
+            true => k + 3,
+            false => return start,
         }
     };
     let end = rest[host..]
@@ -595,6 +602,44 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use proptest::sample::select;
+
+    #[test]
+    fn the_authority_starts_where_a_search_for_its_slashes_finds_it() {
+        // What a search for `://` through the rest of the text found.
+        let by_search = |text: &str, start: usize| -> usize {
+            let rest = &text[start..];
+            let host = if rest.len() >= 4 && rest.as_bytes()[..4].eq_ignore_ascii_case(b"www.") {
+                0
+            } else {
+                match rest.find("://") {
+                    Some(k) if rest[..k].bytes().all(is_scheme_byte) => k + 3,
+                    _ => return start,
+                }
+            };
+            let end = rest[host..]
+                .find(|c: char| matches!(c, '/' | '?' | '#') || c.is_whitespace())
+                .map_or(rest.len(), |k| host + k);
+            start + end
+        };
+        let pieces = ["http", "://", "a", ":", "/", " ", "www.", "+", "é", "?"];
+        let mut texts = vec![String::new()];
+        for _ in 0..4 {
+            let longer: Vec<String> = texts
+                .iter()
+                .flat_map(|t| pieces.iter().map(move |p| format!("{t}{p}")))
+                .collect();
+            texts.extend(longer);
+        }
+        for text in &texts {
+            for (start, _) in text.char_indices() {
+                assert_eq!(
+                    after_authority(text, start),
+                    by_search(text, start),
+                    "{text:?} from {start}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn absolute_iris_only() {
