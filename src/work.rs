@@ -49,9 +49,12 @@ pub enum Work {
     PunycodeDecoding,
     /// Bytes of a plain-text IRI looked at to find where its authority starts (after `://`).
     AuthoritySearch,
+    /// Bytes of a line looked at to rejoin an HTML attribute value cut at a quote inside a
+    /// template expression.
+    RejoinScan,
 }
 
-const KINDS: usize = 14;
+const KINDS: usize = 15;
 
 thread_local! {
     static COUNTS: [Cell<u64>; KINDS] = const { [const { Cell::new(0) }; KINDS] };

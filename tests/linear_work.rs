@@ -388,6 +388,23 @@ fn template_expressions_cost_linear_work() {
 }
 
 #[test]
+fn values_cut_inside_template_expressions_cost_linear_work() {
+    // `href="http://a.org/{{ x "` is cut by the tokenizer at the quote inside the expression:
+    // the rest is looked for on the line after it, at most 4 KB of it, not to the line's end
+    // for each value (80,000 on one line: 41 s).
+    let work = |n: usize| {
+        let page = format!(
+            "<p>{}</p>\n",
+            "<a href=\"http://a.org/{{ x \">y</a> ".repeat(n)
+        );
+        let (file, work) = checked("a.html", Format::Html, &page, Work::RejoinScan);
+        assert_eq!(file.iris, n);
+        work
+    };
+    assert_linear("rejoined values", work(2_000), work(8_000));
+}
+
+#[test]
 fn an_iri_of_many_entities_costs_linear_work() {
     // An Atom link made of n entity references, each to its own declaration: the declaration
     // each character came through was searched for among all those met so far.
