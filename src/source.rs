@@ -412,7 +412,7 @@ fn measure(encoding: &'static Encoding, body: &[u8], chunk: &mut str) -> Measure
                     same_gaps,
                     m.sequences,
                     m.text_len - ends.0,
-                    start - ends.1,
+                    start.saturating_sub(ends.1),
                     usize::from(bad),
                 );
                 m.sequences += 1;
