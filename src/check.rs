@@ -14,6 +14,7 @@ use crate::extract;
 use crate::fsio::describe_io_error;
 use crate::iri;
 use crate::rules::equivalence::EQUIVALENT_VARIANTS;
+use crate::rules::suppression::UNUSED_SUPPRESSION;
 use crate::rules::{self, Selection, Severity};
 use crate::source::{BINARY_SNIFF_LEN, Format, NotText, Source, binary_at};
 use crate::suppressions::Suppressions;
@@ -802,7 +803,7 @@ pub fn check_with(
         if diagnostics.len() + findings.len() > MAX_LISTED {
             let room = MAX_LISTED.saturating_sub(diagnostics.len());
             for f in findings.drain(room.min(findings.len())..) {
-                count_unlisted(&mut unlisted, f.rule.id, f.severity);
+                count_unlisted(&mut unlisted, f.rule.id, f.severity, 1);
             }
         }
         if !findings.is_empty() {
@@ -854,7 +855,12 @@ pub fn check_with(
             if variants_severity.is_some() && found.may_cover(EQUIVALENT_VARIANTS.id) {
                 suppressions = Some(found);
             } else {
-                diagnostics.extend(found.unused());
+                let room = MAX_LISTED.saturating_sub(diagnostics.len());
+                let (listed, more) = found.unused_up_to(room);
+                diagnostics.extend(listed);
+                if let Some(severity) = found.report_severity().filter(|_| more > 0) {
+                    count_unlisted(&mut unlisted, UNUSED_SUPPRESSION.id, severity, more);
+                }
             }
         }
     }
@@ -882,18 +888,19 @@ pub fn check_with(
     }
 }
 
-/// Counts one more finding of `rule` that is not listed.
+/// Counts `n` more findings of `rule` that are not listed.
 fn count_unlisted(
     unlisted: &mut Vec<(&'static str, Severity, usize)>,
     rule: &'static str,
     severity: Severity,
+    n: usize,
 ) {
     match unlisted
         .iter_mut()
         .find(|(r, s, _)| *r == rule && *s == severity)
     {
-        Some(entry) => entry.2 += 1,
-        None => unlisted.push((rule, severity, 1)),
+        Some(entry) => entry.2 += n,
+        None => unlisted.push((rule, severity, n)),
     }
 }
 

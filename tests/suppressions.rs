@@ -459,3 +459,20 @@ fn restructuredtext_next_line_is_the_next_line_that_is_not_blank() {
         "{text:?}"
     );
 }
+
+#[test]
+fn directives_that_hide_nothing_are_listed_up_to_the_files_limit_and_counted_beyond() {
+    // Each report of `unused-suppression` was made and held, however many: 80,000 directives
+    // that hide nothing took 120 MB for a 5.6 MB page. Past the limit of a file's listed
+    // findings they are counted, as other findings are.
+    let limit = irilint::check::MAX_LISTED;
+    let page = "<!-- irilint-disable-next-line -->\n".repeat(limit + 1000);
+    let report = report("many.html", &page, &[]);
+    let listed = report["diagnostics"].as_array().unwrap();
+    assert_eq!(listed.len(), limit);
+    assert!(listed.iter().all(|d| d["rule"] == "unused-suppression"));
+    assert_eq!(report["summary"]["warnings"], (limit + 1000) as u64);
+    let unlisted = &report["unlisted"];
+    assert_eq!(unlisted[0]["rule"], "unused-suppression", "{unlisted}");
+    assert_eq!(unlisted[0]["count"], 1000, "{unlisted}");
+}
