@@ -246,3 +246,21 @@ pub fn extract(source: &Source) -> Extraction {
     all.occurrences = occurrences;
     all
 }
+
+/// Every string that is `start` followed by at most `most` of `pieces`, each once: the inputs
+/// of tests that compare a scan with the plain search it replaced.
+#[cfg(test)]
+pub(crate) fn joinings(start: &str, pieces: &[&str], most: usize) -> Vec<String> {
+    let mut all = vec![start.to_string()];
+    let mut last = all.clone();
+    for _ in 0..most {
+        last = last
+            .iter()
+            .flat_map(|t| pieces.iter().map(move |p| format!("{t}{p}")))
+            .collect();
+        all.extend(last.iter().cloned());
+    }
+    all.sort();
+    all.dedup();
+    all
+}

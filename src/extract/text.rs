@@ -622,15 +622,7 @@ mod tests {
             start + end
         };
         let pieces = ["http", "://", "a", ":", "/", " ", "www.", "+", "é", "?"];
-        let mut texts = vec![String::new()];
-        for _ in 0..4 {
-            let longer: Vec<String> = texts
-                .iter()
-                .flat_map(|t| pieces.iter().map(move |p| format!("{t}{p}")))
-                .collect();
-            texts.extend(longer);
-        }
-        for text in &texts {
+        for text in &crate::extract::joinings("", &pieces, 4) {
             for (start, _) in text.char_indices() {
                 assert_eq!(
                     after_authority(text, start),

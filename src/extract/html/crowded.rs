@@ -499,17 +499,7 @@ mod tests {
                 .map_or(text.len(), |k| 4 + k)
         };
         let pieces = ["-", "!", ">", "a", "--", "->", "<!--"];
-        let mut texts = vec![String::from("<!--")];
-        for _ in 0..5 {
-            let longer: Vec<String> = texts
-                .iter()
-                .flat_map(|t| pieces.iter().map(move |p| format!("{t}{p}")))
-                .collect();
-            texts.extend(longer);
-            texts.sort();
-            texts.dedup();
-        }
-        for text in &texts {
+        for text in &crate::extract::joinings("<!--", &pieces, 5) {
             assert_eq!(
                 comment_end(text, 0, text.len()),
                 by_search(text),
