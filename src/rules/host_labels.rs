@@ -97,7 +97,7 @@ fn names(input: &IriCheck<'_>) -> Vec<Vec<LabelFound>> {
                 continue;
             }
             if idn::is_ace(s) {
-                if let Some(d) = decode_ace(s) {
+                if let Some(d) = idn::decode_ace(s) {
                     labels.push(LabelFound {
                         range: r.clone(),
                         decoded: Some(d),
@@ -113,11 +113,6 @@ fn names(input: &IriCheck<'_>) -> Vec<Vec<LabelFound>> {
         out.push(labels);
     });
     out
-}
-
-/// Decodes an `xn--` label; `None` when it is not valid Punycode or too long for DNS.
-pub(super) fn decode_ace(label: &str) -> Option<String> {
-    idn::decode_ace(label)
 }
 
 /// `c` as UTS #46 maps a letter of a host: its simple lowercase (Cherokee small letters go to
