@@ -36,8 +36,9 @@ fn document(head: &str, piece: &str, tail: &str, size: usize) -> String {
 
 /// Documents that are one block (a paragraph, list, quote, table, fenced code block, HTML
 /// block), one line, one link, or many small blocks, each of one kind of markup; and documents
-/// of hundreds of thousands of IRIs.
-const SHAPES: [(&str, &str, &str); 23] = [
+/// of hundreds of thousands of IRIs; and front matter of many keys, each value once handed over
+/// (160,000 keys of 2.5 MB, gathered, took 83 MB), or one flow sequence of many items.
+const SHAPES: [(&str, &str, &str); 27] = [
     ("", "*a* ", "\n"),
     ("", "`a` ", "\n"),
     ("", "[a] ", "\n"),
@@ -67,6 +68,10 @@ const SHAPES: [(&str, &str, &str); 23] = [
         "Some words, a link https://example.org/a and more words here.\n",
         "",
     ),
+    ("---\n", "key: value\n", "---\n"),
+    ("---\n", "key: https://example.org/a\n", "---\n"),
+    ("---\nk: [", "https://example.org/a, ", "]\n---\n"),
+    ("+++\n", "key = \"https://example.org/a\"\n", "+++\n"),
 ];
 
 #[test]

@@ -241,7 +241,7 @@ fn extract_in(
     // document is read again as MDX).
     let front_first = |on: &mut dyn FnMut(Occurrence)| {
         if let Some(f) = &front {
-            front_matter::occurrences(text, f).into_iter().for_each(on);
+            front_matter::occurrences(text, f, on);
         }
     };
     if chunks::within(parsed_text.as_bytes(), budget) {

@@ -114,14 +114,19 @@ struct Value {
     map: SpanMap,
 }
 
-/// The IRIs among the string values of `front`.
-pub fn occurrences(text: &str, front: &FrontMatter) -> Vec<Occurrence> {
-    let values = if front.toml {
-        toml::values(text, front.body.clone())
-    } else {
-        yaml::values(text, front.body.clone())
+/// The IRIs among the string values of `front`, each handed to `on` as it is read (not
+/// gathered: 160,000 keys of 2.5 MB took 83 MB).
+pub fn occurrences(text: &str, front: &FrontMatter, on: &mut dyn FnMut(Occurrence)) {
+    let mut each = |value| {
+        if let Some(o) = occurrence(value) {
+            on(o);
+        }
     };
-    values.into_iter().filter_map(occurrence).collect()
+    if front.toml {
+        toml::values(text, front.body.clone(), &mut each);
+    } else {
+        yaml::values(text, front.body.clone(), &mut each);
+    }
 }
 
 /// The value as an occurrence, when it is an absolute IRI.

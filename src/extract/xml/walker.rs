@@ -53,9 +53,7 @@ pub(super) fn run(original: &str, on_occurrence: &mut dyn FnMut(Occurrence)) -> 
     };
     if let Some(front) = &front {
         // At the start of the document: first in order too.
-        front_matter::occurrences(original, front)
-            .into_iter()
-            .for_each(&mut *on_occurrence);
+        front_matter::occurrences(original, front, &mut *on_occurrence);
     }
     let mut walker = Walker {
         text,

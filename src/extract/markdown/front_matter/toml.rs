@@ -12,13 +12,13 @@ use crate::extract::{SpanMap, span_map};
 /// How deep arrays and inline tables are read; deeper ones end the reading of their line.
 const MAX_DEPTH: usize = 32;
 
-/// The string values of the TOML in `text[body]`.
-pub(super) fn values(text: &str, body: Range<usize>) -> Vec<Value> {
+/// The string values of the TOML in `text[body]`, each handed to `out` as it is read.
+pub(super) fn values(text: &str, body: Range<usize>, out: &mut dyn FnMut(Value)) {
     let mut r = Reader {
         text,
         b: text.as_bytes(),
         end: body.end,
-        out: Vec::new(),
+        out,
     };
     let mut table = String::new();
     let mut i = body.start;
@@ -50,17 +50,16 @@ pub(super) fn values(text: &str, body: Range<usize>) -> Vec<Value> {
             None => r.next_line(i),
         };
     }
-    r.out
 }
 
-struct Reader<'t> {
+struct Reader<'t, 'o> {
     text: &'t str,
     b: &'t [u8],
     end: usize,
-    out: Vec<Value>,
+    out: &'o mut dyn FnMut(Value),
 }
 
-impl Reader<'_> {
+impl Reader<'_, '_> {
     fn spaces(&self, mut i: usize) -> usize {
         while i < self.end && matches!(self.b[i], b' ' | b'\t') {
             i += 1;
@@ -215,7 +214,7 @@ impl Reader<'_> {
     }
 
     fn push(&mut self, path: &str, text: String, map: SpanMap) {
-        self.out.push(Value {
+        (self.out)(Value {
             path: path.to_string(),
             text,
             map,
@@ -256,7 +255,9 @@ mod tests {
     use super::*;
 
     fn read(t: &str) -> Vec<(String, String, String)> {
-        values(t, 0..t.len())
+        let mut found = Vec::new();
+        values(t, 0..t.len(), &mut |v| found.push(v));
+        found
             .into_iter()
             .map(|v| {
                 let src = t[v.map.source_range()].to_string();

@@ -11,10 +11,9 @@ use std::ops::Range;
 use super::Value;
 use crate::extract::{SpanMap, span_map};
 
-/// The string values of the YAML in `text[body]`.
-pub(super) fn values(text: &str, body: Range<usize>) -> Vec<Value> {
+/// The string values of the YAML in `text[body]`, each handed to `out` as it is read.
+pub(super) fn values(text: &str, body: Range<usize>, out: &mut dyn FnMut(Value)) {
     let b = text.as_bytes();
-    let mut out = Vec::new();
     // The keys whose values are nested below: (column of the key, key).
     let mut stack: Vec<(usize, String)> = Vec::new();
     // Inside a block scalar: lines indented more than this column belong to it.
@@ -75,7 +74,7 @@ pub(super) fn values(text: &str, body: Range<usize>) -> Vec<Value> {
                     block_scalar = Some(col);
                     continue;
                 }
-                if !node(text, value..rest.end, &path, &mut out) {
+                if !node(text, value..rest.end, &path, out) {
                     block_scalar = Some(col);
                 }
             }
@@ -89,13 +88,12 @@ pub(super) fn values(text: &str, body: Range<usize>) -> Vec<Value> {
                     block_scalar = Some(indent);
                     continue;
                 }
-                if !node(text, rest, &path, &mut out) {
+                if !node(text, rest, &path, out) {
                     block_scalar = Some(indent);
                 }
             }
         }
     }
-    out
 }
 
 /// The dotted path of `name` under the keys of `stack` (`name` empty: the path of the stack).
@@ -173,7 +171,7 @@ fn quoted(text: &str, open: usize, end: usize, q: u8) -> Option<((String, SpanMa
 /// A value node at `text[r]` (one line): a scalar or a flow collection, whose string values are
 /// pushed to `out` under `path`. False when it goes on past the line (a quoted scalar or a flow
 /// collection not closed there): the lines indented more than its key are then skipped.
-fn node(text: &str, r: Range<usize>, path: &str, out: &mut Vec<Value>) -> bool {
+fn node(text: &str, r: Range<usize>, path: &str, out: &mut dyn FnMut(Value)) -> bool {
     let b = text.as_bytes();
     let mut s = r.start;
     // Anchors and tags before the value.
@@ -196,7 +194,7 @@ fn node(text: &str, r: Range<usize>, path: &str, out: &mut Vec<Value>) -> bool {
             let Some(((text, map), _)) = quoted(text, s, r.end, q) else {
                 return false;
             };
-            out.push(Value {
+            out(Value {
                 path: path.to_string(),
                 text,
                 map,
@@ -214,7 +212,7 @@ fn node(text: &str, r: Range<usize>, path: &str, out: &mut Vec<Value>) -> bool {
                 i += k + 1;
             }
             let v = s..s + text[s..e].trim_end().len();
-            out.push(Value {
+            out(Value {
                 path: path.to_string(),
                 text: text[v.clone()].to_string(),
                 map: SpanMap::identity(v),
@@ -235,15 +233,20 @@ const MAX_FLOW_DEPTH: usize = 32;
 
 impl Flow<'_> {
     /// The collection opened at `open` (`[` or `{`); returns the position after it, or `None`
-    /// when it is not closed on the line (then nothing of it is kept).
-    fn collection(&mut self, open: usize, path: &str, out: &mut Vec<Value>) -> Option<usize> {
-        let mut found = Vec::new();
-        let end = self.read(open, path, &mut found, 0)?;
-        out.append(&mut found);
-        Some(end)
+    /// when it is not closed on the line (then nothing of it is kept). It is read twice, to
+    /// know first that it is closed, rather than its values held: a line may hold thousands.
+    fn collection(&mut self, open: usize, path: &str, out: &mut dyn FnMut(Value)) -> Option<usize> {
+        self.read(open, path, &mut |_| {}, 0)?;
+        self.read(open, path, out, 0)
     }
 
-    fn read(&self, open: usize, path: &str, out: &mut Vec<Value>, depth: usize) -> Option<usize> {
+    fn read(
+        &self,
+        open: usize,
+        path: &str,
+        out: &mut dyn FnMut(Value),
+        depth: usize,
+    ) -> Option<usize> {
         if depth > MAX_FLOW_DEPTH {
             return None;
         }
@@ -279,7 +282,7 @@ impl Flow<'_> {
                 b'[' | b'{' => self.read(i, &item_path, out, depth + 1)?,
                 q @ (b'"' | b'\'') => {
                     let ((text, map), after) = quoted(self.text, i, self.end, q)?;
-                    out.push(Value {
+                    out(Value {
                         path: item_path,
                         text,
                         map,
@@ -295,7 +298,7 @@ impl Flow<'_> {
                     }
                     let v = s..s + self.text[s..i].trim_end().len();
                     if !matches!(b[s], b'*' | b'&' | b'!') {
-                        out.push(Value {
+                        out(Value {
                             path: item_path,
                             text: self.text[v.clone()].to_string(),
                             map: SpanMap::identity(v),
@@ -384,7 +387,9 @@ mod tests {
     use super::*;
 
     fn read(y: &str) -> Vec<(String, String, String)> {
-        values(y, 0..y.len())
+        let mut found = Vec::new();
+        values(y, 0..y.len(), &mut |v| found.push(v));
+        found
             .into_iter()
             .map(|v| {
                 let src = y[v.map.source_range()].to_string();
@@ -427,7 +432,9 @@ mod tests {
     #[test]
     fn double_quoted_escapes_map_to_their_source() {
         let y = r#"u: "a\x41\"\\\/\U0001F600\q""#;
-        let v = &values(y, 0..y.len())[0];
+        let mut found = Vec::new();
+        values(y, 0..y.len(), &mut |v| found.push(v));
+        let v = &found[0];
         assert_eq!(v.text, "aA\"\\/\u{1F600}\\q");
         assert_eq!(&y[v.map.to_source(1..2)], r"\x41");
     }
