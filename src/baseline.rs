@@ -58,6 +58,8 @@ pub struct Baseline {
     cwd: PathBuf,
     /// (path, rule, iri) → how many such findings are baselined (one per entry).
     counts: HashMap<Group, usize>,
+    /// The paths (as keyed) of its entries.
+    paths: HashSet<String>,
     /// What this run's findings matched: (path, rule, iri) → how many were held back, and the
     /// paths (as keyed) that were checked.
     matched: Mutex<Matched>,
@@ -96,6 +98,7 @@ impl Baseline {
             dir,
             cwd,
             counts: HashMap::new(),
+            paths: HashSet::new(),
             matched: Mutex::default(),
         }
     }
@@ -108,6 +111,7 @@ impl Baseline {
             dir: cwd.clone(),
             cwd,
             counts: HashMap::new(),
+            paths: HashSet::new(),
             matched: Mutex::default(),
         }
     }
@@ -115,17 +119,25 @@ impl Baseline {
     /// The keys of one file's diagnostics (in source order), in order: what this baseline
     /// writes for them and matches them by.
     pub fn keys(&self, shown: &str, diagnostics: &[Diagnostic]) -> Vec<Key> {
+        self.keys_of(shown, diagnostics.iter().map(|d| (d.rule, d.iri.as_ref())))
+    }
+
+    /// The keys of one file's findings given as (rule, IRI), in source order.
+    fn keys_of<'d>(
+        &self,
+        shown: &str,
+        findings: impl Iterator<Item = (&'d str, Option<&'d std::sync::Arc<str>>)>,
+    ) -> Vec<Key> {
         let path = self.path_key(shown);
         let mut seen: HashMap<(&str, Option<&str>), usize> = HashMap::new();
-        diagnostics
-            .iter()
-            .map(|d| {
-                let n = seen.entry((d.rule, d.iri.as_deref())).or_default();
+        findings
+            .map(|(rule, iri)| {
+                let n = seen.entry((rule, iri.map(|i| &**i))).or_default();
                 *n += 1;
                 Key {
                     path: path.clone(),
-                    rule: d.rule.to_string(),
-                    iri: d.iri.clone(),
+                    rule: rule.to_string(),
+                    iri: iri.cloned(),
                     occurrence: *n,
                 }
             })
@@ -167,6 +179,9 @@ impl Baseline {
         // (a hand-edited file with occurrences 1 and 3 holds back two, not three).
         let unique: HashSet<Key> = parsed.findings.into_iter().collect();
         for k in unique {
+            if !baseline.paths.contains(&k.path) {
+                baseline.paths.insert(k.path.clone());
+            }
             *baseline.counts.entry((k.path, k.rule, k.iri)).or_default() += 1;
         }
         Ok(baseline)
@@ -192,34 +207,29 @@ impl Baseline {
         if self.counts.is_empty() {
             return 0;
         }
-        let mut held_here: HashMap<Group, usize> = HashMap::new();
-        let keep: Vec<bool> = self
-            .keys(path, diagnostics)
-            .into_iter()
-            .map(|k| {
-                let n = k.occurrence;
-                let group = (k.path, k.rule, k.iri);
-                let held = self.counts.get(&group).copied().unwrap_or(0);
-                if n <= held {
-                    *held_here.entry(group).or_default() += 1;
-                }
-                n > held
-            })
-            .collect();
-        {
-            // A file may be filtered more than once (its own findings, then the project's; each
-            // pass of --fix): what a key matched is the most any filtering of it held back.
-            let mut matched = self.matched.lock().expect("lock");
-            matched.checked.insert(self.path_key(path));
-            for (group, n) in held_here {
-                let m = matched.held.entry(group).or_default();
-                *m = (*m).max(n);
-            }
-        }
+        let mut matcher = self.matcher(path);
         let before = diagnostics.len();
-        let mut keep = keep.into_iter();
-        diagnostics.retain(|_| keep.next().unwrap_or(true));
+        diagnostics.retain(|d| !matcher.holds(d.rule, d.iri.as_ref()));
+        matcher.finish();
         before - diagnostics.len()
+    }
+
+    /// True when some entry is of the file `path` (as reports show it).
+    pub fn has_entries_for(&self, path: &str) -> bool {
+        !self.counts.is_empty() && self.paths.contains(&self.path_key(path))
+    }
+
+    /// A matcher of the findings of the file `path` (as reports show it), taken one at a time
+    /// in source order: what [`Baseline::filter`] does to a list, for findings that are not
+    /// all kept.
+    pub fn matcher(&self, path: &str) -> Matcher<'_> {
+        let path = self.path_key(path);
+        Matcher {
+            baseline: self,
+            any: !self.counts.is_empty() && self.paths.contains(&path),
+            path,
+            seen: HashMap::new(),
+        }
     }
 
     /// The entries this run found stale: in a checked file, more than its findings matched; or
@@ -268,17 +278,65 @@ impl Baseline {
         Ok(dropped)
     }
 
-    /// Writes `files` (path as shown, diagnostics in source order) as the baseline `file`;
-    /// returns how many findings it holds.
+    /// Writes `files` (path as shown, diagnostics in source order, the findings not listed) as
+    /// the baseline `file`; returns how many findings it holds.
     pub fn write<'a>(
         file: &Path,
-        files: impl IntoIterator<Item = (&'a str, &'a [Diagnostic])>,
+        files: impl IntoIterator<
+            Item = (
+                &'a str,
+                &'a [Diagnostic],
+                &'a [(&'static str, std::sync::Arc<str>)],
+            ),
+        >,
     ) -> Result<usize, String> {
         let mut writer = Writer::new(file);
-        for (path, diagnostics) in files {
-            writer.add(path, diagnostics);
+        for (path, diagnostics, unlisted) in files {
+            writer.add(path, diagnostics, unlisted);
         }
         writer.finish()
+    }
+}
+
+/// Matches one file's findings with a baseline, one at a time in source order
+/// ([`Baseline::matcher`]); what they matched counts once it is finished.
+#[derive(Debug)]
+pub struct Matcher<'a> {
+    baseline: &'a Baseline,
+    /// Whether the baseline has entries of the file.
+    any: bool,
+    path: String,
+    /// How many findings of each group the baseline has were met so far.
+    seen: HashMap<Group, usize>,
+}
+
+impl Matcher<'_> {
+    /// Whether the baseline holds back the next finding of `rule` in the IRI `iri` (`None`
+    /// for a problem with the document itself).
+    pub fn holds(&mut self, rule: &str, iri: Option<&std::sync::Arc<str>>) -> bool {
+        if !self.any {
+            return false;
+        }
+        let group = (self.path.clone(), rule.to_string(), iri.cloned());
+        let Some(&held) = self.baseline.counts.get(&group) else {
+            return false;
+        };
+        let n = self.seen.entry(group).or_default();
+        *n += 1;
+        *n <= held
+    }
+
+    /// Records what this file's findings matched. A file may be matched more than once (its
+    /// own findings, then the project's; each pass of `--fix`): what a key matched is the
+    /// most any matching of it held back.
+    pub fn finish(self) {
+        let mut matched = self.baseline.matched.lock().expect("lock");
+        matched.checked.insert(self.path);
+        for (group, n) in self.seen {
+            let held = self.baseline.counts.get(&group).copied().unwrap_or(0);
+            let m = matched.held.entry(group).or_default();
+            *m = (*m).max(n.min(held));
+        }
     }
 }
 
@@ -301,9 +359,19 @@ impl Writer {
         }
     }
 
-    /// Adds one file's diagnostics (path as shown, in source order).
-    pub fn add(&mut self, path: &str, diagnostics: &[Diagnostic]) {
-        self.keys.extend(self.base.keys(path, diagnostics));
+    /// Adds one file's diagnostics (path as shown, in source order) and the findings it did
+    /// not list, as (rule, IRI), after them: an occurrence number counts a key's findings,
+    /// whatever their order.
+    pub fn add(
+        &mut self,
+        path: &str,
+        diagnostics: &[Diagnostic],
+        unlisted: &[(&'static str, std::sync::Arc<str>)],
+    ) {
+        let listed = diagnostics.iter().map(|d| (d.rule, d.iri.as_ref()));
+        let more = unlisted.iter().map(|(rule, iri)| (*rule, Some(iri)));
+        self.keys
+            .extend(self.base.keys_of(path, listed.chain(more)));
     }
 
     /// Writes the baseline; returns how many findings it holds.

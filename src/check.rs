@@ -37,6 +37,9 @@ pub struct CheckOptions<'a> {
     pub render: Option<Render<'a>>,
     /// Renders project-level diagnostics (`equivalent-variants`) after the run.
     pub render_project: Option<RenderProject<'a>>,
+    /// Keep the rule and IRI of each finding a file does not list
+    /// ([`FileOutcome::unlisted_keys`]): a baseline is being written.
+    pub baseline_keys: bool,
 }
 
 impl<'a> CheckOptions<'a> {
@@ -47,6 +50,7 @@ impl<'a> CheckOptions<'a> {
             baseline: None,
             render: None,
             render_project: None,
+            baseline_keys: false,
         }
     }
 }
@@ -96,12 +100,16 @@ pub struct FileOutcome {
     pub fixes: FileFixes,
     /// Findings past the [`MAX_LISTED`] first, counted per rule and severity, not listed.
     pub unlisted: Vec<(&'static str, Severity, usize)>,
+    /// The rule and IRI of each finding of an IRI it does not list, in source order, when
+    /// [`CheckOptions::baseline_keys`] asks for them.
+    pub unlisted_keys: Vec<(&'static str, std::sync::Arc<str>)>,
 }
 
 impl FileOutcome {
     /// About how many bytes it holds: what [`run_ordered`] lets run ahead.
     pub fn held_bytes(&self) -> usize {
         self.diagnostics.len() * 1024
+            + self.unlisted_keys.len() * 32
             + self.rendered.len()
             + self.fixes.diff.as_ref().map_or(0, String::len)
     }
@@ -556,7 +564,12 @@ pub fn check_project(files: &mut [FileOutcome], options: &CheckOptions<'_>) {
         file.variants = Vec::new();
         if let Some(mut suppressions) = file.suppressions.take() {
             file.suppressed += suppressions.apply(&mut added);
-            added.extend(suppressions.unused());
+            let room = MAX_LISTED.saturating_sub(file.diagnostics.len() + added.len());
+            let (listed, more) = suppressions.unused_up_to(room);
+            added.extend(listed);
+            if let Some(severity) = suppressions.report_severity().filter(|_| more > 0) {
+                count_unlisted(&mut file.unlisted, UNUSED_SUPPRESSION.id, severity, more);
+            }
         }
         if let Some(baseline) = options.baseline {
             file.baselined += baseline.filter(&file.path, &mut added);
@@ -766,11 +779,86 @@ pub fn check_source(source: &Source, options: &CheckOptions<'_>) -> FileOutcome 
 }
 
 /// Extracts and checks one decoded document with its configuration's `settings`.
+///
+/// A file lists its first [`MAX_LISTED`] findings. When it has more, and its directives or
+/// the baseline may hold some back (or a baseline is being written), it is checked again with
+/// them known, each finding silenced or held back as it is found, before the limit: what is
+/// suppressed does not push a finding out of the list, and what is counted can be suppressed.
 pub fn check_with(
     source: &Source,
     settings: &FileSettings,
     options: &CheckOptions<'_>,
 ) -> FileOutcome {
+    let first = collect(source, settings, None);
+    let mut suppressions = first.suppressions(source, &settings.selection);
+    let again = first.overflowed
+        && (!suppressions.is_empty()
+            || options.baseline_keys
+            || options
+                .baseline
+                .is_some_and(|b| b.has_entries_for(&source.path)));
+    if !again {
+        return finish(source, settings, options, first, suppressions, None);
+    }
+    drop(first);
+    let mut early = Early {
+        suppressions: &mut suppressions,
+        baseline: options.baseline.map(|b| b.matcher(&source.path)),
+        keys: options.baseline_keys.then(Vec::new),
+        suppressed: 0,
+        baselined: 0,
+    };
+    let second = collect(source, settings, Some(&mut early));
+    let Early {
+        baseline,
+        keys,
+        suppressed,
+        baselined,
+        ..
+    } = early;
+    let mut outcome = finish(source, settings, options, second, suppressions, baseline);
+    outcome.suppressed += suppressed;
+    outcome.baselined += baselined;
+    outcome.unlisted_keys = keys.unwrap_or_default();
+    outcome
+}
+
+/// What a second check of a file applies to each finding as it is found ([`check_with`]).
+struct Early<'a, 'b> {
+    suppressions: &'a mut Suppressions,
+    baseline: Option<crate::baseline::Matcher<'b>>,
+    /// The (rule, IRI) of each finding past the listed ones, when a baseline is being written.
+    keys: Option<Vec<(&'static str, std::sync::Arc<str>)>>,
+    suppressed: usize,
+    baselined: usize,
+}
+
+/// One pass over a document: its listed findings, and what it counted and found besides.
+struct Collected {
+    diagnostics: Vec<Diagnostic>,
+    unlisted: Vec<(&'static str, Severity, usize)>,
+    /// Whether a finding of an IRI was counted, not listed.
+    overflowed: bool,
+    iris: usize,
+    allowed: usize,
+    variants: Vec<Variant>,
+    extraction: extract::Extraction,
+}
+
+impl Collected {
+    /// The document's directives (none when it has no comment).
+    fn suppressions(&self, source: &Source, selection: &Selection) -> Suppressions {
+        if self.extraction.comments.is_empty() && source.format != Format::Text {
+            return Suppressions::default();
+        }
+        Suppressions::parse(source, &self.extraction.comments, selection)
+    }
+}
+
+/// Extracts the IRIs of `source` and checks each as it is found, listing the first
+/// [`MAX_LISTED`] findings; with `early`, the findings it silences or holds back are dropped
+/// first.
+fn collect(source: &Source, settings: &FileSettings, mut early: Option<&mut Early>) -> Collected {
     let selection = &settings.selection;
     let mut diagnostics = Vec::new();
     let variants_severity = selection.severity_of(EQUIVALENT_VARIANTS.id);
@@ -778,6 +866,7 @@ pub fn check_with(
     let (mut iris, mut allowed) = (0, 0);
     let mut strings = crate::diagnostic::Strings::default();
     let mut unlisted = Vec::new();
+    let mut overflowed = false;
     let mut places = 0;
     // Each IRI is checked as it is found and then dropped: only findings are kept.
     let extraction = extract::extract_each(source, &mut |occ| {
@@ -788,6 +877,24 @@ pub fn check_with(
         }
         let parsed = iri::analyze(&occ.checked_text());
         let mut findings = rules::check_occurrence(source, &occ, &parsed, selection);
+        if let Some(early) = early.as_deref_mut() {
+            findings.retain(|f| {
+                let start = Location::of(source, occ.map.to_source(f.range.clone()).start);
+                if early.suppressions.silences(f.rule.id, &start) {
+                    early.suppressed += 1;
+                    false
+                } else if early
+                    .baseline
+                    .as_mut()
+                    .is_some_and(|b| b.holds(f.rule.id, Some(&occ.iri)))
+                {
+                    early.baselined += 1;
+                    false
+                } else {
+                    true
+                }
+            });
+        }
         for f in &mut findings {
             // Past the file's budget of places, a finding keeps its first place only (its
             // message already counts the others) and no fix.
@@ -801,9 +908,13 @@ pub fn check_with(
             places += 1 + f.also.len();
         }
         if diagnostics.len() + findings.len() > MAX_LISTED {
+            overflowed = true;
             let room = MAX_LISTED.saturating_sub(diagnostics.len());
             for f in findings.drain(room.min(findings.len())..) {
                 count_unlisted(&mut unlisted, f.rule.id, f.severity, 1);
+                if let Some(keys) = early.as_deref_mut().and_then(|e| e.keys.as_mut()) {
+                    keys.push((f.rule.id, occ.iri.clone()));
+                }
             }
         }
         if !findings.is_empty() {
@@ -835,7 +946,41 @@ pub fn check_with(
             ));
         }
     });
+    Collected {
+        diagnostics,
+        unlisted,
+        overflowed,
+        iris,
+        allowed,
+        variants,
+        extraction,
+    }
+}
+
+/// Adds the document's own problems and the unused directives to what `collect` listed,
+/// silences and holds back what the directives and the baseline do (the document's problems
+/// only, with `matcher`: the IRIs' findings were matched as they were found), and renders it.
+fn finish(
+    source: &Source,
+    settings: &FileSettings,
+    options: &CheckOptions<'_>,
+    collected: Collected,
+    mut found: Suppressions,
+    matcher: Option<crate::baseline::Matcher<'_>>,
+) -> FileOutcome {
+    let selection = &settings.selection;
+    let variants_severity = selection.severity_of(EQUIVALENT_VARIANTS.id);
+    let Collected {
+        mut diagnostics,
+        mut unlisted,
+        iris,
+        allowed,
+        variants,
+        extraction,
+        ..
+    } = collected;
     let document_problems = rules::check_document(source, selection);
+    let mut problems = Vec::new();
     for problem in extraction.problems.iter().chain(&document_problems) {
         if let Some(severity) = selection.severity_of(problem.rule) {
             let severity = if problem.milder {
@@ -843,31 +988,47 @@ pub fn check_with(
             } else {
                 severity
             };
-            diagnostics.push(Diagnostic::from_problem(source, problem, severity));
+            problems.push(Diagnostic::from_problem(source, problem, severity));
         }
     }
     let mut suppressions = None;
     let mut suppressed = 0;
-    if !extraction.comments.is_empty() || source.format == Format::Text {
-        let mut found = Suppressions::parse(source, &extraction.comments, selection);
-        if !found.is_empty() {
+    if !found.is_empty() {
+        if matcher.is_some() {
+            suppressed = found.apply(&mut problems);
+        } else {
+            diagnostics.append(&mut problems);
             suppressed = found.apply(&mut diagnostics);
-            if variants_severity.is_some() && found.may_cover(EQUIVALENT_VARIANTS.id) {
-                suppressions = Some(found);
-            } else {
-                let room = MAX_LISTED.saturating_sub(diagnostics.len());
-                let (listed, more) = found.unused_up_to(room);
-                diagnostics.extend(listed);
-                if let Some(severity) = found.report_severity().filter(|_| more > 0) {
-                    count_unlisted(&mut unlisted, UNUSED_SUPPRESSION.id, severity, more);
-                }
+        }
+    }
+    let mut baselined = 0;
+    // The findings of IRIs were matched as they were found, or are matched below.
+    let matched_early = matcher.is_some();
+    if let Some(mut matcher) = matcher {
+        let before = problems.len();
+        problems.retain(|d| !matcher.holds(d.rule, d.iri.as_ref()));
+        baselined = before - problems.len();
+        matcher.finish();
+    }
+    diagnostics.append(&mut problems);
+    if !found.is_empty() {
+        if variants_severity.is_some() && found.may_cover(EQUIVALENT_VARIANTS.id) {
+            suppressions = Some(found);
+        } else {
+            let room = MAX_LISTED.saturating_sub(diagnostics.len());
+            let (listed, more) = found.unused_up_to(room);
+            diagnostics.extend(listed);
+            if let Some(severity) = found.report_severity().filter(|_| more > 0) {
+                count_unlisted(&mut unlisted, UNUSED_SUPPRESSION.id, severity, more);
             }
         }
     }
     sort(&mut diagnostics);
-    let baselined = options
-        .baseline
-        .map_or(0, |b| b.filter(&source.path, &mut diagnostics));
+    let baselined = baselined
+        + options
+            .baseline
+            .filter(|_| !matched_early)
+            .map_or(0, |b| b.filter(&source.path, &mut diagnostics));
     let rendered = options
         .render
         .map(|render| render(source, &diagnostics))
@@ -885,6 +1046,7 @@ pub fn check_with(
         variants,
         fixes: Default::default(),
         unlisted,
+        unlisted_keys: Vec::new(),
     }
 }
 
@@ -921,12 +1083,7 @@ mod tests {
             settings: Default::default(),
         });
         let selection = Selection::default();
-        let options = CheckOptions {
-            selection: &selection,
-            render: None,
-            render_project: None,
-            baseline: None,
-        };
+        let options = CheckOptions::new(&selection);
         let outcome = run(&inputs, &LoadOptions::default(), &options);
         assert_eq!(outcome.files.len(), 1);
         assert_eq!(outcome.files[0].diagnostics.len(), 1);

@@ -40,12 +40,7 @@ fn documents(dir: &str) -> Vec<(PathBuf, Source)> {
 #[test]
 fn the_clean_corpus_has_no_warnings_or_errors() {
     let selection = Selection::default();
-    let options = CheckOptions {
-        selection: &selection,
-        render: None,
-        render_project: None,
-        baseline: None,
-    };
+    let options = CheckOptions::new(&selection);
     let mut iris = 0;
     let mut problems = Vec::new();
     for (path, source) in documents("fixtures/clean") {
@@ -76,12 +71,7 @@ fn the_clean_corpus_has_no_warnings_or_errors() {
 #[test]
 fn every_attack_is_caught_by_its_rule() {
     let selection = Selection::default();
-    let options = CheckOptions {
-        selection: &selection,
-        render: None,
-        render_project: None,
-        baseline: None,
-    };
+    let options = CheckOptions::new(&selection);
     let mut cases = 0;
     let mut missed = Vec::new();
     for (path, source) in documents("fixtures/attacks") {

@@ -13,12 +13,7 @@ use proptest::prelude::*;
 fn encoding_findings(format: Format, bytes: &[u8]) -> Vec<Diagnostic> {
     let source = Source::decode("t".into(), format, bytes).expect("not binary");
     let selection = Selection::from_selectors(&["encoding"], &[], &[]).unwrap();
-    let options = CheckOptions {
-        selection: &selection,
-        render: None,
-        render_project: None,
-        baseline: None,
-    };
+    let options = CheckOptions::new(&selection);
     check_source(&source, &options).diagnostics
 }
 
@@ -360,7 +355,7 @@ proptest! {
         for format in Format::ALL {
             if let Ok(source) = Source::decode("t".into(), format, &doc) {
                 let selection = Selection::all();
-                let options = CheckOptions { selection: &selection, render: None, render_project: None, baseline: None };
+                let options = CheckOptions::new(&selection);
                 let _ = check_source(&source, &options);
             }
         }

@@ -202,12 +202,7 @@ fn example_fixes(rule: &str, example: &irilint::rules::docs::Example) -> Vec<App
             let format = Format::from_name(name).unwrap();
             let bytes = example.bytes().unwrap();
             let source = Source::decode("example".into(), format, &bytes).unwrap();
-            let options = CheckOptions {
-                selection: &all,
-                render: None,
-                render_project: None,
-                baseline: None,
-            };
+            let options = CheckOptions::new(&all);
             check_source(&source, &options)
                 .diagnostics
                 .into_iter()

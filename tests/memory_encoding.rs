@@ -11,8 +11,8 @@
 
 mod common;
 
-use common::counting::{Counting, cost_of};
-use common::run::check_bytes_and_report;
+use common::counting::Counting;
+use common::run::check_growth;
 use irilint::source::Format;
 
 #[global_allocator]
@@ -57,24 +57,14 @@ fn malformed_sequences_cost_a_few_bytes_each() {
         ("prose.adoc", Format::Asciidoc, latin1_prose, 2.0),
         ("garbage.txt", Format::Text, garbage, 3.5),
     ] {
-        let (small, large) = (make(1 << 20), make(4 << 20));
-        let ((small_peak, _), _) = cost_of(|| check_bytes_and_report(name, format, small.clone()));
-        let ((peak, _), file) = cost_of(|| check_bytes_and_report(name, format, large.clone()));
+        let file = check_growth(
+            name,
+            format,
+            (make(1 << 20), make(4 << 20)),
+            most,
+            &mut failed,
+        );
         assert!(file.iris > 1000, "{name}: {} IRIs", file.iris);
-        if peak > 2 * large.len() + (40 << 20) {
-            failed.push(format!(
-                "{name}: peak {} MB for a {} MB file",
-                peak >> 20,
-                large.len() >> 20
-            ));
-        }
-        let per_byte = (peak - small_peak) as f64 / (large.len() - small.len()) as f64;
-        eprintln!("{name}: {per_byte:.2} bytes per byte");
-        if per_byte > most {
-            failed.push(format!(
-                "{name}: {per_byte:.1} bytes more at the peak per byte more of the file"
-            ));
-        }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }

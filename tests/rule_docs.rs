@@ -25,12 +25,7 @@ fn fired(example: &Example) -> Vec<(&'static str, Severity)> {
                 .unwrap_or_else(|| panic!("unknown encoding {:?}", example.encoding.as_deref()));
             let source = Source::decode("example".into(), format, &bytes)
                 .unwrap_or_else(|e| panic!("{e:?}: {:?}", example.text));
-            let options = CheckOptions {
-                selection: &all,
-                render: None,
-                render_project: None,
-                baseline: None,
-            };
+            let options = CheckOptions::new(&all);
             // A one-document project, so that project-level rules run too.
             let mut outcome = [check_source(&source, &options)];
             check_project(&mut outcome, &options);

@@ -476,3 +476,126 @@ fn directives_that_hide_nothing_are_listed_up_to_the_files_limit_and_counted_bey
     assert_eq!(unlisted[0]["rule"], "unused-suppression", "{unlisted}");
     assert_eq!(unlisted[0]["count"], 1000, "{unlisted}");
 }
+
+/// `n` Markdown autolinks, each with a zero-width space (an `invisible-character` error), and
+/// a `disable-next-line` directive before those `directive` picks.
+fn autolinks(n: usize, directive: impl Fn(usize) -> bool) -> String {
+    (0..n)
+        .map(|i| {
+            let before = if directive(i) {
+                "<!-- irilint-disable-next-line -->\n"
+            } else {
+                ""
+            };
+            format!("{before}<http://a.example/{i}{ZWSP}>\n\n")
+        })
+        .collect()
+}
+
+#[test]
+fn directives_silence_findings_past_the_files_limit() {
+    // A file lists its first 5,000 findings and counts the rest; the directives applied to the
+    // listed ones only, so that a `disable-file` over 8,000 findings left 3,000 errors, and
+    // a directive whose finding was only counted was reported as hiding nothing.
+    let limit = irilint::check::MAX_LISTED;
+    let n = limit + 3000;
+    let doc = format!(
+        "<!-- irilint-disable-file -->\n\n{}",
+        autolinks(n, |_| false)
+    );
+    let r = report("a.md", &doc, &[]);
+    assert_eq!(r["summary"]["errors"], 0, "{}", r["summary"]);
+    assert_eq!(suppressed(&r), n as u64);
+    assert_eq!(r["diagnostics"].as_array().unwrap().len(), 0);
+    assert!(r.get("unlisted").is_none(), "{}", r["unlisted"]);
+
+    // Every other link silenced: the others are listed, all of them, and no directive is
+    // unused.
+    let r = report("a.md", &autolinks(n, |i| i % 2 == 0), &[]);
+    assert_eq!(suppressed(&r), (n / 2) as u64);
+    let listed = rules(&r);
+    assert_eq!(listed.len(), n / 2);
+    assert!(listed.iter().all(|rule| rule == "invisible-character"));
+    assert!(r.get("unlisted").is_none(), "{}", r["unlisted"]);
+    // Those listed are the links without a directive (odd ones, on lines 4, 9, 14…).
+    let lines: Vec<u64> = found(&r).iter().map(|f| f.1).take(3).collect();
+    assert_eq!(lines, [4, 9, 14]);
+
+    // Past the limit of what is left, the rest is counted, still after the directives.
+    let r = report("a.md", &autolinks(3 * limit, |i| i % 3 == 0), &[]);
+    assert_eq!(suppressed(&r), limit as u64);
+    assert_eq!(rules(&r).len(), limit);
+    assert_eq!(r["unlisted"][0]["rule"], "invisible-character");
+    assert_eq!(r["unlisted"][0]["count"], limit as u64);
+    assert_eq!(r["summary"]["errors"], (2 * limit) as u64);
+}
+
+#[test]
+fn a_baseline_holds_every_finding_of_a_file_past_its_limit() {
+    // `--write-baseline` wrote the 5,000 findings a file lists, and `--baseline` held back
+    // only listed ones: the next run of a file of 8,000 findings failed with 3,000 errors.
+    let limit = irilint::check::MAX_LISTED;
+    let n = limit + 3000;
+    let dir = tempfile::tempdir().unwrap();
+    // The same IRI twice more than once, so that occurrences number past the limit too.
+    let doc = autolinks(n, |_| false) + &autolinks(2, |_| false);
+    fs::write(dir.path().join("a.md"), &doc).unwrap();
+    let out = Command::cargo_bin("irilint")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["check", "--isolated", "a.md", "--write-baseline", "b.json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let written: Value =
+        serde_json::from_slice(&fs::read(dir.path().join("b.json")).unwrap()).unwrap();
+    let entries = written["findings"].as_array().unwrap();
+    assert_eq!(entries.len(), n + 2);
+    let repeated = entries
+        .iter()
+        .filter(|k| k["iri"] == format!("http://a.example/1{ZWSP}"))
+        .map(|k| k["occurrence"].as_u64().unwrap())
+        .collect::<Vec<_>>();
+    assert_eq!(repeated, [1, 2]);
+
+    let r = report_in(dir.path(), &["a.md"], &["--baseline", "b.json"]);
+    assert_eq!(r["summary"]["errors"], 0, "{}", r["summary"]);
+    assert_eq!(r["summary"]["baselined"], (n + 2) as u64);
+    assert!(r.get("unlisted").is_none(), "{}", r["unlisted"]);
+
+    // One new finding at the end is the one reported.
+    fs::write(
+        dir.path().join("a.md"),
+        format!("{doc}<http://new.example/{ZWSP}>\n"),
+    )
+    .unwrap();
+    let r = report_in(dir.path(), &["a.md"], &["--baseline", "b.json"]);
+    assert_eq!(r["summary"]["errors"], 1, "{}", r["summary"]);
+    assert_eq!(
+        r["diagnostics"][0]["iri"],
+        format!("http://new.example/{ZWSP}")
+    );
+}
+
+#[test]
+fn directives_past_the_limit_are_not_read_and_said_once() {
+    let most = irilint::suppressions::MAX_DIRECTIVES;
+    let r = report("a.md", &autolinks(most + 2, |_| true), &[]);
+    assert_eq!(suppressed(&r), most as u64);
+    // The two last findings are reported; the note of the directives not read is listed
+    // even past the findings a file lists.
+    assert_eq!(r["summary"]["errors"], 2);
+    let notes = messages(&r, "unused-suppression");
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert_eq!(
+        notes[0].0,
+        format!(
+            "more than {most} suppression directives: this one and the 1 after it are not read and silence nothing"
+        )
+    );
+    let at = found(&r)
+        .into_iter()
+        .find(|f| f.0 == "unused-suppression")
+        .unwrap();
+    assert_eq!(at.1, (3 * most + 1) as u64);
+}

@@ -123,6 +123,7 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         baseline: baseline.as_ref(),
         render,
         render_project,
+        baseline_keys: args.write_baseline.is_some(),
     };
     let progress = progress::wanted(
         std::io::stderr().is_terminal(),
@@ -207,7 +208,7 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
             |files| {
                 let mut writer = crate::baseline::Writer::new(file);
                 for f in files {
-                    writer.add(&f.path, &f.diagnostics);
+                    writer.add(&f.path, &f.diagnostics, &f.unlisted_keys);
                 }
                 writer
             },
@@ -285,10 +286,13 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     }
     if let Some(file) = &args.write_baseline {
         print_file_errors(&outcome);
-        let files = outcome
-            .files
-            .iter()
-            .map(|f| (f.path.as_str(), f.diagnostics.as_slice()));
+        let files = outcome.files.iter().map(|f| {
+            (
+                f.path.as_str(),
+                f.diagnostics.as_slice(),
+                f.unlisted_keys.as_slice(),
+            )
+        });
         let fatal = outcome.fatal_errors > 0;
         return wrote_baseline(Baseline::write(file, files), file, &args, fatal);
     }

@@ -51,6 +51,7 @@ pub fn fixed(
         baseline: options.baseline,
         render: None,
         render_project: None,
+        baseline_keys: false,
     };
     let mut changed: Option<(Vec<u8>, Source)> = None;
     let mut outcome = check::check_with(&loaded.source, settings, &quiet);

@@ -353,15 +353,7 @@ mod tests {
     fn render(text: &str) -> String {
         let source = Source::decode("doc.txt".into(), Format::Text, text.as_bytes()).unwrap();
         let selection = Selection::default();
-        let outcome = check_source(
-            &source,
-            &CheckOptions {
-                selection: &selection,
-                render: None,
-                render_project: None,
-                baseline: None,
-            },
-        );
+        let outcome = check_source(&source, &CheckOptions::new(&selection));
         HumanRenderer::new(false).render_file(&source, &outcome.diagnostics)
     }
 
@@ -386,15 +378,7 @@ mod tests {
         )
         .unwrap();
         let selection = Selection::default();
-        let outcome = check_source(
-            &source,
-            &CheckOptions {
-                selection: &selection,
-                render: None,
-                render_project: None,
-                baseline: None,
-            },
-        );
+        let outcome = check_source(&source, &CheckOptions::new(&selection));
         let out = HumanRenderer::new(false).render_file(&source, &outcome.diagnostics);
         assert!(out.contains("http://a/x⟨U+000D⟩⟨U+000A⟩"), "{out}");
         assert!(out.contains("────"), "underlined: {out}");

@@ -31,3 +31,40 @@ fn check_and_report_source(source: &Source) -> FileOutcome {
     json::write(&outcome, &mut std::io::sink()).unwrap();
     outcome.files.into_iter().next().unwrap()
 }
+
+/// Checks a file's `small` and `large` versions as [`check_bytes_and_report`] does (each copied
+/// as it is measured, as a run reads it) and adds to
+/// `failed` what breaks the memory bound: a peak over twice the large file and 40 MB, or more
+/// than `most` bytes more at the peak per byte more of the file. Gives the large one's outcome.
+pub fn check_growth(
+    name: &str,
+    format: Format,
+    (small, large): (Vec<u8>, Vec<u8>),
+    most: f64,
+    failed: &mut Vec<String>,
+) -> FileOutcome {
+    use super::counting::cost_of;
+    let size = large.len();
+    let growth = size - small.len();
+    // Copied inside, as a run reads the file: its bytes count.
+    let ((small_peak, _), _) = cost_of(|| check_bytes_and_report(name, format, small.clone()));
+    let ((peak, _), file) = cost_of(|| check_bytes_and_report(name, format, large.clone()));
+    if peak > 2 * size + (40 << 20) {
+        failed.push(format!(
+            "{name}: peak {} MB for a {} MB file",
+            peak >> 20,
+            size >> 20
+        ));
+    }
+    let per_byte = peak.saturating_sub(small_peak) as f64 / growth as f64;
+    eprintln!(
+        "{name}: peak {} MB, {per_byte:.2} bytes per byte",
+        peak >> 20
+    );
+    if per_byte > most {
+        failed.push(format!(
+            "{name}: {per_byte:.1} bytes more at the peak per byte more of the file"
+        ));
+    }
+    file
+}
