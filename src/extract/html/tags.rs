@@ -282,17 +282,13 @@ struct Locator<'t, 'f> {
 }
 
 impl Locator<'_, '_> {
-    /// Counts a tag token; when it is a crowded tag, its `<`, the end of its `>` and its
-    /// attributes (taken out).
-    fn crowded_here(&self) -> Option<(usize, usize, Vec<WrittenAttribute>)> {
+    /// Counts a tag token; when it is a crowded tag, that tag.
+    fn crowded_here(&self) -> Option<Crowded> {
         let ordinal = self.tags.get();
         self.tags.set(ordinal + 1);
-        let mut crowded = self.crowded.borrow_mut();
+        let crowded = self.crowded.borrow();
         let k = self.next_crowded.get();
-        let found = crowded
-            .get_mut(k)
-            .filter(|c| c.ordinal == ordinal)
-            .map(|c| (c.start, c.end, std::mem::take(&mut c.attributes)));
+        let found = crowded.get(k).filter(|c| c.ordinal == ordinal).cloned();
         self.next_crowded.set(k + usize::from(found.is_some()));
         found
     }
@@ -348,13 +344,16 @@ impl<'t> TokenSink for Locator<'t, '_> {
                         self.foreign_depth
                             .set(self.foreign_depth.get().saturating_sub(1));
                     }
+                    // A crowded end tag is where the pre-scan found it, not scanned again.
+                    let crowded = self.crowded_here();
                     if let Some(to) = token_end {
                         self.cursor.set(to);
+                    } else if let Some(c) = crowded {
+                        self.cursor.set(c.end);
                     } else if let Some(p) = find_tag(text, self.cursor.get(), end, &name, true) {
                         self.cursor
                             .set(scan_attributes(text, p + 2 + name.len(), end).1);
                     }
-                    self.crowded_here();
                     return TokenSinkResult::Continue;
                 }
                 let depth = self.foreign_depth.get();
@@ -362,12 +361,27 @@ impl<'t> TokenSink for Locator<'t, '_> {
                 if is_foreign_root && !self_closing {
                     self.foreign_depth.set(depth + 1);
                 }
-                let place = match token_end {
-                    Some(to) => Some(Place::Between {
+                // A tag given without its attributes: irilint reads them itself, and they are
+                // where the pre-scan found the tag (never scanned again into a list of all its
+                // attributes: 2.5 million of them, 10 MB, took 213 MB).
+                // (Not when the tag is not in the source as the tokenizer read it, a NUL in its
+                // name, which no tag is reported for.)
+                let in_source = |start: usize| {
+                    text.as_bytes()
+                        .get(start + 1..start + 1 + name.len())
+                        .is_some_and(|n| n.eq_ignore_ascii_case(name.as_bytes()))
+                };
+                let crowded = self.crowded_here().filter(|c| in_source(c.start));
+                let place = match (&crowded, token_end) {
+                    (Some(c), _) => {
+                        self.cursor.set(c.end);
+                        None
+                    }
+                    (None, Some(to)) => Some(Place::Between {
                         from: self.cursor.replace(to),
                         to,
                     }),
-                    None => find_start_tag(text, self.cursor.get(), None, end, &name).map(
+                    (None, None) => find_start_tag(text, self.cursor.get(), None, end, &name).map(
                         |(start, raw, after)| {
                             self.cursor.set(after);
                             Place::Found { start, raw, after }
@@ -380,23 +394,15 @@ impl<'t> TokenSink for Locator<'t, '_> {
                 } else {
                     switch_after(&name)
                 };
-                // A tag given without its attributes: irilint reads them itself, and they are
-                // where the tag is found.
-                // (Not when the tag is not in the source as the tokenizer read it, a NUL in its
-                // name, which no tag is reported for.)
-                let in_source = |start: usize| {
-                    text.as_bytes()
-                        .get(start + 1..start + 1 + name.len())
-                        .is_some_and(|n| n.eq_ignore_ascii_case(name.as_bytes()))
-                };
-                let (attrs, raw_of, verbatim, place) = match self.crowded_here() {
-                    Some((start, after, raw)) if place.is_some() && in_source(start) => {
-                        self.cursor.set(after);
-                        let (attrs, raw_of, verbatim) = written_attributes(text, &raw);
+                let (attrs, raw_of, verbatim, place) = match crowded {
+                    Some(tag) => {
+                        let (attrs, raw, verbatim) = written_attributes(text, &tag);
+                        let raw_of = (0..raw.len()).collect();
+                        let (start, after) = (tag.start, tag.end);
                         let place = Some(Place::Found { start, raw, after });
                         (attrs, raw_of, verbatim, place)
                     }
-                    _ => (attrs, Vec::new(), Vec::new(), place),
+                    None => (attrs, Vec::new(), Vec::new(), place),
                 };
                 if let Some(place) = place {
                     let tag = FoundTag {
@@ -432,20 +438,21 @@ impl<'t> TokenSink for Locator<'t, '_> {
 }
 
 /// The attributes of a crowded tag as the tokenizer would have kept them: names lowercased (NUL
-/// as U+FFFD), the first of each name, values decoded as every value is; and the index in
-/// `written` of each. A set finds the duplicates, where the tokenizer compares each attribute
-/// with every one before it. A value with nothing to decode is left empty, and marked in the
-/// third list: it is the source's (a 50 MB one is not copied).
+/// as U+FFFD), the first of each name, values decoded as every value is; and each one's raw
+/// attribute. They are read from the source as the tag is reached, and a duplicate is dropped
+/// as it is read: a set finds them, where the tokenizer compares each attribute with every one
+/// before it. A value with nothing to decode is left empty, and marked in the third list: it
+/// is the source's (a 50 MB one is not copied).
 fn written_attributes(
     text: &str,
-    written: &[WrittenAttribute],
-) -> (Vec<Attribute>, Vec<usize>, Vec<bool>) {
-    work::add(Work::AttributeComparisons, written.len());
+    tag: &Crowded,
+) -> (Vec<Attribute>, Vec<WrittenAttribute>, Vec<bool>) {
+    work::add(Work::AttributeComparisons, tag.attributes);
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
-    let mut raw_of = Vec::new();
+    let mut raw = Vec::new();
     let mut verbatim = Vec::new();
-    for (k, a) in written.iter().enumerate() {
+    tag.each_attribute(text, |a| {
         let written = &text[a.name.clone()];
         let name = if written.bytes().any(|b| b.is_ascii_uppercase() || b == 0) {
             std::borrow::Cow::Owned(written.to_ascii_lowercase().replace('\0', "\u{FFFD}"))
@@ -453,7 +460,7 @@ fn written_attributes(
             std::borrow::Cow::Borrowed(written)
         };
         if !seen.insert(name.clone()) {
-            continue;
+            return;
         }
         let plain = a
             .value
@@ -468,9 +475,9 @@ fn written_attributes(
             name: QualName::new(None, ns!(), LocalName::from(&*name)),
             value: StrTendril::from(value),
         });
-        raw_of.push(k);
-    }
-    (out, raw_of, verbatim)
+        raw.push(a);
+    });
+    (out, raw, verbatim)
 }
 
 /// The state the tokenizer goes on in after the HTML start tag `name`.
