@@ -21,7 +21,7 @@ use std::ops::Range;
 use crate::diagnostic::{Diagnostic, Location};
 use crate::extract::{Comment, DIRECTIVE_PREFIX};
 use crate::iri::chars::escape_unsafe;
-use crate::rules::selection::{edit_distance, matching, suggest};
+use crate::rules::selection::{edit_distance, selected, suggest};
 use crate::rules::suppression::UNUSED_SUPPRESSION;
 use crate::rules::{RULES, Selection, Severity};
 use crate::source::{Format, Source};
@@ -569,9 +569,8 @@ fn directive(source: &Source, whole: Range<usize>, body: Range<usize>) -> Option
                 break;
             }
             let (start, end) = at(&r);
-            let mask = matching(t)
-                .map(|hits| hits.iter().fold(0, |m, &i| m | (1 << i)))
-                .unwrap_or(0);
+            // Its suggestion, when it names nothing, is looked for only if it is reported.
+            let mask = selected(t).fold(0, |m, i| m | (1 << i));
             names.push(Name {
                 text: t.to_string(),
                 start,

@@ -52,9 +52,12 @@ pub enum Work {
     /// Bytes of a line looked at to rejoin an HTML attribute value cut at a quote inside a
     /// template expression.
     RejoinScan,
+    /// Cells of the edit-distance tables computed to suggest a rule id or directive for an
+    /// unknown one.
+    EditDistance,
 }
 
-const KINDS: usize = 15;
+const KINDS: usize = 16;
 
 thread_local! {
     static COUNTS: [Cell<u64>; KINDS] = const { [const { Cell::new(0) }; KINDS] };

@@ -60,12 +60,7 @@ pub fn groups() -> Vec<&'static str> {
 
 /// The indices in [`RULES`] of the rules `selector` names (a rule id, a group or `ALL`).
 pub(crate) fn matching(selector: &str) -> Result<Vec<usize>, SelectionError> {
-    let hits: Vec<usize> = RULES
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| selector == "ALL" || r.id == selector || r.group == selector)
-        .map(|(i, _)| i)
-        .collect();
+    let hits: Vec<usize> = selected(selector).collect();
     if hits.is_empty() {
         return Err(SelectionError {
             selector: selector.to_string(),
@@ -73,6 +68,16 @@ pub(crate) fn matching(selector: &str) -> Result<Vec<usize>, SelectionError> {
         });
     }
     Ok(hits)
+}
+
+/// The indices in [`RULES`] of the rules `selector` names (none for an unknown one, whose
+/// suggestion is not looked for).
+pub(crate) fn selected(selector: &str) -> impl Iterator<Item = usize> + '_ {
+    RULES
+        .iter()
+        .enumerate()
+        .filter(move |(_, r)| selector == "ALL" || r.id == selector || r.group == selector)
+        .map(|(i, _)| i)
 }
 
 /// The rule id or group closest to `selector`, if one is close.
@@ -98,14 +103,17 @@ pub(crate) fn suggest(selector: &str) -> Option<&'static str> {
 
 pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
+    crate::work::add(crate::work::Work::EditDistance, a.len() * b.len());
+    // Two rows, made once (a row per character of `a` was an allocation each).
     let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
     for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
+        cur[0] = i + 1;
         for (j, &cb) in b.iter().enumerate() {
             let sub = prev[j] + usize::from(ca != cb);
-            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
         }
-        prev = cur;
+        std::mem::swap(&mut prev, &mut cur);
     }
     prev[b.len()]
 }
@@ -179,6 +187,21 @@ impl Selection {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn edit_distance_counts_insertions_deletions_and_substitutions() {
+        for (a, b, d) in [
+            ("kitten", "sitting", 3),
+            ("flaw", "lawn", 2),
+            ("", "abc", 3),
+            ("abc", "", 3),
+            ("bidi", "bidi", 0),
+            ("é", "e", 1),
+        ] {
+            assert_eq!(edit_distance(a, b), d, "{a} {b}");
+            assert_eq!(edit_distance(b, a), d, "{b} {a}");
+        }
+    }
 
     #[test]
     fn default_excludes_info_rules() {
