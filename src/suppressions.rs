@@ -132,9 +132,10 @@ pub struct Suppressions {
 
 /// The most directives of one document that are read: the others silence nothing, and
 /// `unused-suppression` says so once. Each directive read is kept with its places until the
-/// document is reported (about 200 bytes, for a directive of 20 or 30): 200,000 of them took
-/// 96 MB for a 12 MB page.
-pub const MAX_DIRECTIVES: usize = 50_000;
+/// document is reported (about 200 bytes for a directive of 20 or 30, 300 with a rule name):
+/// 200,000 of them took 96 MB for a 12 MB page, and 50,000 naming a rule were still 15 MB of
+/// the 50 MB a run may take besides twice the file.
+pub const MAX_DIRECTIVES: usize = 10_000;
 
 impl Suppressions {
     /// The directives of `source`, from its `comments` (or its lines, for plain text); the
