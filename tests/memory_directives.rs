@@ -1,7 +1,7 @@
 //! A page of suppression directives: each directive read is kept with its places until the
 //! document is reported (about 200 bytes, for a comment of 20 or 30), and 200,000 of them took
-//! 96 MB for a 12 MB page. Both sizes checked are past the limit. A document's first `MAX_DIRECTIVES` are read, the others counted and
-//! said once (the book, "Limits and guarantees").
+//! 96 MB for a 12 MB page. A document's first `MAX_DIRECTIVES` are read, the others counted
+//! and said once (the book, "Limits and guarantees"); both sizes checked are past them.
 //!
 //! Alone in its test binary: the allocator counts the whole process, so one test drives every
 //! case, one after another.
