@@ -100,8 +100,9 @@ pub struct FoundTag<'t> {
     /// The end of the HTML in `text`.
     end: usize,
     place: Place,
-    /// For a crowded tag, the raw attribute each of `attrs` was read from.
-    raw_of: Vec<usize>,
+    /// A crowded tag: attribute `i` of `attrs` was read from raw attribute `i` of its place
+    /// (duplicates are dropped as they are read).
+    crowded: bool,
     /// For a crowded tag, the attributes of `attrs` whose raw value has nothing to decode: their
     /// value is left empty there, being the source's.
     verbatim: Vec<bool>,
@@ -161,7 +162,7 @@ impl FoundTag<'_> {
         let Place::Found { raw, .. } = &self.place else {
             return None;
         };
-        raw.get(*self.raw_of.get(i)?)?.value.clone()
+        raw.get(i)?.value.clone()
     }
 
     /// Offset of its `<`, and its raw attributes; `None` when it is not in the source.
@@ -198,14 +199,14 @@ impl FoundTag<'_> {
         let Place::Found { raw, .. } = &self.place else {
             return None;
         };
-        if let Some(&k) = self.raw_of.get(i) {
+        if self.crowded {
             // A crowded tag's values are irilint's own reading: one with nothing to decode is
             // the source's, as it is.
             if self.verbatim.get(i).copied().unwrap_or(false) {
-                let r = raw[k].value.clone().unwrap_or(0..0);
+                let r = raw[i].value.clone().unwrap_or(0..0);
                 return Some(LocatedAttribute::verbatim(name, r));
             }
-            return Some(locate(text, raw[k].value.clone(), name, &value));
+            return Some(locate(text, raw[i].value.clone(), name, &value));
         }
         // A search per attribute is quadratic in a tag of thousands: past a few dozen, a map.
         if raw.len() > 32 && self.index.is_none() {
@@ -394,15 +395,14 @@ impl<'t> TokenSink for Locator<'t, '_> {
                 } else {
                     switch_after(&name)
                 };
-                let (attrs, raw_of, verbatim, place) = match crowded {
+                let is_crowded = crowded.is_some();
+                let (attrs, verbatim, place) = match crowded {
                     Some(tag) => {
                         let (attrs, raw, verbatim) = written_attributes(text, &tag);
-                        let raw_of = (0..raw.len()).collect();
                         let (start, after) = (tag.start, tag.end);
-                        let place = Some(Place::Found { start, raw, after });
-                        (attrs, raw_of, verbatim, place)
+                        (attrs, verbatim, Some(Place::Found { start, raw, after }))
                     }
-                    None => (attrs, Vec::new(), Vec::new(), place),
+                    None => (attrs, Vec::new(), place),
                 };
                 if let Some(place) = place {
                     let tag = FoundTag {
@@ -412,7 +412,7 @@ impl<'t> TokenSink for Locator<'t, '_> {
                         text,
                         end,
                         place,
-                        raw_of,
+                        crowded: is_crowded,
                         verbatim,
                         index: None,
                     };
