@@ -59,6 +59,26 @@ pub enum Work {
 
 const KINDS: usize = 16;
 
+/// Every kind of work, in the order of [`all`]'s counts.
+pub const ALL: [Work; KINDS] = [
+    Work::DecodeBuffer,
+    Work::RuleChars,
+    Work::BracketScan,
+    Work::AttributeComparisons,
+    Work::ClosingMarkScan,
+    Work::SpellingLookups,
+    Work::SyntaxMessages,
+    Work::TemplateLookups,
+    Work::RelatedLookups,
+    Work::LineSearches,
+    Work::NamespaceLookups,
+    Work::CommentScan,
+    Work::PunycodeDecoding,
+    Work::AuthoritySearch,
+    Work::RejoinScan,
+    Work::EditDistance,
+];
+
 thread_local! {
     static COUNTS: [Cell<u64>; KINDS] = const { [const { Cell::new(0) }; KINDS] };
 }
@@ -78,4 +98,26 @@ pub fn measure<R>(work: Work, f: impl FnOnce() -> R) -> (R, u64) {
     let r = f();
     let after = COUNTS.with(|c| c[work as usize].get());
     (r, after.wrapping_sub(before))
+}
+
+/// Runs `f` and returns its result with every kind of work it did on this thread, in the order
+/// of [`ALL`]: for a test that looks at all of them at once.
+pub fn measure_all<R>(f: impl FnOnce() -> R) -> (R, [u64; KINDS]) {
+    let counts = || COUNTS.with(|c| std::array::from_fn::<u64, KINDS, _>(|i| c[i].get()));
+    let before = counts();
+    let r = f();
+    let after = counts();
+    (r, std::array::from_fn(|i| after[i].wrapping_sub(before[i])))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_lists_each_kind_at_its_index() {
+        for (i, w) in ALL.iter().enumerate() {
+            assert_eq!(*w as usize, i, "{w:?}");
+        }
+    }
 }

@@ -11,6 +11,7 @@ pub struct Counting;
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
 static TOTAL: AtomicUsize = AtomicUsize::new(0);
+static CALLS: AtomicUsize = AtomicUsize::new(0);
 
 // SAFETY: every call goes to `System`; only sizes are counted.
 unsafe impl GlobalAlloc for Counting {
@@ -33,6 +34,13 @@ fn grow(n: usize) {
     let live = LIVE.fetch_add(n, Ordering::Relaxed) + n;
     PEAK.fetch_max(live, Ordering::Relaxed);
     TOTAL.fetch_add(n, Ordering::Relaxed);
+    CALLS.fetch_add(1, Ordering::Relaxed);
+}
+
+/// How many allocations (and reallocations) were made so far: a count of work that does not
+/// depend on their sizes.
+pub fn allocations() -> usize {
+    CALLS.load(Ordering::Relaxed)
 }
 
 /// The peak of live bytes above the start while `f` runs, and its result.
