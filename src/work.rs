@@ -55,9 +55,12 @@ pub enum Work {
     /// Cells of the edit-distance tables computed to suggest a rule id or directive for an
     /// unknown one.
     EditDistance,
+    /// Bytes of a run of backquotes (reStructuredText) walked to tell whether it opens inline
+    /// markup.
+    MarkupRuns,
 }
 
-const KINDS: usize = 16;
+const KINDS: usize = 17;
 
 /// Every kind of work, in the order of [`all`]'s counts.
 pub const ALL: [Work; KINDS] = [
@@ -77,6 +80,7 @@ pub const ALL: [Work; KINDS] = [
     Work::AuthoritySearch,
     Work::RejoinScan,
     Work::EditDistance,
+    Work::MarkupRuns,
 ];
 
 thread_local! {
