@@ -179,6 +179,36 @@ fn a_tag_of_many_attributes_costs_linear_work() {
 }
 
 #[test]
+fn duplicates_of_an_attribute_with_a_long_value_cost_linear_work() {
+    // A tag read by irilint keeps where each distinct name is, and compares a name with it by
+    // reading the name again from the source: the value after it is left unread (read again for
+    // each duplicate of its name, a value of 125 KB and 5,000 duplicates would make 625 MB).
+    let page = |n: usize| {
+        format!(
+            "<p><a href=\"http://a.example/{}\u{202E}\"{}>x</a></p>\n",
+            "x".repeat(25 * n),
+            " href=y".repeat(n)
+        )
+    };
+    const N: usize = 5_000;
+    let work = |n: usize| {
+        let source = Source::decode("page".into(), Format::Html, page(n).as_bytes()).unwrap();
+        let (extraction, work) = measure(Work::AttributeComparisons, || {
+            irilint::extract::extract(&source)
+        });
+        // The first `href` only.
+        assert_eq!(extraction.occurrences.len(), 1, "{n}");
+        assert!(extraction.occurrences[0].iri.ends_with('\u{202E}'), "{n}");
+        work
+    };
+    assert_linear(
+        "duplicates of a long-valued attribute",
+        work(N),
+        work(4 * N),
+    );
+}
+
+#[test]
 fn a_page_of_comments_costs_linear_work() {
     // Each comment's end is searched for once, up to it: a search for each closing form
     // (`-->`, `--!>`) through the rest of the page made a page of 20,000 suppression comments

@@ -3,6 +3,8 @@
 //! directives, invalid UTF-8) and random bytes: shared by the property tests that check any
 //! document in any format.
 
+#![allow(dead_code)] // each test crate uses its own subset
+
 use proptest::prelude::*;
 use proptest::sample::select;
 

@@ -34,7 +34,8 @@ pub struct WrittenAttribute {
 
 /// Where [`read_tag`] puts the attributes it reads, in order: a name, then maybe its value.
 trait Attributes {
-    fn push(&mut self, name: Range<usize>);
+    /// A name; false to stop reading before it (the tag is then left unread).
+    fn push(&mut self, name: Range<usize>) -> bool;
     /// The value of the attribute pushed last.
     fn set_value(&mut self, value: Range<usize>);
 }
@@ -47,8 +48,9 @@ struct Counted {
 }
 
 impl Attributes for Counted {
-    fn push(&mut self, _: Range<usize>) {
+    fn push(&mut self, _: Range<usize>) -> bool {
         self.attributes += 1;
+        true
     }
 
     fn set_value(&mut self, value: Range<usize>) {
@@ -64,10 +66,11 @@ struct Each<F: FnMut(WrittenAttribute)> {
 }
 
 impl<F: FnMut(WrittenAttribute)> Attributes for Each<F> {
-    fn push(&mut self, name: Range<usize>) {
+    fn push(&mut self, name: Range<usize>) -> bool {
         if let Some(done) = self.pending.replace(WrittenAttribute { name, value: None }) {
             (self.each)(done);
         }
+        true
     }
 
     fn set_value(&mut self, value: Range<usize>) {
@@ -114,6 +117,44 @@ impl Crowded {
     }
 }
 
+/// Keeps the first attribute pushed, and stops at the next, keeping where its name starts.
+#[derive(Default)]
+struct First {
+    first: Option<WrittenAttribute>,
+    next: Option<usize>,
+}
+
+impl Attributes for First {
+    fn push(&mut self, name: Range<usize>) -> bool {
+        if self.first.is_some() {
+            self.next = Some(name.start);
+            return false;
+        }
+        self.first = Some(WrittenAttribute { name, value: None });
+        true
+    }
+
+    fn set_value(&mut self, value: Range<usize>) {
+        if let Some(first) = &mut self.first {
+            first.value = Some(value);
+        }
+    }
+}
+
+/// The attribute of a crowded tag whose name starts at `name` (as [`Crowded::each_attribute`]
+/// gave it), read again from the source up to the next attribute or the tag's end `end`, and
+/// where the next attribute's name starts: a crowded tag's attributes are not kept, each is read
+/// when it is asked for.
+pub fn attribute_at(text: &str, name: usize, end: usize) -> (WrittenAttribute, Option<usize>) {
+    let mut first = First::default();
+    read_attributes(text.as_bytes(), name, end, &mut first);
+    let attribute = first.first.unwrap_or(WrittenAttribute {
+        name: name..name,
+        value: None,
+    });
+    (attribute, first.next)
+}
+
 fn is_space(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | 0x0C | b'\r' | b' ')
 }
@@ -141,6 +182,18 @@ enum AttributeState {
     SelfClosing,
 }
 
+/// The name of a crowded tag's attribute that starts at `at` (as [`Crowded::each_attribute`]
+/// gave it), its value left unread: its first byte, then up to a space, `/`, `=` or `>`, or the
+/// tag's end `end`.
+pub fn name_at(text: &str, at: usize, end: usize) -> Range<usize> {
+    let b = text.as_bytes();
+    let mut i = (at + 1).min(end);
+    while i < end && !is_space(b[i]) && !matches!(b[i], b'/' | b'=' | b'>') {
+        i += 1;
+    }
+    at..i
+}
+
 /// Reads the tag whose name starts at `from` (after `<` or `</`) as the tokenizer does, to
 /// just after its `>`; `None` when the input ends first (the tokenizer then emits no tag).
 fn read_tag(
@@ -155,17 +208,29 @@ fn read_tag(
     }
     let name_end = i;
     let name = String::from_utf8_lossy(&b[from..name_end]).to_ascii_lowercase();
+    let (end, self_closing) = read_attributes(b, name_end, end, attributes)?;
+    Some(ReadTag {
+        name,
+        name_end,
+        end,
+        self_closing,
+    })
+}
+
+/// Reads a tag's attributes from `from` (after its name, or where one of its attribute names
+/// starts) as the tokenizer does, to just after its `>`: that offset, and whether the tag is
+/// self-closing. `None` when the input ends first, or `attributes` stops the reading.
+fn read_attributes(
+    b: &[u8],
+    from: usize,
+    end: usize,
+    attributes: &mut impl Attributes,
+) -> Option<(usize, bool)> {
+    let mut i = from;
     let mut state = AttributeState::BeforeName;
     let mut name_start = 0;
     let mut value_start = 0;
-    let done = |i: usize, self_closing: bool| {
-        Some(ReadTag {
-            name: name.clone(),
-            name_end,
-            end: i + 1,
-            self_closing,
-        })
-    };
+    let done = |i: usize, self_closing: bool| Some((i + 1, self_closing));
     use AttributeState as S;
     while i < end {
         let c = b[i];
@@ -185,13 +250,17 @@ fn read_tag(
                     b'/' => Some(S::SelfClosing),
                     b'=' => Some(S::BeforeValue),
                     b'>' => {
-                        attributes.push(name_start..i);
+                        if !attributes.push(name_start..i) {
+                            return None;
+                        }
                         return done(i, false);
                     }
                     _ => None,
                 };
                 if let Some(next) = next {
-                    attributes.push(name_start..i);
+                    if !attributes.push(name_start..i) {
+                        return None;
+                    }
                     state = next;
                 }
             }

@@ -112,7 +112,7 @@ fn component_kind(tag: &FoundTag<'_>, i: usize, attribute: &str) -> Option<Value
         "srcset" => Some(ValueKind::Srcset),
         "action" | "formaction" | "cite" | "data" | "manifest" | "background" | "longdesc" => tag
             .value_at(i)
-            .and_then(super::text::absolute_iri)
+            .and_then(|v| super::text::absolute_iri(&v))
             .map(|_| ValueKind::Url),
         // A component's prop whose value is an absolute IRI (VitePress' `<VPHomeSponsors
         // action-link="https://…">`, `<TeamMember avatar="https://…">`) is a link it renders;
@@ -120,7 +120,7 @@ fn component_kind(tag: &FoundTag<'_>, i: usize, attribute: &str) -> Option<Value
         _ if !is_text_attribute(attribute) => tag
             .value_at(i)
             .filter(|v| !v.trim().contains(char::is_whitespace))
-            .and_then(super::text::absolute_iri)
+            .and_then(|v| super::text::absolute_iri(&v))
             .map(|_| ValueKind::Url),
         _ => None,
     }
@@ -327,12 +327,16 @@ fn scan_view(
 ) -> Vec<Comment> {
     tags::scan(text, range, &mut |mut tag| {
         let mut i = 0;
-        while let Some(name) = tag.attribute_name(i) {
-            i += 1;
-            let kind = match elements {
-                Elements::Html => value_kind(&tag, name),
-                Elements::Components => component_kind(&tag, i - 1, name),
+        loop {
+            // (The name is dropped before the tag is borrowed to locate the attribute.)
+            let kind = match tag.attribute_name(i) {
+                None => break,
+                Some(name) => match elements {
+                    Elements::Html => value_kind(&tag, &name),
+                    Elements::Components => component_kind(&tag, i, &name),
+                },
             };
+            i += 1;
             let Some(kind) = kind else {
                 continue;
             };

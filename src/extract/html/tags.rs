@@ -9,22 +9,21 @@
 //! equals html5ever's value (it always should), the map is exact, otherwise the whole raw value
 //! is used as the span (never a wrong span).
 
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::ops::Range;
 
-use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{
     Tag, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
 };
-use html5ever::{Attribute, LocalName, QualName, local_name, ns};
+use html5ever::{Attribute, LocalName, local_name};
 
 use super::charref::{decode_attribute, decodes_to_itself};
+use super::crowded;
 /// A raw attribute: name range, and value range if it has a value.
 use super::crowded::WrittenAttribute as RawAttribute;
-use super::crowded::{
-    Crowded, MAX_TOKENIZED_ATTRIBUTES, WrittenAttribute, comment_end, crowded_tags,
-};
+use super::crowded::{Crowded, MAX_TOKENIZED_ATTRIBUTES, attribute_at, comment_end, crowded_tags};
 use super::position::Feed;
 use crate::extract::{Comment, SpanMap};
 use crate::work::{self, Work};
@@ -94,21 +93,76 @@ pub struct FoundTag<'t> {
     pub name: LocalName,
     /// Inside `<svg>` or `<math>` (foreign content).
     pub foreign: bool,
-    /// The attributes as the tokenizer kept them (duplicates dropped), not copied.
+    /// The attributes as the tokenizer kept them (duplicates dropped), not copied; none for a
+    /// crowded tag.
     attrs: Vec<Attribute>,
     text: &'t str,
     /// The end of the HTML in `text`.
     end: usize,
     place: Place,
-    /// A crowded tag: attribute `i` of `attrs` was read from raw attribute `i` of its place
-    /// (duplicates are dropped as they are read).
-    crowded: bool,
-    /// For a crowded tag, the attributes of `attrs` whose raw value has nothing to decode: their
-    /// value is left empty there, being the source's.
-    verbatim: Vec<bool>,
+    /// A crowded tag's attributes, read from the source as they are asked for.
+    crowded: Option<Kept>,
     /// The first raw attribute of each name (lowercased), for a tag with many (made on the first
     /// lookup; names already in lowercase are not copied).
     index: Option<std::collections::HashMap<std::borrow::Cow<'t, str>, usize>>,
+}
+
+/// The attributes of a crowded tag that the tokenizer would keep, the first of each name. Only
+/// a set of them is kept, each as where its name starts (counted from the tag's `<`, four
+/// bytes), which finds a duplicate as the tag is read and tells, as the tag is read again
+/// attribute by attribute when they are asked for ([`super::crowded::attribute_at`]), whether
+/// an attribute is the first of its name. (Each kept attribute's name, value and raw ranges took
+/// about 150 bytes: a 2 MB tag of 400,000 distinct names, 54 MB.)
+struct Kept {
+    /// The kept attributes, by where their names start; hashed by their names as the tokenizer
+    /// keeps them ([`normal_bytes`]).
+    set: hashbrown::HashTable<u32>,
+    keys: std::collections::hash_map::RandomState,
+    /// Where the first attribute's name starts.
+    first: usize,
+    /// Where the tag starts and ends (just after its `>`).
+    start: usize,
+    end: usize,
+    /// The kept attribute read last: its index among the kept ones, and where its name starts.
+    last: Cell<(usize, usize)>,
+}
+
+impl Kept {
+    /// True when the attribute named `name`, starting at `at`, is the first of its name (which
+    /// the set holds).
+    fn is_first(&self, text: &str, name: &str, at: usize) -> bool {
+        let name_at = |k: u32| name_at(text, self.start + k as usize, self.end);
+        let same = |k: &u32| normal_bytes(name_at(*k)).eq(normal_bytes(name));
+        self.set
+            .find(hash_name(&self.keys, name), same)
+            .is_some_and(|&k| k as usize + self.start == at)
+    }
+
+    /// The kept attribute `i`, read from the source: from the one read last when it is not
+    /// after `i`, else from the first.
+    fn get(&self, text: &str, i: usize) -> Option<RawAttribute> {
+        if i >= self.set.len() {
+            return None;
+        }
+        let (mut k, mut at) = self.last.get();
+        if k > i {
+            (k, at) = (0, self.first);
+        }
+        let (mut written, mut next) = attribute_at(text, at, self.end);
+        while k < i {
+            // The next attribute that is the first of its name.
+            loop {
+                at = next?;
+                (written, next) = attribute_at(text, at, self.end);
+                if self.is_first(text, &text[written.name.clone()], at) {
+                    break;
+                }
+            }
+            k += 1;
+        }
+        self.last.set((k, at));
+        Some(written)
+    }
 }
 
 /// Where a start tag is in the source.
@@ -128,41 +182,51 @@ enum Place {
 }
 
 impl FoundTag<'_> {
+    /// How many attributes it has (duplicates dropped).
+    fn len(&self) -> usize {
+        self.crowded
+            .as_ref()
+            .map_or(self.attrs.len(), |k| k.set.len())
+    }
+
+    /// Attribute `i` of a crowded tag, read from the source.
+    fn written(&self, i: usize) -> Option<RawAttribute> {
+        self.crowded.as_ref()?.get(self.text, i)
+    }
+
     /// The name of attribute `i` (in the order of the tag), if it has that many.
-    pub fn attribute_name(&self, i: usize) -> Option<&str> {
-        self.attrs.get(i).map(|a| &*a.name.local)
+    pub fn attribute_name(&self, i: usize) -> Option<Cow<'_, str>> {
+        if self.crowded.is_some() {
+            let written = self.written(i)?;
+            return Some(lowercase_name(&self.text[written.name]));
+        }
+        self.attrs.get(i).map(|a| Cow::Borrowed(&*a.name.local))
     }
 
     /// The value of the attribute named `name`, as the tokenizer decoded it: a search through
     /// the tag's attributes, for a name asked once per tag ([`FoundTag::value_at`] gives an
     /// attribute's own value).
-    pub fn value(&self, name: &str) -> Option<&str> {
-        let found = self.attrs.iter().position(|a| &*a.name.local == name);
+    pub fn value(&self, name: &str) -> Option<Cow<'_, str>> {
+        let found = (0..self.len()).find(|&i| self.attribute_name(i).is_some_and(|n| n == name));
         work::add(
             Work::AttributeComparisons,
-            found.map_or(self.attrs.len(), |i| i + 1),
+            found.map_or(self.len(), |i| i + 1),
         );
         self.value_at(found?)
     }
 
     /// The value of attribute `i`, as the tokenizer decoded it.
-    pub fn value_at(&self, i: usize) -> Option<&str> {
-        let attribute = self.attrs.get(i)?;
-        Some(match self.verbatim_range(i) {
-            Some(r) => &self.text[r],
-            None => &*attribute.value,
-        })
-    }
-
-    /// The raw value of attribute `i` of a crowded tag when it is its value.
-    fn verbatim_range(&self, i: usize) -> Option<Range<usize>> {
-        if !self.verbatim.get(i).copied().unwrap_or(false) {
-            return None;
+    pub fn value_at(&self, i: usize) -> Option<Cow<'_, str>> {
+        if self.crowded.is_some() {
+            let written = self.written(i)?;
+            let text = self.text;
+            return Some(match written.value {
+                Some(r) if decodes_to_itself(text, r.clone()) => Cow::Borrowed(&text[r]),
+                Some(r) => Cow::Owned(decode_attribute(text, r).0),
+                None => Cow::Borrowed(""),
+            });
         }
-        let Place::Found { raw, .. } = &self.place else {
-            return None;
-        };
-        raw.get(i)?.value.clone()
+        self.attrs.get(i).map(|a| Cow::Borrowed(&*a.value))
     }
 
     /// Offset of its `<`, and its raw attributes; `None` when it is not in the source.
@@ -193,21 +257,38 @@ impl FoundTag<'_> {
     /// `None` when the tag is not in the source.
     pub fn locate(&mut self, i: usize) -> Option<LocatedAttribute> {
         let text = self.text;
+        if self.crowded.is_some() {
+            // A crowded tag's values are irilint's own reading: one with nothing to decode is
+            // the source's, as it is.
+            let written = self.written(i)?;
+            let name = lowercase_name(&text[written.name]).into_owned();
+            return Some(match written.value {
+                Some(r) if decodes_to_itself(text, r.clone()) => {
+                    LocatedAttribute::verbatim(name, r)
+                }
+                found => {
+                    let (value, map) = match &found {
+                        Some(r) => decode_attribute(text, r.clone()),
+                        None => (String::new(), SpanMap::default()),
+                    };
+                    LocatedAttribute {
+                        name,
+                        value,
+                        raw: found,
+                        decoded: None,
+                        map,
+                        exact: true,
+                        verbatim: false,
+                    }
+                }
+            });
+        }
         let value = std::mem::take(&mut self.attrs[i].value);
         let name = self.attrs[i].name.local.to_string();
         self.found()?;
         let Place::Found { raw, .. } = &self.place else {
             return None;
         };
-        if self.crowded {
-            // A crowded tag's values are irilint's own reading: one with nothing to decode is
-            // the source's, as it is.
-            if self.verbatim.get(i).copied().unwrap_or(false) {
-                let r = raw[i].value.clone().unwrap_or(0..0);
-                return Some(LocatedAttribute::verbatim(name, r));
-            }
-            return Some(locate(text, raw[i].value.clone(), name, &value));
-        }
         // A search per attribute is quadratic in a tag of thousands: past a few dozen, a map.
         if raw.len() > 32 && self.index.is_none() {
             let mut index = std::collections::HashMap::with_capacity(raw.len());
@@ -242,7 +323,7 @@ impl FoundTag<'_> {
     pub fn into_located(mut self) -> Option<LocatedTag> {
         let start = self.found()?.0;
         let text = self.text;
-        let attributes = (0..self.attrs.len())
+        let attributes = (0..self.len())
             .map(|i| {
                 let mut a = self.locate(i)?;
                 if a.verbatim {
@@ -395,14 +476,14 @@ impl<'t> TokenSink for Locator<'t, '_> {
                 } else {
                     switch_after(&name)
                 };
-                let is_crowded = crowded.is_some();
-                let (attrs, verbatim, place) = match crowded {
+                let (attrs, kept, place) = match crowded {
                     Some(tag) => {
-                        let (attrs, raw, verbatim) = written_attributes(text, &tag);
+                        let kept = kept_attributes(text, &tag);
                         let (start, after) = (tag.start, tag.end);
-                        (attrs, verbatim, Some(Place::Found { start, raw, after }))
+                        let raw = Vec::new();
+                        (attrs, Some(kept), Some(Place::Found { start, raw, after }))
                     }
-                    None => (attrs, Vec::new(), place),
+                    None => (attrs, None, place),
                 };
                 if let Some(place) = place {
                     let tag = FoundTag {
@@ -412,8 +493,7 @@ impl<'t> TokenSink for Locator<'t, '_> {
                         text,
                         end,
                         place,
-                        crowded: is_crowded,
-                        verbatim,
+                        crowded: kept,
                         index: None,
                     };
                     (self.on_tag.borrow_mut())(tag);
@@ -437,47 +517,78 @@ impl<'t> TokenSink for Locator<'t, '_> {
     }
 }
 
-/// The attributes of a crowded tag as the tokenizer would have kept them: names lowercased (NUL
-/// as U+FFFD), the first of each name, values decoded as every value is; and each one's raw
-/// attribute. They are read from the source as the tag is reached, and a duplicate is dropped
-/// as it is read: a set finds them, where the tokenizer compares each attribute with every one
-/// before it. A value with nothing to decode is left empty, and marked in the third list: it
-/// is the source's (a 50 MB one is not copied).
-fn written_attributes(
-    text: &str,
-    tag: &Crowded,
-) -> (Vec<Attribute>, Vec<WrittenAttribute>, Vec<bool>) {
+/// The attributes of a crowded tag the tokenizer would keep: the first of each name (lowercased,
+/// NUL as U+FFFD), read from the source as the tag is reached. A duplicate is dropped as it is
+/// read: a set finds it, where the tokenizer compares each attribute with every one before it.
+/// The set holds where each kept name is, compared with the source (no name is copied). A tag
+/// of more than 4 GiB (possible only with `--max-file-size` raised past it) keeps what fits.
+fn kept_attributes(text: &str, tag: &Crowded) -> Kept {
     work::add(Work::AttributeComparisons, tag.attributes);
-    let mut seen = std::collections::HashSet::new();
-    let mut out = Vec::new();
-    let mut raw = Vec::new();
-    let mut verbatim = Vec::new();
+    // Keyed hashes: an attacker's names cannot be made to collide.
+    let keys = std::collections::hash_map::RandomState::new();
+    let name_at = |k: u32| name_at(text, tag.start + k as usize, tag.end);
+    let mut set = hashbrown::HashTable::new();
+    let mut first = None;
     tag.each_attribute(text, |a| {
-        let written = &text[a.name.clone()];
-        let name = if written.bytes().any(|b| b.is_ascii_uppercase() || b == 0) {
-            std::borrow::Cow::Owned(written.to_ascii_lowercase().replace('\0', "\u{FFFD}"))
-        } else {
-            std::borrow::Cow::Borrowed(written)
-        };
-        if !seen.insert(name.clone()) {
+        let Ok(at) = u32::try_from(a.name.start - tag.start) else {
             return;
-        }
-        let plain = a
-            .value
-            .as_ref()
-            .is_some_and(|r| decodes_to_itself(text, r.clone()));
-        let value = match &a.value {
-            Some(r) if !plain => decode_attribute(text, r.clone()).0,
-            _ => String::new(),
         };
-        verbatim.push(plain);
-        out.push(Attribute {
-            name: QualName::new(None, ns!(), LocalName::from(&*name)),
-            value: StrTendril::from(value),
-        });
-        raw.push(a);
+        first.get_or_insert(a.name.start);
+        let name = &text[a.name.clone()];
+        let h = hash_name(&keys, name);
+        let same = |k: &u32| normal_bytes(name_at(*k)).eq(normal_bytes(name));
+        if set.find(h, same).is_none() {
+            // (What the set holds is hashed again when it grows.)
+            set.insert_unique(h, at, |k: &u32| hash_name(&keys, name_at(*k)));
+        }
     });
-    (out, raw, verbatim)
+    let first = first.unwrap_or(tag.end);
+    Kept {
+        set,
+        keys,
+        first,
+        start: tag.start,
+        end: tag.end,
+        last: Cell::new((0, first)),
+    }
+}
+
+/// The name of the crowded tag's attribute whose name starts at `at` (the tag ending at `end`),
+/// read again to be compared with another: its value is left unread (a value of 1 MB read
+/// again for each duplicate of its name made a tag quadratic).
+fn name_at(text: &str, at: usize, end: usize) -> &str {
+    let name = crowded::name_at(text, at, end);
+    work::add(Work::AttributeComparisons, name.len());
+    &text[name]
+}
+
+/// A keyed hash of an attribute name as the tokenizer keeps it ([`normal_bytes`]).
+fn hash_name(keys: &std::collections::hash_map::RandomState, name: &str) -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = keys.build_hasher();
+    normal_bytes(name).for_each(|b| h.write_u8(b));
+    h.finish()
+}
+
+/// An attribute name as the tokenizer keeps it: ASCII-lowercased, NUL as U+FFFD (copied only
+/// when it changes).
+fn lowercase_name(written: &str) -> Cow<'_, str> {
+    if written.bytes().any(|b| b.is_ascii_uppercase() || b == 0) {
+        Cow::Owned(written.to_ascii_lowercase().replace('\0', "\u{FFFD}"))
+    } else {
+        Cow::Borrowed(written)
+    }
+}
+
+/// The bytes of [`lowercase_name`]'s name, without making it.
+fn normal_bytes(written: &str) -> impl Iterator<Item = u8> + '_ {
+    written.bytes().flat_map(|b| {
+        let (bytes, n) = match b {
+            0 => ([0xEF, 0xBF, 0xBD], 3),
+            _ => ([b.to_ascii_lowercase(), 0, 0], 1),
+        };
+        bytes.into_iter().take(n)
+    })
 }
 
 /// The state the tokenizer goes on in after the HTML start tag `name`.
