@@ -93,7 +93,7 @@ pub fn extract_in_parts(
     let mut urls = HashSet::new();
     for line in TopLines::new(text) {
         if let Some((name, value)) = attribute_entry(&text[line.range])
-            && text::detect(value).first().is_some_and(|r| r.start == 0)
+            && text::Iris::new(value).next().is_some_and(|r| r.start == 0)
         {
             urls.insert(name.to_string());
         }
@@ -716,7 +716,7 @@ impl Scan<'_> {
             {
                 self.masked.hide(text, lines[i].clone());
             } else if let Some((name, value)) = attribute_entry(line)
-                && text::detect(value).first().is_some_and(|r| r.start == 0)
+                && text::Iris::new(value).next().is_some_and(|r| r.start == 0)
             {
                 self.url_attributes.insert(name.to_string());
             }

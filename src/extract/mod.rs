@@ -176,7 +176,7 @@ fn extract_each_unfiltered(
             ..Extraction::default()
         },
         Format::Text => {
-            for range in text::detect(text) {
+            for range in text::Iris::new(text) {
                 on_occurrence(text::occurrence(text, range));
             }
             Extraction::default()

@@ -355,67 +355,95 @@ impl<'t> Triggers<'t> {
     }
 }
 
-/// Byte ranges of the IRIs in `text`, in order.
+/// Byte ranges of the IRIs in `text`, in order ([`Iris`], gathered).
+pub fn detect(text: &str) -> Vec<Range<usize>> {
+    Iris::new(text).collect()
+}
+
+/// The byte ranges of the IRIs in `text`, in order, found as they are asked for (a text of
+/// millions of IRIs never holds a list of them).
 ///
 /// An IRI starts at a word (an ASCII letter, then letters, digits, `+`, `-` and `.`) that is a
 /// known scheme followed by `:`, or that begins with `www.`. Only the words around a `:` or a
 /// `.` can be either, so those bytes are looked for (memchr, many bytes at a time) and the word
 /// is found backwards from them; the text between is not read byte by byte.
-pub fn detect(text: &str) -> Vec<Range<usize>> {
-    let b = text.as_bytes();
-    let mut found = Vec::new();
-    // Nothing before `pos` starts an IRI (it is inside the last one found).
-    let mut pos = 0;
-    let mut search = 0;
-    // The run of scheme bytes that reaches the last trigger weighed (a `:`, or the `.` of a
-    // `www.`): (start, its first ASCII letter, that byte). A run of `www.www.…` is walked once,
-    // not once per dot.
-    let mut run: Option<(usize, Option<usize>, usize)> = None;
-    // The last word weighed, so a word with both a `.` and a `:` is weighed once.
-    let mut weighed = None;
-    let first_letter = |r: Range<usize>| r.into_iter().find(|&k| b[k].is_ascii_alphabetic());
-    while let Some(k) = memchr::memchr2(b':', b'.', &b[search..]) {
-        let p = search + k;
-        search = p + 1;
-        // A `.` starts an IRI only as the end of `www.`; any other `.` is not weighed, and the
-        // run it is in is walked from the next trigger instead (the floor below is the last
-        // trigger weighed, so each byte is still walked at most once).
-        if b[p] == b'.' && !www_before(b, p) {
-            continue;
-        }
-        // Back from `p` over scheme bytes, down to the last trigger at most.
-        let floor = run.map_or(pos, |(_, _, q)| (q + 1).max(pos));
-        let mut rs = p;
-        while rs > floor && is_scheme_byte(b[rs - 1]) {
-            rs -= 1;
-        }
-        let (start, letter) = match run {
-            // The run goes on through the last `.` (a scheme byte); `:` ends one.
-            Some((start, letter, q)) if rs == q + 1 && b[q] == b'.' => {
-                (start, letter.or_else(|| first_letter(q + 1..p)))
-            }
-            _ => (rs, first_letter(rs..p)),
-        };
-        run = Some((start, letter, p));
-        // The word starts at the run's first letter (the bytes before it are skipped).
-        let Some(ws) = letter else {
-            continue;
-        };
-        if b[p] == b'.' && (p != ws + 3 || !b[ws..p].eq_ignore_ascii_case(b"www")) {
-            continue;
-        }
-        if weighed == Some(ws) {
-            continue;
-        }
-        weighed = Some(ws);
-        if let Some(end) = iri_at(text, ws) {
-            found.push(ws..end);
-            pos = end;
-            search = search.max(end);
-            run = None;
+pub struct Iris<'t> {
+    text: &'t str,
+    /// Nothing before `pos` starts an IRI (it is inside the last one found).
+    pos: usize,
+    search: usize,
+    /// The run of scheme bytes that reaches the last trigger weighed (a `:`, or the `.` of a
+    /// `www.`): (start, its first ASCII letter, that byte). A run of `www.www.…` is walked once,
+    /// not once per dot.
+    run: Option<(usize, Option<usize>, usize)>,
+    /// The last word weighed, so a word with both a `.` and a `:` is weighed once.
+    weighed: Option<usize>,
+}
+
+impl<'t> Iris<'t> {
+    /// The IRIs of `text`, none found yet.
+    pub fn new(text: &'t str) -> Iris<'t> {
+        Iris {
+            text,
+            pos: 0,
+            search: 0,
+            run: None,
+            weighed: None,
         }
     }
-    found
+}
+
+impl Iterator for Iris<'_> {
+    type Item = Range<usize>;
+
+    fn next(&mut self) -> Option<Range<usize>> {
+        let text = self.text;
+        let b = text.as_bytes();
+        let first_letter = |r: Range<usize>| r.into_iter().find(|&k| b[k].is_ascii_alphabetic());
+        while let Some(k) = memchr::memchr2(b':', b'.', &b[self.search..]) {
+            let p = self.search + k;
+            self.search = p + 1;
+            // A `.` starts an IRI only as the end of `www.`; any other `.` is not weighed, and
+            // the run it is in is walked from the next trigger instead (the floor below is the
+            // last trigger weighed, so each byte is still walked at most once).
+            if b[p] == b'.' && !www_before(b, p) {
+                continue;
+            }
+            // Back from `p` over scheme bytes, down to the last trigger at most.
+            let floor = self.run.map_or(self.pos, |(_, _, q)| (q + 1).max(self.pos));
+            let mut rs = p;
+            while rs > floor && is_scheme_byte(b[rs - 1]) {
+                rs -= 1;
+            }
+            let (start, letter) = match self.run {
+                // The run goes on through the last `.` (a scheme byte); `:` ends one.
+                Some((start, letter, q)) if rs == q + 1 && b[q] == b'.' => {
+                    (start, letter.or_else(|| first_letter(q + 1..p)))
+                }
+                _ => (rs, first_letter(rs..p)),
+            };
+            self.run = Some((start, letter, p));
+            // The word starts at the run's first letter (the bytes before it are skipped).
+            let Some(ws) = letter else {
+                continue;
+            };
+            if b[p] == b'.' && (p != ws + 3 || !b[ws..p].eq_ignore_ascii_case(b"www")) {
+                continue;
+            }
+            if self.weighed == Some(ws) {
+                continue;
+            }
+            self.weighed = Some(ws);
+            if let Some(end) = iri_at(text, ws) {
+                self.pos = end;
+                self.search = self.search.max(end);
+                self.run = None;
+                return Some(ws..end);
+            }
+        }
+        self.search = b.len();
+        None
+    }
 }
 
 /// The end of the IRI whose first word starts at `i`, if one does there.

@@ -613,14 +613,15 @@ fn content_slot(element: &ElementName<'_>) -> Option<&'static Slot> {
         .find(|slot| slot.elements.matches(element))
 }
 
-/// The ranges of the IRIs in a prepared value.
-fn iri_ranges(value: Value, text: &str) -> Vec<Range<usize>> {
-    let ranges = match value {
-        Value::Iri => std::iter::once(0..text.len()).collect(),
-        Value::IriList => decode::tokens(text),
-        Value::Html(kind) => html::url_ranges(text, kind.unwrap_or(ValueKind::Url)),
-    };
-    ranges.into_iter().filter(|r| !r.is_empty()).collect()
+/// Hands each range of an IRI in a prepared value to `each`, in order, none empty: a list of
+/// millions of IRIs is never held.
+fn each_iri_range(value: Value, text: &str, each: &mut dyn FnMut(Range<usize>)) {
+    match value {
+        Value::Iri if !text.is_empty() => each(0..text.len()),
+        Value::Iri => {}
+        Value::IriList => decode::each_token(text, each),
+        Value::Html(kind) => html::each_url_range(text, kind.unwrap_or(ValueKind::Url), each),
+    }
 }
 
 /// Rule ids of the problems this extractor reports.

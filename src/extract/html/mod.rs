@@ -357,7 +357,6 @@ fn scan_view(
                 }
                 None => (attr.value.into(), attr.map),
             };
-            let ranges = url_ranges(&value, kind);
             // What a reader sees of a link: the text up to its `</a>` (in Markdown, inline HTML
             // ends at the tag and the text is Markdown: searched in the whole document).
             let label = if &*tag.name == "a" && attr.name == "href" {
@@ -376,17 +375,24 @@ fn scan_view(
                 }
                 .with_templates()
             };
-            // A value that is one whole URL becomes the IRI with one copy (it may be long): of
-            // the source when it had nothing to decode.
-            if let [r] = &ranges[..]
-                && *r == (0..value.len())
-            {
-                let r = r.clone();
-                on_occurrence(occurrence(Arc::from(value), r));
-                continue;
-            }
-            for r in ranges {
-                on_occurrence(occurrence(Arc::from(&value[r.clone()]), r));
+            // Each URL is handed on as it is found, the one before it once the next is (a value
+            // that is one whole URL becomes the IRI with one copy, of the source when it had
+            // nothing to decode).
+            let mut pending: Option<Range<usize>> = None;
+            let mut urls = 0usize;
+            each_url_range(&value, kind, &mut |r| {
+                urls += 1;
+                if let Some(p) = pending.replace(r) {
+                    on_occurrence(occurrence(Arc::from(&value[p.clone()]), p));
+                }
+            });
+            if let Some(r) = pending {
+                let iri = if urls == 1 && r == (0..value.len()) {
+                    Arc::from(value)
+                } else {
+                    Arc::from(&value[r.clone()])
+                };
+                on_occurrence(occurrence(iri, r));
             }
         }
     })
@@ -448,25 +454,41 @@ fn trim(value: &str, r: Range<usize>) -> Range<usize> {
     s..e
 }
 
-/// Byte ranges of the URLs in an attribute value.
+/// Byte ranges of the URLs in an attribute value ([`each_url_range`], gathered).
 pub fn url_ranges(value: &str, kind: ValueKind) -> Vec<Range<usize>> {
+    let mut ranges = Vec::new();
+    each_url_range(value, kind, &mut |r| ranges.push(r));
+    ranges
+}
+
+/// Hands each byte range of a URL in an attribute value to `each`, in order, none empty: a
+/// `srcset` of millions of candidates never holds a list of them.
+pub fn each_url_range(value: &str, kind: ValueKind, each: &mut dyn FnMut(Range<usize>)) {
     // A space or comma inside a template expression (`{{ .Site.BaseURL }}img/a.png 2x`)
     // separates nothing: the lists are split on the value with its expressions stood in for.
-    let placeholders = template::placeholders(value);
     let stood_in;
-    let value = if placeholders.is_empty() {
+    let value = if matches!(kind, ValueKind::Url) {
         value
     } else {
-        stood_in = template::stand_in(value, &placeholders);
-        &stood_in
+        let placeholders = template::placeholders(value);
+        if placeholders.is_empty() {
+            value
+        } else {
+            stood_in = template::stand_in(value, &placeholders);
+            &stood_in
+        }
     };
-    let ranges = match kind {
-        ValueKind::Url => vec![trim(value, 0..value.len())],
-        ValueKind::UrlList => split_spaces(value, 0..value.len()),
-        ValueKind::Srcset => srcset(value),
-        ValueKind::Refresh => refresh(value).into_iter().collect(),
+    let mut each = |r: Range<usize>| {
+        if !r.is_empty() {
+            each(r);
+        }
     };
-    ranges.into_iter().filter(|r| !r.is_empty()).collect()
+    match kind {
+        ValueKind::Url => each(trim(value, 0..value.len())),
+        ValueKind::UrlList => split_spaces(value, 0..value.len(), &mut each),
+        ValueKind::Srcset => srcset(value, &mut each),
+        ValueKind::Refresh => refresh(value).into_iter().for_each(each),
+    }
 }
 
 /// How many quotes inside template expressions a cut value may be rejoined across.
@@ -515,9 +537,8 @@ fn rejoined(text: &str, attr: &LocatedAttribute) -> Option<(String, SpanMap)> {
     (end != raw.end).then_some((value, map))
 }
 
-fn split_spaces(value: &str, r: Range<usize>) -> Vec<Range<usize>> {
+fn split_spaces(value: &str, r: Range<usize>, each: &mut dyn FnMut(Range<usize>)) {
     let b = value.as_bytes();
-    let mut out = Vec::new();
     let mut i = r.start;
     while i < r.end {
         while i < r.end && is_ascii_space(b[i]) {
@@ -528,17 +549,15 @@ fn split_spaces(value: &str, r: Range<usize>) -> Vec<Range<usize>> {
             i += 1;
         }
         if i > s {
-            out.push(s..i);
+            each(s..i);
         }
     }
-    out
 }
 
 /// The URLs of a srcset (WHATWG "parse a srcset attribute"): a candidate's URL is a run of
 /// non-whitespace; trailing commas end it; descriptors run to the next comma outside parentheses.
-fn srcset(value: &str) -> Vec<Range<usize>> {
+fn srcset(value: &str, each: &mut dyn FnMut(Range<usize>)) {
     let b = value.as_bytes();
-    let mut out = Vec::new();
     let mut i = 0;
     while i < b.len() {
         while i < b.len() && (is_ascii_space(b[i]) || b[i] == b',') {
@@ -554,7 +573,7 @@ fn srcset(value: &str) -> Vec<Range<usize>> {
             e -= 1;
         }
         if e > s {
-            out.push(s..e);
+            each(s..e);
         }
         if trailing_comma {
             continue;
@@ -573,7 +592,6 @@ fn srcset(value: &str) -> Vec<Range<usize>> {
             i += 1;
         }
     }
-    out
 }
 
 /// The URL of a refresh `content` (WHATWG "shared declarative refresh steps").
@@ -680,7 +698,8 @@ mod tests {
     #[test]
     fn srcset_candidates() {
         let v = "a.png 1x, b,c.png 2x,d.png,  e.png (x, y) 3w , f.png";
-        let urls: Vec<&str> = srcset(v).into_iter().map(|r| &v[r]).collect();
+        let mut urls: Vec<&str> = Vec::new();
+        srcset(v, &mut |r| urls.push(&v[r]));
         assert_eq!(urls, ["a.png", "b,c.png", "d.png", "e.png", "f.png"]);
     }
 

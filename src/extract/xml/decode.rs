@@ -311,10 +311,9 @@ pub(super) fn trim(text: &str, range: Range<usize>) -> Range<usize> {
     s..e
 }
 
-/// The ranges of the white-space-separated tokens of `text`.
-pub(super) fn tokens(text: &str) -> Vec<Range<usize>> {
+/// Hands the range of each white-space-separated token of `text` to `each`, in order.
+pub(super) fn each_token(text: &str, each: &mut dyn FnMut(Range<usize>)) {
     let b = text.as_bytes();
-    let mut out = Vec::new();
     let mut i = 0;
     while i < b.len() {
         while i < b.len() && is_space(b[i]) {
@@ -325,10 +324,9 @@ pub(super) fn tokens(text: &str) -> Vec<Range<usize>> {
             i += 1;
         }
         if i > s {
-            out.push(s..i);
+            each(s..i);
         }
     }
-    out
 }
 
 /// A short, display-safe rendering of a literal for messages (long ones are cut).

@@ -16,7 +16,7 @@ use super::errors::AMPERSAND;
 use super::walker::{Action, Capture, Cx, Open, Spare, Walker};
 use super::{
     ElementName, MAX_ELEMENT_DEPTH, Stop, Value, XML_NAMESPACE, XMLNS_NAMESPACE, XSLT,
-    attribute_slot, content_slot, iri_ranges, is_condition_attribute, namespace_slot, tags,
+    attribute_slot, content_slot, each_iri_range, is_condition_attribute, namespace_slot, tags,
 };
 use crate::extract::{Occurrence, template};
 
@@ -199,7 +199,6 @@ impl<'a> Walker<'a> {
                 })
                 .map(|(_, v)| v.as_ref().map_or("", |p| p.text.as_str()))
         };
-        let mut found = Vec::new();
         // Asked only once an IRI is found: most elements have none.
         let mut literal_result = None;
         let content = content_slot(&element).filter(|s| s.condition.holds(plain));
@@ -217,26 +216,37 @@ impl<'a> Walker<'a> {
                 let literal_result = *literal_result
                     .get_or_insert_with(|| element.namespace != Some(XSLT) && self.ns.binds_xslt());
                 let xslt_avts = literal_result && !origin.starts_with("xmlns");
-                for r in iri_ranges(*kind, &p.text) {
-                    let (iri, map) = p.take_slice(r);
-                    // In a stylesheet, a literal result element's attributes are attribute
-                    // value templates (XSLT 1.0 §7.6.2): `{$x}` is an XPath expression.
+                // In a stylesheet, a literal result element's attributes are attribute value
+                // templates (XSLT 1.0 §7.6.2): `{$x}` is an XPath expression.
+                let occurrence = |iri: String, map| {
                     let placeholders = if xslt_avts {
                         template::xslt_avt(&iri)
                     } else {
                         template::placeholders(&iri)
                     };
-                    found.push(Occurrence {
+                    Occurrence {
                         iri: iri.into(),
                         map,
                         origin: origin.clone(),
                         placeholders,
                         label: None,
-                    });
+                    }
+                };
+                // Each IRI is handed on as it is found, the one before it once the next is (a
+                // value that is one whole IRI becomes it without a copy).
+                let sink = &mut *self.sink;
+                let mut pending = None;
+                each_iri_range(*kind, &p.text, &mut |r| {
+                    if let Some(q) = pending.replace(r) {
+                        sink(occurrence(p.text[q.clone()].to_string(), p.map.slice(q)));
+                    }
+                });
+                if let Some(r) = pending {
+                    let (iri, map) = p.take_slice(r);
+                    sink(occurrence(iri, map));
                 }
             }
         }
-        found.into_iter().for_each(&mut *self.sink);
         self.spare = Spare {
             attributes: raw.attributes,
             values,
