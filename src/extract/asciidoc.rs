@@ -109,10 +109,7 @@ pub fn extract_in_parts(
         let (target, limit) = (pos + part, pos.saturating_add(4 * part).min(text.len()));
         let mut end = None;
         if long_line > limit {
-            let mut at = limit;
-            while !text.is_char_boundary(at) {
-                at += 1;
-            }
+            let at = super::char_boundary_from(text, limit);
             end = Some(space_in(target.min(limit), limit).unwrap_or(at));
         }
         let mut last_visited = None;
@@ -126,9 +123,13 @@ pub fn extract_in_parts(
             }
             last_visited = Some(start);
             if line.range.end > limit {
-                // One long line: cut at a space in it.
+                // One long line: cut at a space in it, else before it, else where the four
+                // parts end (a line of one run of markup read whole as one part was held a
+                // few times over: 16 MB of `+++` took 100 MB).
                 long_line = line.range.end;
-                last_visited = space_in(start.max(target).min(limit), limit).or(last_visited);
+                last_visited = space_in(start.max(target).min(limit), limit)
+                    .or(last_visited.filter(|&c| c > pos))
+                    .or_else(|| Some(super::char_boundary_from(text, limit)));
                 break;
             }
         }

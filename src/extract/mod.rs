@@ -190,6 +190,14 @@ fn extract_each_unfiltered(
     }
 }
 
+/// The first character boundary of `text` at or after `at`.
+fn char_boundary_from(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
 /// Reads `text` a part at a time (reStructuredText, AsciiDoc): `next_end(pos)` says where the
 /// part that starts at `pos` ends (past `pos`) and whether that is a forced cut, `read`
 /// extracts the part, and its IRIs are handed to `on_occurrence` as the document's. Returns the

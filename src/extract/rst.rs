@@ -55,7 +55,7 @@ const PART: usize = 64 * 1024;
 /// indented block: explicit markup, literal blocks and directive content end at an unindented
 /// line), so a part reads as the whole document would there, and only its IRIs are held at a
 /// time. A paragraph of more than four parts (no such line) is cut at a line end, else at a
-/// space.
+/// space, else where the four parts end.
 pub fn extract_each(text: &str, on_occurrence: &mut dyn FnMut(Occurrence)) -> Extraction {
     extract_in_parts(text, PART, on_occurrence).0
 }
@@ -77,8 +77,8 @@ pub fn extract_in_parts(
 }
 
 /// Where the part that starts at `from` ends: at the first unindented line after a blank line
-/// past `from + part`, else (past four parts) at a line end, else at a space, else the end; and
-/// whether it was cut within a paragraph.
+/// past `from + part`, else (past four parts) at a line end, else at a space, else where the
+/// four parts end; and whether it was cut within a paragraph.
 fn part_end(text: &str, from: usize, part: usize) -> (usize, bool) {
     let b = text.as_bytes();
     if b.len() - from <= part {
@@ -94,11 +94,16 @@ fn part_end(text: &str, from: usize, part: usize) -> (usize, bool) {
             return (b.len(), false);
         }
         if k > limit {
-            // No such line within four parts: the last line end before the limit, else a space.
+            // No such line within four parts: the last line end before the limit, else a space,
+            // else the limit itself (a paragraph of one run of markup read whole as one part
+            // was held a few times over: 16 MB of `` ` `` took 57 MB).
             let cut = memchr::memrchr(b'\n', &b[at..limit]).map(|n| at + n + 1);
             let cut =
                 cut.or_else(|| memchr::memrchr2(b' ', b'\t', &b[at..limit]).map(|n| at + n + 1));
-            return (cut.unwrap_or(k), true);
+            return (
+                cut.unwrap_or_else(|| super::char_boundary_from(text, limit)),
+                true,
+            );
         }
         if k >= b.len() {
             return (b.len(), false);
