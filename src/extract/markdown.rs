@@ -209,10 +209,11 @@ fn extract_in(
         blanks.append(&mut code);
         blanks.sort_by_key(|b| b.start);
     }
-    let masked = match &front {
+    let mut masked = match &front {
         None if masks.is_empty() && blanks.is_empty() => None,
         _ => Some(mask(text, &blanks, &masks)),
     };
+    let is_masked = masked.is_some();
     drop(blanks);
     let parsed_text = masked.as_deref().unwrap_or(text);
     let want_code = !tag_lines.is_empty();
@@ -220,7 +221,7 @@ fn extract_in(
     // attributes (read from the tag as written) that are not in a code block, in order.
     let finish =
         |occurrences: &mut Vec<Occurrence>, lines: &[Range<usize>], code: &[Range<usize>]| {
-            if masked.is_some() {
+            if is_masked {
                 for occ in occurrences.iter_mut() {
                     template::unmask(occ, text, &masks);
                 }
@@ -249,6 +250,9 @@ fn extract_in(
         let (mut extraction, mut fallbacks, mut parsed) = whole(parsed_text, mdx, want_code);
         if parsed.shows_mdx && !mdx {
             *chunking = Chunking::default();
+            // (The masked copy is dropped first: it is made again, as MDX masks it.)
+            drop((extraction, fallbacks, parsed));
+            drop((masked, masks, tag_lines, code));
             return extract_in(text, true, budget, chunking, on);
         }
         if !parsed.indented.is_empty()
@@ -281,6 +285,9 @@ fn extract_in(
         );
         if shows {
             *chunking = Chunking::default();
+            // (The masked copy is dropped first: it is made again, as MDX masks it; held
+            // through the second reading, a document of MDX comments took 3 bytes per byte.)
+            drop((masked, masks, tag_lines, code));
             return extract_in(text, true, budget, chunking, on);
         }
     }
@@ -299,11 +306,21 @@ fn extract_in(
             &mut |_, _, _, p| indented.extend(p.indented),
         );
     }
-    let filled = (!indented.is_empty())
-        .then(|| filled(parsed_text, &indented))
-        .flatten();
+    // A masked copy is filled in place; the document itself, in a copy (three copies of the
+    // document were held at once: the file, its masked copy and that filled).
+    let mut filled = None;
+    if !indented.is_empty() {
+        match &mut masked {
+            Some(copy) => {
+                fill_in_place(copy, &indented);
+            }
+            None => filled = self::filled(text, &indented),
+        }
+    }
     drop(indented);
-    let read = filled.as_deref().unwrap_or(parsed_text);
+    let read = filled
+        .as_deref()
+        .unwrap_or(masked.as_deref().unwrap_or(text));
     front_first(&mut *on);
     let mut all = Extraction::default();
     let mut fallbacks = Vec::new();
@@ -338,11 +355,19 @@ fn extract_in(
 
 /// `text` with the lines of MDX's indented code blocks made paragraph lines ([`mdx::fill_indented`]).
 fn filled(text: &str, indented: &[Vec<usize>]) -> Option<String> {
-    let mut bytes = text.as_bytes().to_vec();
+    let mut copy = text.to_string();
+    fill_in_place(&mut copy, indented).then_some(copy)
+}
+
+/// [`filled`], made over `text` itself (its bytes taken out and put back, not copied); whether
+/// anything changed.
+fn fill_in_place(text: &mut String, indented: &[Vec<usize>]) -> bool {
+    let mut bytes = std::mem::take(text).into_bytes();
+    let changed = mdx::fill_indented(&mut bytes, indented);
     // Only ASCII blanks are replaced by an ASCII `.`: still UTF-8.
-    mdx::fill_indented(&mut bytes, indented)
-        .then(|| String::from_utf8(bytes).ok())
-        .flatten()
+    *text = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    changed
 }
 
 /// The ranges of `first` and those of `second` that overlap none of them, in order.

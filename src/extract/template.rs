@@ -241,6 +241,9 @@ pub fn line_placeholders(text: &str) -> Vec<Range<usize>> {
     // text: restarting a search at every opener costs more than the search.)
     let mut next = 0;
     for i in memchr::memchr3_iter(b'{', b'<', b'$', bytes) {
+        if out.len() >= MAX_MASKS {
+            break;
+        }
         // Every opener is two bytes, the second `{`, `%` or `#` (`<a`, a lone `{` or `$` in
         // code open nothing, and their line need not be delimited).
         if i < next || !matches!(bytes.get(i + 1), Some(b'{' | b'%' | b'#')) {
@@ -263,6 +266,13 @@ pub fn line_placeholders(text: &str) -> Vec<Range<usize>> {
     out.extend(multi_line);
     disjoint(out)
 }
+
+/// The most ranges a list of masks made over a whole document holds (template expressions,
+/// template actions with markup, JSX attribute expressions, MDX comments and module blocks,
+/// component tag lines): each takes 16 bytes, and is kept with its copies while the document is
+/// read, so that a document of nothing but them held up to ten bytes per byte (48 MB of `<X>`
+/// lines: 499 MB). Past them a document is read as written, as CommonMark or HTML reads it.
+pub const MAX_MASKS: usize = 1 << 16;
 
 /// `ranges` sorted, the earlier of two overlapping ones kept.
 pub fn disjoint(mut ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
@@ -288,6 +298,9 @@ fn multi_line_destinations(text: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut from = 0;
     for k in LINK_DESTINATION.find_iter(bytes) {
+        if out.len() >= MAX_MASKS {
+            break;
+        }
         if k < from {
             continue;
         }
@@ -325,6 +338,9 @@ pub fn markup_actions(text: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut next = 0;
     for i in memchr::memchr_iter(b'{', bytes) {
+        if out.len() >= MAX_MASKS {
+            break;
+        }
         if i < next || !matches!(bytes.get(i + 1), Some(b'{' | b'%')) {
             continue;
         }

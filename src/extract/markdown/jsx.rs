@@ -9,6 +9,8 @@
 
 use std::ops::Range;
 
+use crate::extract::template::MAX_MASKS;
+
 /// The longest expression masked, in bytes.
 const MAX_EXPRESSION: usize = 4096;
 
@@ -23,6 +25,9 @@ pub fn expression_masks(text: &str) -> Vec<Range<usize>> {
     let b = text.as_bytes();
     let mut out: Vec<Range<usize>> = Vec::new();
     for i in memchr::memmem::find_iter(b, b"={") {
+        if out.len() >= MAX_MASKS {
+            break;
+        }
         if out.last().is_some_and(|m| i < m.end) {
             continue;
         }
@@ -92,6 +97,9 @@ pub fn component_tag_lines(text: &str, html_too: bool) -> Vec<Range<usize>> {
         })
     };
     for i in memchr::memchr_iter(b'<', b) {
+        if out.len() >= MAX_MASKS {
+            break;
+        }
         if i < next || !(starts_name(i + 1) || (b.get(i + 1) == Some(&b'/') && starts_name(i + 2)))
         {
             continue;

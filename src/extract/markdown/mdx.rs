@@ -14,6 +14,8 @@
 
 use std::ops::Range;
 
+use crate::extract::template::MAX_MASKS;
+
 use memchr::memmem;
 
 /// The longest line searched for a comment's end, in bytes.
@@ -193,6 +195,9 @@ pub fn esm_blocks(text: &str) -> Vec<Range<usize>> {
     let mut out: Vec<Range<usize>> = Vec::new();
     let mut open: Option<Range<usize>> = None;
     for (start, line) in lines_outside_fences_at(text) {
+        if out.len() >= MAX_MASKS {
+            break;
+        }
         let end = start + line.len();
         match &mut open {
             Some(block) if !line.trim().is_empty() && block.end + 2 >= start => block.end = end,
@@ -213,6 +218,9 @@ pub fn comments(text: &str) -> Vec<Range<usize>> {
     let b = text.as_bytes();
     let mut out: Vec<Range<usize>> = Vec::new();
     for i in memmem::find_iter(b, b"{/*") {
+        if out.len() >= MAX_MASKS {
+            break;
+        }
         if out.last().is_some_and(|c| i < c.end) {
             continue;
         }
