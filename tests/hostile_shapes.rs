@@ -162,6 +162,12 @@ const SHAPES: &[Shape] = &[
     (Format::Xml, "<r ", b"a=\"http://a/\" ", "/>"),
     (
         Format::Xml,
+        "<r xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:schemaLocation=\"",
+        b"u:a ",
+        "\"/>",
+    ),
+    (
+        Format::Xml,
         "<r>",
         b"<!-- irilint-disable-next-line -->\n",
         "</r>",
