@@ -58,9 +58,11 @@ pub enum Work {
     /// Bytes of a run of backquotes (reStructuredText) walked to tell whether it opens inline
     /// markup.
     MarkupRuns,
+    /// Bytes searched for where a part of a reStructuredText document ends.
+    PartEnds,
 }
 
-const KINDS: usize = 17;
+const KINDS: usize = 18;
 
 /// Every kind of work, in the order of [`all`]'s counts.
 pub const ALL: [Work; KINDS] = [
@@ -81,6 +83,7 @@ pub const ALL: [Work; KINDS] = [
     Work::RejoinScan,
     Work::EditDistance,
     Work::MarkupRuns,
+    Work::PartEnds,
 ];
 
 thread_local! {

@@ -500,6 +500,23 @@ fn runs_of_backquotes_in_rst_cost_linear_work() {
 }
 
 #[test]
+fn parts_of_one_long_rst_line_cost_linear_work() {
+    // A document of one line is read in parts, each cut past four parts of 64 KB: where the
+    // part ends was looked for by a search for the line's end through the rest of the document,
+    // once per part (a line of 128 MB took 8.9 times the time of 32 MB).
+    let work = |n: usize| {
+        let doc = "x ".repeat(n);
+        let source = Source::decode("a.rst".into(), Format::Rst, doc.as_bytes()).unwrap();
+        measure(Work::PartEnds, || irilint::extract::extract(&source)).1
+    };
+    assert_linear(
+        "bytes searched for parts' ends",
+        work(1 << 20),
+        work(4 << 20),
+    );
+}
+
+#[test]
 fn unknown_rule_names_are_matched_without_a_suggestion_until_reported() {
     // Each directive's unknown rule name was matched with a suggestion looked for (an edit
     // distance to every rule id and group), reported or not: 80,000 took 5.2 s. A suggestion

@@ -86,8 +86,11 @@ fn part_end(text: &str, from: usize, part: usize) -> (usize, bool) {
     }
     let at = from + part;
     let limit = from.saturating_add(part.saturating_mul(4)).min(b.len());
-    // Line starts from `at` on.
-    let mut k = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |n| at + n + 1);
+    // Line starts from `at` on, up to the limit: a line end is never searched for past it
+    // (searched to the end of the document for each part, a paragraph of one line of 128 MB
+    // was read in 8.9 times the time of 32 MB).
+    let mut k = memchr::memchr(b'\n', &b[at..limit]).map_or(limit + 1, |n| at + n + 1);
+    crate::work::add(crate::work::Work::PartEnds, k.min(limit) - at);
     let mut blank_before = false;
     loop {
         if k >= b.len() && b.len() <= limit {
@@ -108,7 +111,10 @@ fn part_end(text: &str, from: usize, part: usize) -> (usize, bool) {
         if k >= b.len() {
             return (b.len(), false);
         }
-        let line_end = memchr::memchr(b'\n', &b[k..]).map_or(b.len(), |n| k + n);
+        // (A line past the limit is read to its first byte: a cut before it is still seen.)
+        let bound = (limit + 1).min(b.len());
+        let line_end = memchr::memchr(b'\n', &b[k..bound]).map_or(bound, |n| k + n);
+        crate::work::add(crate::work::Work::PartEnds, line_end - k);
         let line = &b[k..line_end];
         if blank_before && !line.is_empty() && !line[0].is_ascii_whitespace() {
             return (k, false);
