@@ -517,6 +517,24 @@ fn parts_of_one_long_rst_line_cost_linear_work() {
 }
 
 #[test]
+fn unclosed_braces_in_a_plain_text_iri_cost_linear_work() {
+    // A URI Template expression (`{var}`) in an IRI of plain text is a placeholder: the `}`
+    // that closes a `{` was searched for from each `{` of `{a{a{a…}`, through the rest of the
+    // IRI (80,000 took 0.3 s, a million minutes).
+    let work = |n: usize| {
+        let doc = format!("See http://a.example/{}}}\u{202E} now.\n", "{a".repeat(n));
+        let (file, work) = checked("a.txt", Format::Text, &doc, Work::TemplateLookups);
+        assert_eq!(file.iris, 1, "{n}");
+        work
+    };
+    assert_linear(
+        "bytes searched for closing braces",
+        work(5_000),
+        work(20_000),
+    );
+}
+
+#[test]
 fn unknown_rule_names_are_matched_without_a_suggestion_until_reported() {
     // Each directive's unknown rule name was matched with a suggestion looked for (an edit
     // distance to every rule id and group), reported or not: 80,000 took 5.2 s. A suggestion

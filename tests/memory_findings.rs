@@ -89,7 +89,7 @@ const FORMATS: [(Format, &str); 6] = [
 /// Pieces each of which some rule reports wherever it stands in a path or a query: hidden and
 /// decomposed characters, look-alikes, escapes and mojibake, and characters the grammar
 /// forbids (each one a parse issue) or that split a component (each one a piece of it).
-const PIECES: [&str; 33] = [
+const PIECES: [&str; 36] = [
     "\u{05D0}(",
     "(",
     "e\u{0301}a",
@@ -123,6 +123,9 @@ const PIECES: [&str; 33] = [
     "[",
     "/",
     "a&",
+    "{{x}}",
+    "%s",
+    "{a",
 ];
 
 /// Pieces written with a format's own escapes, decoded before the IRI is checked: each maps
@@ -136,9 +139,11 @@ const ESCAPE_PIECES: [(usize, &[&str]); 2] = [
     (2, &["&amp;", "a&lt;", "&#x202E;", "&#xD;", "a\r"]),
 ];
 
-/// Pieces that may make no finding: those that only split a component into many pieces, and
-/// `[`, which ends a link in plain text.
-const QUIET: [&str; 5] = ["/", "a&", "a.", "[", "("];
+/// Pieces that may make no finding: those that only split a component into many pieces, `[`,
+/// which ends a link in plain text, and template expressions (placeholders: an IRI of nothing
+/// but `{{x}}` held twelve bytes per byte in its placeholders; `{a` repeated made a search for
+/// the `}` from each `{`, quadratic).
+const QUIET: [&str; 8] = ["/", "a&", "a.", "[", "(", "{{x}}", "%s", "{a"];
 
 /// Pieces that make a long host: a million labels, of ASCII, Unicode or a look-alike.
 const HOST_PIECES: [&str; 6] = [

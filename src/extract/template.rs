@@ -53,6 +53,11 @@ fn acceptable(iri: &str, range: Range<usize>) -> bool {
             .any(|c| !matches!(c, '\n' | '\r' | '\t') && crate::iri::chars::is_unsafe_to_display(c))
 }
 
+/// The most placeholders of each kind an IRI keeps (64 KiB of ranges): past them, what would be
+/// one is checked as the characters it is. A placeholder is 16 bytes, and an IRI of nothing but
+/// `{{x}}` held twelve bytes per byte of it in its placeholders and their copies.
+pub const MAX_PLACEHOLDERS: usize = 4096;
+
 /// The byte ranges of the template expressions in `iri`, in order and disjoint: `{{ … }}`,
 /// `{{{ … }}}`, `{% … %}`, `{# … #}`, `<% … %>` (and `<%= … %>`), `${ … }` (braces nested).
 pub fn placeholders(iri: &str) -> Vec<Range<usize>> {
@@ -62,6 +67,9 @@ pub fn placeholders(iri: &str) -> Vec<Range<usize>> {
     let mut i = 0;
     // From one possible opener to the next (`{`, `<`, `$`): most IRIs have none.
     while let Some(k) = memchr::memchr3(b'{', b'<', b'$', &bytes[i..]) {
+        if out.len() >= MAX_PLACEHOLDERS {
+            break;
+        }
         i += k;
         if let Some(end) = expression_end(iri, i, &mut closers) {
             out.push(i..end);
@@ -177,7 +185,7 @@ pub fn xslt_avt(iri: &str) -> Vec<Range<usize>> {
     let bytes = iri.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
-    while i < bytes.len() {
+    while i < bytes.len() && out.len() < MAX_PLACEHOLDERS {
         match bytes[i] {
             b'{' if bytes.get(i + 1) == Some(&b'{') => i += 2,
             b'}' if bytes.get(i + 1) == Some(&b'}') => i += 2,
