@@ -86,5 +86,23 @@ fn a_tag_of_many_attributes_is_read_in_bounded_memory() {
         let sizes = (names(100_000, each), names(400_000, each));
         check_growth(name, Format::Html, sizes, most, &mut failed);
     }
+
+    // A layout of template actions whose strings hold markup is read twice, with the actions
+    // blanked and with only their strings, and the two readings merged as they go: they were
+    // gathered and sorted (17 bytes per byte). Each reading is a copy of the page: three bytes
+    // per byte, the book's other exception.
+    let actions = |size: usize| -> Vec<u8> {
+        let piece = "{{ printf \"<a href=%q>\" .X }}<a href=\"http://a.org/\u{202E}\">x</a>\n";
+        piece.repeat(size / piece.len()).into_bytes()
+    };
+    let file = check_growth(
+        "g.html",
+        Format::Html,
+        (actions(1 << 20), actions(4 << 20)),
+        3.2,
+        &mut failed,
+    );
+    // Both readings' IRIs: the action's and the page's.
+    assert!(file.iris > 100_000, "{} IRIs", file.iris);
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
