@@ -588,9 +588,10 @@ const HTML_BATCH: usize = 4096;
 
 /// The reference definitions of the chunks parsed so far, by label (compared as pulldown-cmark
 /// compares them): a later chunk's definition of one of them is not reported, as CommonMark
-/// ignores it.
+/// ignores it. Kept as hashes ([`super::hashed`]): a document of nothing but definitions held
+/// five bytes per byte in their labels.
 #[derive(Default)]
-struct Labels(std::collections::HashSet<unicase::UniCase<String>>);
+struct Labels(super::hashed::HashedSet);
 
 /// The IRIs of the chunk `text[chunk]`, which starts where the document's parse holds nothing
 /// open ([`chunks`]); their ranges are in `text`. With `labels` (the document is in chunks): the
@@ -743,7 +744,7 @@ fn parse_chunk(
         .collect();
     if let Some(labels) = labels {
         // Those of a label an earlier chunk defined are not the label's definition.
-        defs.retain(|(label, _)| labels.0.insert(unicase::UniCase::new(label.to_string())));
+        defs.retain(|(label, _)| labels.0.insert(unicase::UniCase::new(&**label)));
     }
     for (_, def) in defs {
         if !def.dest.is_empty() && !rustdoc::is_intra_doc_link(&def.dest) {

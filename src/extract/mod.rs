@@ -6,6 +6,7 @@
 //! (malformed XML, entity expansion limits). Rules only ever see occurrences, never markup.
 
 pub mod asciidoc;
+pub mod hashed;
 pub mod html;
 pub mod markdown;
 pub mod masked;
