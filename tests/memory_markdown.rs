@@ -11,6 +11,7 @@
 mod common;
 
 use common::counting::{Counting, cost_of};
+use common::documents::numbered;
 use common::run::{check_and_report, check_growth};
 use irilint::source::Format;
 
@@ -122,15 +123,7 @@ fn markdown_of_any_shape_is_parsed_in_bounded_memory() {
     }
     // Reference definitions of distinct labels, each kept (as a hash) across the chunks: their
     // labels as strings took five bytes per byte.
-    let definitions = |size: usize| -> Vec<u8> {
-        let mut doc = String::with_capacity(size + 32);
-        let mut i = 0;
-        while doc.len() < size {
-            doc.push_str(&format!("[a{i}]: http://a.org/\n"));
-            i += 1;
-        }
-        doc.into_bytes()
-    };
+    let definitions = |size: usize| numbered(size, |i| format!("[a{i}]: http://a.org/\n"));
     let sizes = (definitions(2 << 20), definitions(8 << 20));
     check_growth("d.md", Format::Markdown, sizes, 2.2, &mut failed);
     assert!(failed.is_empty(), "{}", failed.join("\n"));

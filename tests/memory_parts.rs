@@ -11,6 +11,7 @@
 mod common;
 
 use common::counting::Counting;
+use common::documents::numbered;
 use common::run::check_growth;
 use irilint::source::Format;
 
@@ -39,15 +40,7 @@ fn a_paragraph_without_a_line_end_or_space_is_read_in_parts() {
     }
     // AsciiDoc attributes set to a URL, each name kept (as a hash) for the whole document:
     // their names as strings took four bytes per byte.
-    let attributes = |size: usize| -> Vec<u8> {
-        let mut doc = String::with_capacity(size + 32);
-        let mut i = 0;
-        while doc.len() < size {
-            doc.push_str(&format!(":a{i}: http://a.org/\n"));
-            i += 1;
-        }
-        doc.into_bytes()
-    };
+    let attributes = |size: usize| numbered(size, |i| format!(":a{i}: http://a.org/\n"));
     let sizes = (attributes(2 << 20), attributes(8 << 20));
     check_growth("i.adoc", Format::Asciidoc, sizes, 2.0, &mut failed);
     assert!(failed.is_empty(), "{}", failed.join("\n"));

@@ -54,3 +54,14 @@ pub fn shuffled(sections: &[&str], rounds: usize) -> String {
     }
     doc
 }
+
+/// Lines `line(0)`, `line(1)`, … up to at least `size` bytes: a document of distinct names.
+pub fn numbered(size: usize, line: impl Fn(usize) -> String) -> Vec<u8> {
+    let mut doc = String::with_capacity(size + 64);
+    let mut i = 0;
+    while doc.len() < size {
+        doc.push_str(&line(i));
+        i += 1;
+    }
+    doc.into_bytes()
+}
