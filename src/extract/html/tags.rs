@@ -521,7 +521,8 @@ impl<'t> TokenSink for Locator<'t, '_> {
 /// NUL as U+FFFD), read from the source as the tag is reached. A duplicate is dropped as it is
 /// read: a set finds it, where the tokenizer compares each attribute with every one before it.
 /// The set holds where each kept name is, compared with the source (no name is copied). A tag
-/// of more than 4 GiB (possible only with `--max-file-size` raised past it) keeps what fits.
+/// of more than 4 GiB (possible only with `--max-file-size` raised past it) is read in its first
+/// 4 GiB: the attributes whose names start past them are left out.
 fn kept_attributes(text: &str, tag: &Crowded) -> Kept {
     work::add(Work::AttributeComparisons, tag.attributes);
     // Keyed hashes: an attacker's names cannot be made to collide.
