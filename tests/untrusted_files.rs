@@ -355,3 +355,70 @@ fn a_baseline_written_by_another_tool_is_refused() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_configuration_of_too_many_patterns_is_refused_before_they_are_compiled() {
+    // Each glob and regular expression is compiled as the file is read: 1 MB of configuration
+    // of 36,000 globs took 480 MB, of 34,000 regular expressions 292 MB; a chain of `extend`
+    // adds them up. At most 1,000 in a file, 4,000 in a chain.
+    let array = |key: &str, n: usize, item: &dyn Fn(usize) -> String| -> String {
+        let items: Vec<String> = (0..n).map(item).collect();
+        format!("{key} = [{}]\n", items.join(","))
+    };
+    let globs = |n: usize, tag: &str| {
+        array("extend-exclude", n, &|i| {
+            format!("\"**/*{{a,b}}*[!x]{tag}{i}/**\"")
+        })
+    };
+    let regexes =
+        |n: usize, tag: &str| array("allow", n, &|i| format!("'^https?://{tag}{i}\\.example/'"));
+    // A thousand in a file: read.
+    let dir = project();
+    let both = |g: usize, r: usize| globs(g, "g") + &regexes(r, "r");
+    write(dir.path(), "irilint.toml", &both(500, 500));
+    let (code, _, err) = run(dir.path(), &["check", "."]);
+    assert_eq!(code, 0, "{err}");
+    // One more: refused, at the array that passes the limit, with what to do.
+    write(dir.path(), "irilint.toml", &both(500, 501));
+    let (code, _, err) = run(dir.path(), &["check", "."]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("more than 1000 globs and regular expressions"),
+        "{err}"
+    );
+    assert!(err.contains("irilint.toml:2:"), "{err}");
+    assert!(err.contains("one glob"), "{err}");
+    // Overrides' `files` and `[input-format]` count too.
+    let overrides: String = (0..1001)
+        .map(|i| format!("[[overrides]]\nfiles = [\"x{i}/\"]\nignore = [\"not-nfc\"]\n"))
+        .collect();
+    write(dir.path(), "irilint.toml", &overrides);
+    let (code, _, err) = run(dir.path(), &["check", "."]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("more than 1000"), "{err}");
+    // A chain of five files of 1,000 each: refused at the `extend` that passes 4,000.
+    let dir = project();
+    for k in 0..5 {
+        let name = if k == 0 {
+            "irilint.toml".to_string()
+        } else {
+            format!("c{k}.toml")
+        };
+        let extend = if k < 4 {
+            format!("extend = \"c{}.toml\"\n", k + 1)
+        } else {
+            String::new()
+        };
+        write(
+            dir.path(),
+            &name,
+            &(extend + &regexes(1000, &format!("h{k}x"))),
+        );
+    }
+    let (code, _, err) = run(dir.path(), &["check", "."]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("more than 4000 globs and regular expressions in all"),
+        "{err}"
+    );
+}

@@ -38,6 +38,11 @@ pub const DEFAULT_EXCLUDE: &[&str] = &["node_modules/", ".venv/", ".tox/", ".nox
 /// How far `extend` may chain.
 const MAX_EXTEND_DEPTH: usize = 32;
 
+/// The most globs and regular expressions an `extend` chain may hold in all: they add up, and
+/// its files' compiled regular expressions are all kept (32 files of 1,000 each would be about
+/// 275 MB).
+const MAX_CHAIN_PATTERNS: usize = 4000;
+
 /// `path` made absolute against `base` and lexically normal (no `.`, `..` resolved): what the
 /// globs of a configuration file are matched against.
 pub fn lexical_absolute(base: &Path, path: &Path) -> PathBuf {
@@ -168,6 +173,21 @@ impl Config {
                 }
                 Err(e) => return Err(e),
             };
+            let total: usize = chain.iter().map(|f| f.patterns).sum::<usize>() + extended.patterns;
+            if total > MAX_CHAIN_PATTERNS {
+                return Err(ConfigError::at(
+                    &from.path,
+                    &from.text,
+                    span,
+                    format!(
+                        "the `extend` chain holds more than {MAX_CHAIN_PATTERNS} globs and \
+                         regular expressions in all"
+                    ),
+                )
+                .with_help(
+                    "match many paths with one glob and many IRIs with one regular expression",
+                ));
+            }
             chain.push(extended);
         }
         chain.reverse();
