@@ -38,7 +38,6 @@ use irilint::check::MAX_LISTED;
 use irilint::source::Format;
 use irilint::work;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
@@ -414,16 +413,7 @@ fn hostile_documents_of_every_shape_cost_memory_and_work_in_proportion() {
     }
     // And units drawn from the pieces, in every format. The same cases every run (a failure is
     // a finding to fix, not luck of the draw).
-    let mut runner = TestRunner::new_with_rng(
-        Config {
-            cases: 60,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        proptest::test_runner::TestRng::deterministic_rng(
-            proptest::test_runner::RngAlgorithm::ChaCha,
-        ),
-    );
+    let mut runner = common::same_cases_every_run(60);
     let failures = std::cell::RefCell::new(Vec::new());
     runner
         .run(

@@ -21,7 +21,6 @@ use irilint::report::{json, rules_that_ran};
 use irilint::rules::Selection;
 use irilint::source::{Format, Source};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
@@ -158,16 +157,7 @@ const HOST_PIECES: [&str; 6] = [
 #[test]
 fn long_iris_full_of_findings_cost_memory_and_work_in_proportion() {
     // The same cases every run (a failure here is a finding to fix, not luck of the draw).
-    let mut runner = TestRunner::new_with_rng(
-        Config {
-            cases: 10,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        proptest::test_runner::TestRng::deterministic_rng(
-            proptest::test_runner::RngAlgorithm::ChaCha,
-        ),
-    );
+    let mut runner = common::same_cases_every_run(10);
     // Every piece alone at least once, in plain text and in another format, then mixes in
     // every format.
     for (i, p) in PIECES.iter().chain(&HOST_PIECES).enumerate() {

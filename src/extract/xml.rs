@@ -222,7 +222,7 @@ pub enum Value {
     Iri,
     /// IRIs separated by XML white space.
     IriList,
-    /// As HTML reads the attribute ([`html::url_ranges`]); `None`: the kind HTML's table gives.
+    /// As HTML reads the attribute ([`html::each_url_range`]); `None`: the kind HTML's table gives.
     Html(Option<ValueKind>),
 }
 

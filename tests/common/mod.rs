@@ -82,3 +82,18 @@ pub fn w(span: &str) -> (Severity, String) {
 pub fn i(span: &str) -> (Severity, String) {
     (Severity::Info, span.to_string())
 }
+
+/// A proptest runner of `cases` cases that draws the same cases every run, and keeps no
+/// regression file: for the tests that measure generated documents, where a failure is a
+/// finding to fix, not luck of the draw.
+pub fn same_cases_every_run(cases: u32) -> proptest::test_runner::TestRunner {
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+    TestRunner::new_with_rng(
+        Config {
+            cases,
+            failure_persistence: None,
+            ..Config::default()
+        },
+        TestRng::deterministic_rng(RngAlgorithm::ChaCha),
+    )
+}

@@ -478,13 +478,6 @@ fn trim(value: &str, r: Range<usize>) -> Range<usize> {
     s..e
 }
 
-/// Byte ranges of the URLs in an attribute value ([`each_url_range`], gathered).
-pub fn url_ranges(value: &str, kind: ValueKind) -> Vec<Range<usize>> {
-    let mut ranges = Vec::new();
-    each_url_range(value, kind, &mut |r| ranges.push(r));
-    ranges
-}
-
 /// Hands each byte range of a URL in an attribute value to `each`, in order, none empty: a
 /// `srcset` of millions of candidates never holds a list of them.
 pub fn each_url_range(value: &str, kind: ValueKind, each: &mut dyn FnMut(Range<usize>)) {
