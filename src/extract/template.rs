@@ -418,36 +418,35 @@ fn string_holds_markup(action: &[u8]) -> bool {
     false
 }
 
-/// What the string literals of `actions` (from [`markup_actions`]) hold, at their places in
-/// `text`, and nothing else: every other byte blanked (line ends kept), the quotes too, and each
-/// backslash of an escape (`\"` reads `"`). The markup in them (`<a href="https://…">` of a
-/// Jinja `{% trans %}`) is then read where it is written.
-pub fn markup_strings(text: &str, actions: &[Range<usize>]) -> String {
-    let src = text.as_bytes();
+/// What the string literals of `action` (one of [`markup_actions`], a range of `text`) hold, at
+/// their places in the action, and nothing else: every other byte blanked (line ends kept), the
+/// quotes too, and each backslash of an escape (`\"` reads `"`). The markup in them (`<a
+/// href="https://…">` of a Jinja `{% trans %}`) is then read where it is written: offset 0 of the
+/// result is `action.start` of `text`.
+pub fn markup_string(text: &str, action: Range<usize>) -> String {
+    let src = &text.as_bytes()[action];
     let mut out: Vec<u8> = src
         .iter()
         .map(|&b| if b == b'\n' || b == b'\r' { b } else { b' ' })
         .collect();
-    for r in actions {
-        let mut quote: Option<u8> = None;
-        let mut i = r.start;
-        while i < r.end {
-            let b = src[i];
-            match quote {
-                Some(_) if b == b'\\' && i + 1 < r.end => {
-                    // The escaped character stays, the backslash goes (a multi-byte character's
-                    // other bytes are copied by the next turns).
-                    out[i + 1] = src[i + 1];
-                    i += 2;
-                    continue;
-                }
-                Some(q) if b == q => quote = None,
-                Some(_) => out[i] = b,
-                None if matches!(b, b'"' | b'\'' | b'`') => quote = Some(b),
-                None => {}
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < src.len() {
+        let b = src[i];
+        match quote {
+            Some(_) if b == b'\\' && i + 1 < src.len() => {
+                // The escaped character stays, the backslash goes (a multi-byte character's
+                // other bytes are copied by the next turns).
+                out[i + 1] = src[i + 1];
+                i += 2;
+                continue;
             }
-            i += 1;
+            Some(q) if b == q => quote = None,
+            Some(_) => out[i] = b,
+            None if matches!(b, b'"' | b'\'' | b'`') => quote = Some(b),
+            None => {}
         }
+        i += 1;
     }
     // Only whole characters were copied (a string's bytes between ASCII quotes), and the rest
     // is ASCII: still UTF-8.

@@ -296,50 +296,35 @@ fn scan_occurrences(
         return scan_view(text, range, elements, on_occurrence);
     }
     // The two readings are merged as they go, not gathered and sorted (a page of such actions
-    // held every occurrence of it at once: 17 bytes per byte). The markup of the strings lies
-    // inside the actions and the rest outside them, so the two are disjoint and each in order:
-    // the strings are read on a thread of their own, handing their occurrences over a short
-    // channel, and each occurrence of the page waits for those of the strings before it.
-    let strings = template::markup_strings(text, &actions);
+    // held every occurrence of it at once: 17 bytes per byte). The markup of each action's
+    // strings lies inside the action and the rest of the page outside them, so the two are
+    // disjoint and each in order: before each occurrence of the page, the actions before it are
+    // read, each from a copy of its own strings (at most `MAX_EXPRESSION` bytes), not from a
+    // copy of the page holding them all (a third copy of the page).
     let blank = template::blank(text, &actions);
-    drop(actions);
-    std::thread::scope(|scope| {
-        let (tx, rx) = crossbeam_channel::bounded::<Occurrence>(64);
-        let strings_range = range.clone();
-        let reader = scope.spawn(move || {
-            scan_view(&strings, strings_range, elements, &mut |mut o| {
+    let mut read = 0;
+    let mut strings_before = |at: usize, on_occurrence: &mut dyn FnMut(Occurrence)| {
+        while let Some(action) = actions.get(read).filter(|a| a.start < at).cloned() {
+            read += 1;
+            let markup = template::markup_string(text, action.clone());
+            scan_view(&markup, 0..markup.len(), elements, &mut |mut o| {
+                o.map.shift(action.start);
+                if let Some(label) = &mut o.label {
+                    *label = label.start + action.start..label.end + action.start;
+                }
                 o.placeholders
                     .extend(super::text_placeholders::printf(&o.iri));
                 o.placeholders = template::disjoint(std::mem::take(&mut o.placeholders));
-                // (Nobody is left to receive only when the page's reading failed.)
-                let _ = tx.send(o);
+                on_occurrence(o);
             });
-        });
-        let mut next: Option<Occurrence> = None;
-        let comments = scan_view(&blank, range, elements, &mut |o| {
-            let at = o.map.source_range().start;
-            loop {
-                if next.is_none() {
-                    next = rx.recv().ok();
-                }
-                match next.take() {
-                    Some(s) if s.map.source_range().start < at => on_occurrence(s),
-                    other => {
-                        next = other;
-                        break;
-                    }
-                }
-            }
-            on_occurrence(o);
-        });
-        next.into_iter()
-            .chain(rx.iter())
-            .for_each(&mut *on_occurrence);
-        if let Err(panic) = reader.join() {
-            std::panic::resume_unwind(panic);
         }
-        comments
-    })
+    };
+    let comments = scan_view(&blank, range, elements, &mut |o| {
+        strings_before(o.map.source_range().start, &mut *on_occurrence);
+        on_occurrence(o);
+    });
+    strings_before(usize::MAX, on_occurrence);
+    comments
 }
 
 /// [`scan_occurrences`] over one view of the document (offsets are the document's).
@@ -666,6 +651,33 @@ fn refresh(value: &str) -> Option<Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The links in the strings of template actions are located where they are written, and
+    /// handed on in document order among the page's own.
+    #[test]
+    fn links_in_the_strings_of_actions_are_merged_in_document_order() {
+        let html = "<a href=\"http://a.org/1\">x</a>\n\
+                    {{ printf \"<a href=\\\"http://b.org/%s\\\">\" .X }}\n\
+                    <img src=\"http://a.org/2\">\
+                    {% set y = '<link href=\"http://b.org/3\">' %}{{ printf \"<b>\" }}\
+                    <a href=\"http://a.org/4\">y</a>";
+        let got = found(html);
+        let iris: Vec<&str> = got.iter().map(|(_, iri, _)| iri.as_str()).collect();
+        assert_eq!(
+            iris,
+            [
+                "http://a.org/1",
+                "http://b.org/%s",
+                "http://a.org/2",
+                "http://b.org/3",
+                "http://a.org/4"
+            ]
+        );
+        // Each where it is written (the escaped quotes of the first string are outside it).
+        for (_, iri, src) in &got {
+            assert_eq!(src, iri);
+        }
+    }
 
     fn found(html: &str) -> Vec<(String, String, String)> {
         extract_fragment(html, 0..html.len())
