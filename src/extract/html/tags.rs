@@ -115,8 +115,11 @@ pub struct FoundTag<'t> {
 /// about 150 bytes: a 2 MB tag of 400,000 distinct names, 54 MB.)
 struct Kept {
     /// The kept attributes, by where their names start; hashed by their names as the tokenizer
-    /// keeps them ([`normal_bytes`]).
+    /// keeps them ([`normal_bytes`]). At most [`MAX_KEPT_NAMES`].
     set: hashbrown::HashTable<u32>,
+    /// The attributes past the set's last name whose names are not in it: each kept (its
+    /// duplicates too, which the tokenizer would drop).
+    unset: usize,
     keys: std::collections::hash_map::RandomState,
     /// Where the first attribute's name starts.
     first: usize,
@@ -133,15 +136,21 @@ impl Kept {
     fn is_first(&self, text: &str, name: &str, at: usize) -> bool {
         let name_at = |k: u32| name_at(text, self.start + k as usize, self.end);
         let same = |k: &u32| normal_bytes(name_at(*k)).eq(normal_bytes(name));
+        // (A name the full set does not hold is kept wherever it is.)
         self.set
             .find(hash_name(&self.keys, name), same)
-            .is_some_and(|&k| k as usize + self.start == at)
+            .is_none_or(|&k| k as usize + self.start == at)
+    }
+
+    /// How many attributes are kept.
+    fn len(&self) -> usize {
+        self.set.len() + self.unset
     }
 
     /// The kept attribute `i`, read from the source: from the one read last when it is not
     /// after `i`, else from the first.
     fn get(&self, text: &str, i: usize) -> Option<RawAttribute> {
-        if i >= self.set.len() {
+        if i >= self.len() {
             return None;
         }
         let (mut k, mut at) = self.last.get();
@@ -184,9 +193,7 @@ enum Place {
 impl FoundTag<'_> {
     /// How many attributes it has (duplicates dropped).
     fn len(&self) -> usize {
-        self.crowded
-            .as_ref()
-            .map_or(self.attrs.len(), |k| k.set.len())
+        self.crowded.as_ref().map_or(self.attrs.len(), Kept::len)
     }
 
     /// Attribute `i` of a crowded tag, read from the source.
@@ -361,6 +368,8 @@ struct Locator<'t, 'f> {
     next_crowded: Cell<usize>,
     /// How many tag tokens came before.
     tags: Cell<usize>,
+    /// The most names the set of a crowded tag's kept attributes holds ([`MAX_KEPT_NAMES`]).
+    most_names: usize,
 }
 
 impl Locator<'_, '_> {
@@ -478,7 +487,7 @@ impl<'t> TokenSink for Locator<'t, '_> {
                 };
                 let (attrs, kept, place) = match crowded {
                     Some(tag) => {
-                        let kept = kept_attributes(text, &tag);
+                        let kept = kept_attributes(text, &tag, self.most_names);
                         let (start, after) = (tag.start, tag.end);
                         let raw = Vec::new();
                         (attrs, Some(kept), Some(Place::Found { start, raw, after }))
@@ -517,18 +526,29 @@ impl<'t> TokenSink for Locator<'t, '_> {
     }
 }
 
+/// The most names the set of a crowded tag's kept attributes holds: 4 bytes each, and a
+/// control byte, in a table of 2^20 places (5 MB). Each name of the shortest distinct names
+/// there are, five or six bytes, took six to eleven bytes more in the set, 16 while it grew:
+/// a tag of them, 2.6 bytes per byte of it.
+pub const MAX_KEPT_NAMES: usize = 917_504;
+
 /// The attributes of a crowded tag the tokenizer would keep: the first of each name (lowercased,
 /// NUL as U+FFFD), read from the source as the tag is reached. A duplicate is dropped as it is
 /// read: a set finds it, where the tokenizer compares each attribute with every one before it.
 /// The set holds where each kept name is, compared with the source (no name is copied). A tag
 /// of more than 4 GiB (possible only with `--max-file-size` raised past it) is read in its first
 /// 4 GiB: the attributes whose names start past them are left out.
-fn kept_attributes(text: &str, tag: &Crowded) -> Kept {
+///
+/// The set holds at most [`MAX_KEPT_NAMES`] names: past them, an attribute whose name is not in
+/// it is kept wherever it is, duplicates included, so each is checked (a check the tokenizer
+/// would not need, never one missed).
+fn kept_attributes(text: &str, tag: &Crowded, most: usize) -> Kept {
     work::add(Work::AttributeComparisons, tag.attributes);
     // Keyed hashes: an attacker's names cannot be made to collide.
     let keys = std::collections::hash_map::RandomState::new();
     let name_at = |k: u32| name_at(text, tag.start + k as usize, tag.end);
     let mut set = hashbrown::HashTable::new();
+    let mut unset = 0;
     let mut first = None;
     tag.each_attribute(text, |a| {
         let Ok(at) = u32::try_from(a.name.start - tag.start) else {
@@ -539,13 +559,18 @@ fn kept_attributes(text: &str, tag: &Crowded) -> Kept {
         let h = hash_name(&keys, name);
         let same = |k: &u32| normal_bytes(name_at(*k)).eq(normal_bytes(name));
         if set.find(h, same).is_none() {
-            // (What the set holds is hashed again when it grows.)
-            set.insert_unique(h, at, |k: &u32| hash_name(&keys, name_at(*k)));
+            if set.len() < most {
+                // (What the set holds is hashed again when it grows.)
+                set.insert_unique(h, at, |k: &u32| hash_name(&keys, name_at(*k)));
+            } else {
+                unset += 1;
+            }
         }
     });
     let first = first.unwrap_or(tag.end);
     Kept {
         set,
+        unset,
         keys,
         first,
         start: tag.start,
@@ -775,7 +800,13 @@ pub fn scan<'t>(
     range: Range<usize>,
     on_tag: &mut dyn FnMut(FoundTag<'t>),
 ) -> Vec<Comment> {
-    scan_with_limit(text, range, MAX_TOKENIZED_ATTRIBUTES, on_tag)
+    scan_with_limit(
+        text,
+        range,
+        MAX_TOKENIZED_ATTRIBUTES,
+        MAX_KEPT_NAMES,
+        on_tag,
+    )
 }
 
 /// [`scan`], with tags of more than `limit` attributes read by irilint ([`super::crowded`]).
@@ -783,6 +814,7 @@ fn scan_with_limit<'t>(
     text: &'t str,
     range: Range<usize>,
     limit: usize,
+    most_names: usize,
     on_tag: &mut dyn FnMut(FoundTag<'t>),
 ) -> Vec<Comment> {
     let crowded = crowded_tags(text, range.clone(), limit);
@@ -798,6 +830,7 @@ fn scan_with_limit<'t>(
         crowded: RefCell::new(crowded),
         next_crowded: Cell::new(0),
         tags: Cell::new(0),
+        most_names,
     };
     let tokenizer = Tokenizer::new(locator, TokenizerOpts::default());
     let mut at = range.start;
@@ -972,7 +1005,7 @@ mod tests {
     /// The start tags of `html` with every tag of more than `limit` attributes read by irilint.
     fn tags_with_limit(html: &str, limit: usize) -> Vec<LocatedTag> {
         let mut tags = Vec::new();
-        scan_with_limit(html, 0..html.len(), limit, &mut |t| {
+        scan_with_limit(html, 0..html.len(), limit, MAX_KEPT_NAMES, &mut |t| {
             tags.extend(t.into_located())
         });
         tags
@@ -1083,6 +1116,52 @@ mod tests {
             assert_eq!(a.start, html.find("<a ").unwrap());
             assert!(t.iter().any(|t| t.name == "img"));
         }
+    }
+
+    /// Past the most names its set holds, a crowded tag keeps every attribute whose name is not
+    /// in the set, duplicates included: each is read, none missed.
+    #[test]
+    fn past_the_most_kept_names_attributes_are_all_kept() {
+        let attributes: Vec<String> = (0..400).map(|i| format!("a{i}=x")).collect();
+        let html = format!(
+            "<a {} href=\"/x\" HREF=\"/y\" a0=dup a399=dup>x</a>",
+            attributes.join(" ")
+        );
+        let read = |most: usize| {
+            let mut tags = Vec::new();
+            scan_with_limit(&html, 0..html.len(), 256, most, &mut |t| {
+                tags.extend(t.into_located())
+            });
+            let a = tags.into_iter().next().unwrap();
+            let hrefs: Vec<String> = a
+                .attributes
+                .iter()
+                .filter(|a| a.name == "href")
+                .map(|a| a.value.clone())
+                .collect();
+            let a399: Vec<String> = a
+                .attributes
+                .iter()
+                .filter(|a| a.name == "a399")
+                .map(|a| a.value.clone())
+                .collect();
+            (a.attributes.len(), hrefs, a399)
+        };
+        // As the tokenizer keeps them: the first of each name.
+        assert_eq!(
+            read(MAX_KEPT_NAMES),
+            (401, vec!["/x".into()], vec!["x".into()])
+        );
+        // 300 names in the set; the 100 after them, the two `href` and the second `a399` kept
+        // too (the second `a0`, whose name the set holds, is dropped).
+        assert_eq!(
+            read(300),
+            (
+                403,
+                vec!["/x".into(), "/y".into()],
+                vec!["x".into(), "dup".into()]
+            )
+        );
     }
 
     #[test]
