@@ -1133,19 +1133,11 @@ mod tests {
                 tags.extend(t.into_located())
             });
             let a = tags.into_iter().next().unwrap();
-            let hrefs: Vec<String> = a
-                .attributes
-                .iter()
-                .filter(|a| a.name == "href")
-                .map(|a| a.value.clone())
-                .collect();
-            let a399: Vec<String> = a
-                .attributes
-                .iter()
-                .filter(|a| a.name == "a399")
-                .map(|a| a.value.clone())
-                .collect();
-            (a.attributes.len(), hrefs, a399)
+            let values = |name: &str| -> Vec<String> {
+                let named = a.attributes.iter().filter(|a| a.name == name);
+                named.map(|a| a.value.clone()).collect()
+            };
+            (a.attributes.len(), values("href"), values("a399"))
         };
         // As the tokenizer keeps them: the first of each name.
         assert_eq!(
