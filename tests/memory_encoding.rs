@@ -11,8 +11,8 @@
 
 mod common;
 
-use common::counting::Counting;
-use common::run::check_growth;
+use common::counting::{Counting, cost_of};
+use common::run::{check_bytes_and_report, check_growth};
 use irilint::source::Format;
 
 #[global_allocator]
@@ -66,5 +66,62 @@ fn malformed_sequences_cost_a_few_bytes_each() {
         );
         assert!(file.iris > 1000, "{name}: {} IRIs", file.iris);
     }
+    a_file_in_another_encoding_takes_twice_its_text(&mut failed);
     assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// A file's text can be three times the file: a byte of windows-1252 can be a character of
+/// three bytes in UTF-8 (`“`), and a byte that is no UTF-8 becomes U+FFFD's three. The bound is
+/// twice the text and the constant (for UTF-8, where the text is the file, twice the file): the
+/// text is made over the file's buffer, grown by what the text runs ahead of it, and each
+/// undecodable sequence is kept in about a byte and a half.
+fn a_file_in_another_encoding_takes_twice_its_text(failed: &mut Vec<String>) {
+    // Three of its bytes each become three.
+    const QUOTED: &[u8] = b"\x93a\x94 http://a.org/\x85\n";
+    let quotes = |size: usize| -> Vec<u8> {
+        let mut page = b"<meta charset=\"windows-1252\">\n".to_vec();
+        page.extend(QUOTED.repeat(size / QUOTED.len()));
+        page
+    };
+    let undecodable = |size: usize| vec![0xFF_u8; size];
+    for (name, format, make, text_per_byte) in [
+        (
+            "quotes.html",
+            Format::Html,
+            &quotes as &dyn Fn(usize) -> Vec<u8>,
+            (QUOTED.len() + 6) as f64 / QUOTED.len() as f64,
+        ),
+        ("undecodable.txt", Format::Text, &undecodable, 3.0),
+    ] {
+        let mut peaks = Vec::new();
+        for size in [4 << 20, 16 << 20] {
+            // Made inside, as a run reads the file: its bytes count.
+            let ((peak, _), len) = cost_of(|| {
+                let doc = make(size);
+                let len = doc.len();
+                check_bytes_and_report(name, format, doc);
+                len
+            });
+            let bound = 2 * (len as f64 * text_per_byte) as usize + (40 << 20);
+            if peak > bound {
+                failed.push(format!(
+                    "{name}: peak {} MB for a file of {} MB (bound {} MB)",
+                    peak >> 20,
+                    len >> 20,
+                    bound >> 20
+                ));
+            }
+            peaks.push((len, peak));
+        }
+        let [(small, small_peak), (large, peak)] = peaks[..] else {
+            unreachable!()
+        };
+        let per_byte = (peak - small_peak) as f64 / (large - small) as f64;
+        eprintln!("{name}: {per_byte:.2} bytes per byte, the text {text_per_byte:.2}");
+        if per_byte > 2.0 * text_per_byte {
+            failed.push(format!(
+                "{name}: {per_byte:.2} bytes at the peak per byte of the file, its text {text_per_byte:.2}"
+            ));
+        }
+    }
 }
