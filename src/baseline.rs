@@ -15,13 +15,13 @@
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
 use crate::config::lexical_absolute;
 use crate::diagnostic::Diagnostic;
-use crate::fsio::{Expect, MAX_BASELINE_BYTES, read_capped, write_atomically};
+use crate::fsio::{Expect, MAX_BASELINE_BYTES, open_capped, write_atomically};
 
 /// The version of the baseline file's shape.
 pub const BASELINE_VERSION: u32 = 1;
@@ -40,16 +40,48 @@ pub struct Key {
     pub occurrence: usize,
 }
 
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The baseline file as it is written (it is read as it comes, by [`Loader`]).
+#[derive(Serialize)]
 struct File {
     version: u32,
     tool: String,
     findings: Vec<Key>,
 }
 
-/// (path, rule, iri): what a baseline entry matches, but for its occurrence number.
-type Group = (String, String, Option<std::sync::Arc<str>>);
+/// (path, rule, iri), the path and the rule by their numbers in the baseline's [`Names`]: what
+/// a baseline entry matches, but for its occurrence number.
+type Group = (u32, u32, Option<Arc<str>>);
+
+/// Names each held once, numbered in the order they were met (a baseline's paths and rules:
+/// each entry holds two numbers, not two strings).
+#[derive(Debug, Default)]
+struct Names {
+    all: Vec<Arc<str>>,
+    numbers: HashMap<Arc<str>, u32>,
+}
+
+impl Names {
+    fn number(&self, name: &str) -> Option<u32> {
+        self.numbers.get(name).copied()
+    }
+
+    fn name(&self, number: u32) -> &str {
+        &self.all[number as usize]
+    }
+
+    /// The number of `name`, given one if it has none. (More names than `u32` numbers would
+    /// take more than the size a baseline may have.)
+    fn intern(&mut self, name: String) -> u32 {
+        if let Some(n) = self.number(&name) {
+            return n;
+        }
+        let n = u32::try_from(self.all.len()).unwrap_or(u32::MAX);
+        let name: Arc<str> = name.into();
+        self.all.push(name.clone());
+        self.numbers.insert(name, n);
+        n
+    }
+}
 
 /// A loaded baseline (or one being written), and where its paths are relative to.
 #[derive(Debug)]
@@ -58,8 +90,9 @@ pub struct Baseline {
     cwd: PathBuf,
     /// (path, rule, iri) → how many such findings are baselined (one per entry).
     counts: HashMap<Group, usize>,
-    /// The paths (as keyed) of its entries.
-    paths: HashSet<String>,
+    /// The paths (as keyed) and the rules of its entries.
+    paths: Names,
+    rules: Names,
     /// What this run's findings matched: (path, rule, iri) → how many were held back, and the
     /// paths (as keyed) that were checked.
     matched: Mutex<Matched>,
@@ -68,7 +101,8 @@ pub struct Baseline {
 #[derive(Debug, Default)]
 struct Matched {
     held: HashMap<Group, usize>,
-    checked: HashSet<String>,
+    /// The paths of its entries that were checked.
+    checked: HashSet<u32>,
 }
 
 /// Baseline entries that no longer match a finding.
@@ -98,7 +132,8 @@ impl Baseline {
             dir,
             cwd,
             counts: HashMap::new(),
-            paths: HashSet::new(),
+            paths: Names::default(),
+            rules: Names::default(),
             matched: Mutex::default(),
         }
     }
@@ -111,7 +146,8 @@ impl Baseline {
             dir: cwd.clone(),
             cwd,
             counts: HashMap::new(),
-            paths: HashSet::new(),
+            paths: Names::default(),
+            rules: Names::default(),
             matched: Mutex::default(),
         }
     }
@@ -148,49 +184,39 @@ impl Baseline {
     /// error that says what to do.
     pub fn read(file: &Path) -> Result<Baseline, String> {
         let shown = file.display();
-        let text = read_capped(file, MAX_BASELINE_BYTES).map_err(|e| {
+        let reader = open_capped(file, MAX_BASELINE_BYTES).map_err(|e| {
             format!(
                 "cannot read baseline {shown}: {e}; create it with `irilint check --write-baseline {shown}`"
             )
         })?;
-        // Only the version, the rest passed over without being kept (the whole file as a tree
-        // of values took seven times its size: 58 MB of baseline, 523 MB at the peak).
-        #[derive(Deserialize)]
-        struct Version {
-            version: Option<u64>,
-        }
-        let version = serde_json::from_str::<Version>(&text)
-            .ok()
-            .and_then(|v| v.version);
-        if let Some(v) = version
-            && v != u64::from(BASELINE_VERSION)
-        {
-            return Err(format!(
-                "baseline {shown} has version {v}, this irilint reads version {BASELINE_VERSION}; write it again with `--write-baseline`"
-            ));
-        }
-        let parsed: File = serde_json::from_str(&text).map_err(|e| {
-            format!(
-                "baseline {shown} is not an irilint baseline: {e}; write it again with `--write-baseline`"
-            )
-        })?;
-        if parsed.tool != "irilint" {
-            return Err(format!(
-                "baseline {shown} was written by `{}`, not irilint; write it again with `irilint check --write-baseline {shown}`",
-                crate::iri::chars::escape_unsafe(&parsed.tool)
-            ));
-        }
+        // Read as it comes, each entry counted as it is read: neither the file's text nor its
+        // entries are held (58 MB of baseline took 523 MB as a tree of values, then 198 MB as
+        // its text, its entries and their set).
         let mut baseline = Baseline::empty(file);
-        // One finding per entry: the occurrence numbers order them, the count is what matches
-        // (a hand-edited file with occurrences 1 and 3 holds back two, not three).
-        let unique: HashSet<Key> = parsed.findings.into_iter().collect();
-        for k in unique {
-            if !baseline.paths.contains(&k.path) {
-                baseline.paths.insert(k.path.clone());
+        let mut loader = Loader {
+            baseline: &mut baseline,
+            odd: HashSet::new(),
+            refused: None,
+        };
+        let mut json = serde_json::Deserializer::from_reader(reader);
+        let read = serde::de::DeserializeSeed::deserialize(&mut loader, &mut json)
+            .and_then(|()| json.end());
+        match (loader.refused.take(), read) {
+            (Some(Refused::Version(v)), _) => Err(format!(
+                "baseline {shown} has version {v}, this irilint reads version {BASELINE_VERSION}; write it again with `--write-baseline`"
+            )),
+            (Some(Refused::Tool(tool)), _) => Err(format!(
+                "baseline {shown} was written by `{}`, not irilint; write it again with `irilint check --write-baseline {shown}`",
+                crate::iri::chars::escape_unsafe(&tool)
+            )),
+            (None, Err(e)) => Err(format!(
+                "baseline {shown} is not an irilint baseline: {e}; write it again with `--write-baseline`"
+            )),
+            (None, Ok(())) => {
+                loader.finish();
+                Ok(baseline)
             }
-            *baseline.counts.entry((k.path, k.rule, k.iri)).or_default() += 1;
         }
-        Ok(baseline)
     }
 
     /// The baseline's key for a path as reports show it.
@@ -222,18 +248,16 @@ impl Baseline {
 
     /// True when some entry is of the file `path` (as reports show it).
     pub fn has_entries_for(&self, path: &str) -> bool {
-        !self.counts.is_empty() && self.paths.contains(&self.path_key(path))
+        !self.counts.is_empty() && self.paths.number(&self.path_key(path)).is_some()
     }
 
     /// A matcher of the findings of the file `path` (as reports show it), taken one at a time
     /// in source order: what [`Baseline::filter`] does to a list, for findings that are not
     /// all kept.
     pub fn matcher(&self, path: &str) -> Matcher<'_> {
-        let path = self.path_key(path);
         Matcher {
             baseline: self,
-            any: !self.counts.is_empty() && self.paths.contains(&path),
-            path,
+            path: self.paths.number(&self.path_key(path)),
             seen: HashMap::new(),
         }
     }
@@ -247,7 +271,7 @@ impl Baseline {
             if matched.checked.contains(&group.0) {
                 let held = matched.held.get(group).copied().unwrap_or(0);
                 stale.fixed += count.saturating_sub(held);
-            } else if self.is_gone(&group.0) {
+            } else if self.is_gone(self.paths.name(group.0)) {
                 stale.gone += count;
             }
         }
@@ -267,15 +291,15 @@ impl Baseline {
         for (group, &count) in &self.counts {
             let keep = if matched.checked.contains(&group.0) {
                 matched.held.get(group).copied().unwrap_or(0).min(count)
-            } else if self.is_gone(&group.0) {
+            } else if self.is_gone(self.paths.name(group.0)) {
                 0
             } else {
                 count
             };
             dropped += count - keep;
             findings.extend((1..=keep).map(|occurrence| Key {
-                path: group.0.clone(),
-                rule: group.1.clone(),
+                path: self.paths.name(group.0).to_string(),
+                rule: self.rules.name(group.1).to_string(),
                 iri: group.2.clone(),
                 occurrence,
             }));
@@ -309,9 +333,8 @@ impl Baseline {
 #[derive(Debug)]
 pub struct Matcher<'a> {
     baseline: &'a Baseline,
-    /// Whether the baseline has entries of the file.
-    any: bool,
-    path: String,
+    /// The file's path's number, when the baseline has entries of it.
+    path: Option<u32>,
     /// How many findings of each group the baseline has were met so far.
     seen: HashMap<Group, usize>,
 }
@@ -320,10 +343,10 @@ impl Matcher<'_> {
     /// Whether the baseline holds back the next finding of `rule` in the IRI `iri` (`None`
     /// for a problem with the document itself).
     pub fn holds(&mut self, rule: &str, iri: Option<&std::sync::Arc<str>>) -> bool {
-        if !self.any {
+        let (Some(path), Some(rule)) = (self.path, self.baseline.rules.number(rule)) else {
             return false;
-        }
-        let group = (self.path.clone(), rule.to_string(), iri.cloned());
+        };
+        let group = (path, rule, iri.cloned());
         let Some(&held) = self.baseline.counts.get(&group) else {
             return false;
         };
@@ -337,12 +360,149 @@ impl Matcher<'_> {
     /// most any matching of it held back.
     pub fn finish(self) {
         let mut matched = self.baseline.matched.lock().expect("lock");
-        matched.checked.insert(self.path);
+        matched.checked.extend(self.path);
         for (group, n) in self.seen {
             let held = self.baseline.counts.get(&group).copied().unwrap_or(0);
             let m = matched.held.entry(group).or_default();
             *m = (*m).max(n.min(held));
         }
+    }
+}
+
+/// Why a baseline was refused for what it says rather than for its shape.
+enum Refused {
+    Version(u64),
+    Tool(String),
+}
+
+/// Reads a baseline file into a [`Baseline`] as it comes: its version and tool checked as they
+/// are met (first in a file irilint wrote), each entry counted as it is read.
+struct Loader<'a> {
+    baseline: &'a mut Baseline,
+    /// The entries whose occurrence number did not follow the ones read before it, by group
+    /// (those written by irilint do, sorted: this stays empty), kept to tell an entry written
+    /// twice from a new one. An entry counts once, whatever its number: a hand-edited file with
+    /// occurrences 1 and 3 holds back two findings, not three.
+    odd: HashSet<(Group, usize)>,
+    refused: Option<Refused>,
+}
+
+impl Loader<'_> {
+    /// Counts one entry; while its group's entries are numbered 1, 2, 3, … in order, the count
+    /// is all that is kept of them.
+    fn add(&mut self, key: Key) {
+        let group = (
+            self.baseline.paths.intern(key.path),
+            self.baseline.rules.intern(key.rule),
+            key.iri,
+        );
+        let occurrence = key.occurrence;
+        let counts = &mut self.baseline.counts;
+        let Some(run) = counts.get_mut(&group) else {
+            if occurrence != 1 {
+                self.odd.insert((group.clone(), occurrence));
+            }
+            counts.insert(group, usize::from(occurrence == 1));
+            return;
+        };
+        if (1..=*run).contains(&occurrence) {
+            return;
+        }
+        if occurrence != *run + 1 {
+            self.odd.insert((group, occurrence));
+            return;
+        }
+        *run += 1;
+        // The ones read before that now follow.
+        if !self.odd.is_empty() {
+            while self.odd.remove(&(group.clone(), *run + 1)) {
+                *run += 1;
+            }
+        }
+    }
+
+    /// Adds the entries that never followed to their groups' counts.
+    fn finish(self) {
+        for (group, _) in self.odd {
+            *self.baseline.counts.entry(group).or_default() += 1;
+        }
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for &mut Loader<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for &mut Loader<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an irilint baseline")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        use serde::de::Error;
+        const FIELDS: &[&str] = &["version", "tool", "findings"];
+        let mut met = [false; 3];
+        while let Some(field) = map.next_key::<String>()? {
+            let Some(i) = FIELDS.iter().position(|f| *f == field) else {
+                return Err(A::Error::unknown_field(&field, FIELDS));
+            };
+            if std::mem::replace(&mut met[i], true) {
+                return Err(A::Error::duplicate_field(FIELDS[i]));
+            }
+            match i {
+                0 => {
+                    let version: u64 = map.next_value()?;
+                    if version != u64::from(BASELINE_VERSION) {
+                        self.refused = Some(Refused::Version(version));
+                        return Err(A::Error::custom("refused"));
+                    }
+                }
+                1 => {
+                    let tool: String = map.next_value()?;
+                    if tool != "irilint" {
+                        self.refused = Some(Refused::Tool(tool));
+                        return Err(A::Error::custom("refused"));
+                    }
+                }
+                _ => map.next_value_seed(Entries(&mut *self))?,
+            }
+        }
+        match met.iter().position(|m| !m) {
+            Some(i) => Err(A::Error::missing_field(FIELDS[i])),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The `findings` of a baseline file, each counted by the [`Loader`] as it is read.
+struct Entries<'l, 'a>(&'l mut Loader<'a>);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Entries<'_, '_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Entries<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a list of findings")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(key) = seq.next_element::<Key>()? {
+            self.0.add(key);
+        }
+        Ok(())
     }
 }
 
@@ -403,4 +563,73 @@ fn write_keys(file: &Path, mut findings: Vec<Key>) -> Result<usize, String> {
     })
     .map_err(|e| format!("cannot write baseline {}: {e}", file.display()))?;
     Ok(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// How many findings of `iri` (rule `r`, file `a.txt` beside the baseline) the baseline
+    /// holds back.
+    fn held(baseline: &Baseline, beside: &Path, iri: &str) -> usize {
+        let iri: Arc<str> = iri.into();
+        let mut matcher = baseline.matcher(beside.join("a.txt").to_str().unwrap());
+        (0..10)
+            .take_while(|_| matcher.holds("r", Some(&iri)))
+            .count()
+    }
+
+    /// Each entry holds back one finding, counted as it is read, in any order: an entry written
+    /// twice counts once, and occurrence numbers need not follow one another.
+    #[test]
+    fn entries_are_counted_as_they_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("b.json");
+        let entry = |iri: &str, occurrence: usize| {
+            format!(
+                "{{\"path\":\"a.txt\",\"rule\":\"r\",\"iri\":\"{iri}\",\"occurrence\":{occurrence}}}"
+            )
+        };
+        let entries = [
+            // In order, as irilint writes them.
+            entry("in-order", 1),
+            entry("in-order", 2),
+            entry("in-order", 3),
+            // Out of order: 3, 1, 2.
+            entry("shuffled", 3),
+            entry("shuffled", 1),
+            entry("shuffled", 2),
+            // The same entry twice, and again after the next.
+            entry("twice", 1),
+            entry("twice", 1),
+            entry("twice", 2),
+            entry("twice", 1),
+            // A gap, and numbers that start elsewhere.
+            entry("gap", 1),
+            entry("gap", 3),
+            entry("gap", 3),
+            entry("elsewhere", 0),
+            entry("elsewhere", 7),
+        ];
+        std::fs::write(
+            &file,
+            format!(
+                "{{\"version\":1,\"tool\":\"irilint\",\"findings\":[{}]}}",
+                entries.join(",")
+            ),
+        )
+        .unwrap();
+        let baseline = Baseline::read(&file).unwrap();
+        let got: Vec<usize> = ["in-order", "shuffled", "twice", "gap", "elsewhere", "none"]
+            .iter()
+            .map(|iri| held(&baseline, dir.path(), iri))
+            .collect();
+        assert_eq!(got, [3, 3, 2, 2, 2, 0]);
+        // Another rule, another file: nothing.
+        let iri: Arc<str> = "in-order".into();
+        let [a, b] = ["a.txt", "b.txt"].map(|f| dir.path().join(f).to_str().unwrap().to_string());
+        assert!(!baseline.matcher(&a).holds("other", Some(&iri)));
+        assert!(!baseline.matcher(&b).holds("r", Some(&iri)));
+        assert!(baseline.has_entries_for(&a) && !baseline.has_entries_for(&b));
+    }
 }

@@ -92,8 +92,9 @@ fn open_nonblocking(path: &Path) -> io::Result<File> {
     options.open(path)
 }
 
-/// The bytes of the regular file `path` (symbolic links followed), at most `cap` of them.
-fn read_capped_bytes(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
+/// The regular file `path` (symbolic links followed), opened if it is at most `cap` bytes, and
+/// its size.
+fn open_regular(path: &Path, cap: u64) -> Result<(File, u64), ReadError> {
     // Checked before opening, so that a FIFO is never opened, and again on the open file, in
     // case the path was swapped in between.
     let before = fs::metadata(path).map_err(ReadError::Io)?;
@@ -108,7 +109,13 @@ fn read_capped_bytes(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
     if metadata.len() > cap {
         return Err(ReadError::TooLarge(cap));
     }
-    let mut bytes = Vec::with_capacity(metadata.len() as usize);
+    Ok((file, metadata.len()))
+}
+
+/// The bytes of the regular file `path` (symbolic links followed), at most `cap` of them.
+fn read_capped_bytes(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
+    let (file, len) = open_regular(path, cap)?;
+    let mut bytes = Vec::with_capacity(len as usize);
     // One byte more than the cap tells a file that grew since its size was read.
     file.take(cap + 1)
         .read_to_end(&mut bytes)
@@ -117,6 +124,13 @@ fn read_capped_bytes(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
         return Err(ReadError::TooLarge(cap));
     }
     Ok(bytes)
+}
+
+/// A buffered reader of the regular file `path` (symbolic links followed), for what is read as
+/// it comes rather than held whole; at most `cap` bytes are read, however the file grows.
+pub fn open_capped(path: &Path, cap: u64) -> Result<impl io::BufRead, ReadError> {
+    let (file, _) = open_regular(path, cap)?;
+    Ok(io::BufReader::new(file.take(cap)))
 }
 
 /// The text of the regular file `path`, at most `cap` bytes of UTF-8.

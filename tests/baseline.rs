@@ -187,7 +187,7 @@ fn a_bad_baseline_is_a_clear_error() {
         ),
         (
             Some("{\"version\": 1, \"tool\": \"irilint\", \"findings\": [{\"path\": 3}]}"),
-            "irilint: error: baseline b.json is not an irilint baseline: invalid type: integer `3`, expected a string at line 1 column 57; write it again with `--write-baseline`\n",
+            "irilint: error: baseline b.json is not an irilint baseline: invalid type: integer `3`, expected a string at line 1 column 58; write it again with `--write-baseline`\n",
         ),
     ];
     for (content, message) in cases {
