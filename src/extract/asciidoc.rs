@@ -219,6 +219,14 @@ impl Iterator for TopLines<'_> {
     type Item = TopLine;
 
     fn next(&mut self) -> Option<TopLine> {
+        self.next_hiding(&mut |_| {})
+    }
+}
+
+impl TopLines<'_> {
+    /// The next top line; each delimited block and literal paragraph passed on the way is
+    /// handed to `hidden` whole.
+    fn next_hiding(&mut self, hidden: &mut dyn FnMut(Range<usize>)) -> Option<TopLine> {
         let text = self.text;
         loop {
             let (range, next) = self.line_at(self.at)?;
@@ -239,6 +247,7 @@ impl Iterator for TopLines<'_> {
                 }
                 if let Some((r, n)) = close {
                     // (The lines in it are not blank for what follows only if the last is not.)
+                    hidden(range.start..r.end);
                     self.pass(range, next);
                     self.pass(r, n);
                     continue;
@@ -255,13 +264,16 @@ impl Iterator for TopLines<'_> {
                     .is_some_and(|l| is_list_term(&text[l]));
             if literal && !line.starts_with("//") {
                 // The paragraph to its first blank line.
-                self.pass(range, next);
+                let mut end = range.end;
+                self.pass(range.clone(), next);
                 while let Some((r, n)) = self.line_at(self.at) {
                     if is_blank(&text[r.clone()]) {
                         break;
                     }
+                    end = r.end;
                     self.pass(r, n);
                 }
+                hidden(range.start..end);
                 continue;
             }
             let first = line.as_bytes().first().copied();
@@ -295,7 +307,7 @@ fn extract_with(text: &str, urls: Option<&HashedSet>) -> Extraction {
     };
     s.blocks();
     s.inline();
-    let masked = s.masked.text();
+    let masked = s.masked.into_text();
     let mut occurrences = s.occurrences;
     // One for all the bare URLs, in document order: a paragraph is searched for closing marks
     // once, however many URLs it holds.
@@ -666,84 +678,47 @@ impl Scan<'_> {
     /// Delimited blocks, literal paragraphs, comments and attribute entries, line by line.
     fn blocks(&mut self) {
         let text = self.text;
-        let lines = masked::lines(text);
-        let mut i = 0;
-        while i < lines.len() {
-            let line = &text[lines[i].clone()];
-            let prev = i.checked_sub(1).map(|p| &text[lines[p].clone()]);
-            if let Some((c, len)) = verbatim_delimiter(line)
-                && !is_title_underline(prev, c, len)
-            {
-                let close = (i + 1..lines.len()).find(|&j| {
-                    verbatim_delimiter(&text[lines[j].clone()]).is_some_and(|(d, _)| d == c)
-                });
-                // An unclosed block is text (it may be a line of dashes).
-                if let Some(close) = close {
-                    self.masked.hide(text, lines[i].start..lines[close].end);
-                    i = close + 1;
-                    continue;
-                }
-            }
+        // Line by line as they are found, never a list of them (a listing block is one part,
+        // whose empty lines took 16 bytes each in such a list: 32 MB of them, 597 MB).
+        let mut tops = TopLines::new(text);
+        let masked = &mut self.masked;
+        while let Some(top) = tops.next_hiding(&mut |r| masked.hide(text, r)) {
+            let line = &text[top.range.clone()];
             if let Some(comment) = line.strip_prefix("//") {
                 if !comment.starts_with('/') {
                     let body = comment.trim();
                     if body.starts_with(DIRECTIVE_PREFIX) {
                         let start =
-                            lines[i].start + 2 + (comment.len() - comment.trim_start().len());
+                            top.range.start + 2 + (comment.len() - comment.trim_start().len());
                         self.comments.push(Comment {
-                            range: lines[i].start..start + body.len(),
+                            range: top.range.start..start + body.len(),
                             body: start..start + body.len(),
                         });
                     }
-                    self.masked.hide(text, lines[i].clone());
+                    masked.hide(text, top.range.clone());
                 }
-                i += 1;
-                continue;
-            }
-            let literal = line.starts_with([' ', '\t'])
-                && !is_blank(line)
-                && prev.is_none_or(is_blank)
-                && !is_list_item(line)
-                && !self.after_list_term(&lines, i);
-            if literal {
-                let mut end = i + 1;
-                while end < lines.len() && !is_blank(&text[lines[end].clone()]) {
-                    end += 1;
-                }
-                self.masked.hide(text, lines[i].start..lines[end - 1].end);
-                i = end;
                 continue;
             }
             if ["include::", "ifdef::", "ifndef::", "ifeval::", "endif::"]
                 .iter()
                 .any(|p| line.starts_with(p))
             {
-                self.masked.hide(text, lines[i].clone());
+                masked.hide(text, top.range.clone());
             } else if let Some((name, value)) = attribute_entry(line)
                 && text::Iris::new(value).next().is_some_and(|r| r.start == 0)
             {
                 self.url_attributes.insert(name.to_string());
             }
-            i += 1;
         }
-    }
-
-    /// True when the last non-blank line before line `i` is a description list term: the
-    /// indented paragraph after it is the item's text, not a literal paragraph.
-    fn after_list_term(&self, lines: &[Range<usize>], i: usize) -> bool {
-        lines[..i]
-            .iter()
-            .rev()
-            .map(|r| &self.text[r.clone()])
-            .find(|l| !is_blank(l))
-            .is_some_and(is_list_term)
     }
 
     /// Inline passthroughs, code and macros: hidden, macro targets extracted.
     fn inline(&mut self) {
         let text = self.text;
-        let m = self.masked.text();
-        let b = m.as_bytes();
+        // Read while the hides are gathered, then hidden: taken, not copied (a copy beside the
+        // text and the masked text: a listing block of 128 MB, one part, peaked at 400 MB).
+        let m = std::mem::take(&mut self.masked);
+        let b = m.bytes();
         let mut hides: Vec<Range<usize>> = Vec::new();
         // Per kind of closer (`` ` ``, `+`, `++`, `]`, ``` `` ```): where a search that found none stopped.
         let mut failed: [Option<(usize, usize)>; 5] = [None; 5];
@@ -793,6 +768,7 @@ impl Scan<'_> {
             };
             i = next.max(i + 1);
         }
+        self.masked = m;
         for r in hides {
             self.masked.hide(text, r);
         }

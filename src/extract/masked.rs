@@ -9,7 +9,7 @@ use super::{Occurrence, template, text, text_placeholders};
 
 /// The document's text with blanked ranges: every byte of a hidden character becomes a space,
 /// line ends stay, so offsets and lines are those of the original.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Masked {
     bytes: Vec<u8>,
 }
@@ -37,6 +37,17 @@ impl Masked {
                 *b = b' ';
             }
         }
+    }
+
+    /// The bytes of the text as it is now.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The text as it is now, without a copy.
+    pub fn into_text(self) -> String {
+        String::from_utf8(self.bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
 
     /// The text as it is now.
