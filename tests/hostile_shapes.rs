@@ -337,7 +337,8 @@ fn check_shape(format: Format, head: &str, unit: &[u8], tail: &str, failed: &mut
     // Within the bound: twice the text (which an undecodable byte, U+FFFD, makes three times
     // the file where it is).
     let text = |doc: &[u8]| String::from_utf8_lossy(doc).len().max(doc.len());
-    if at_4n.peak > 2 * text(&large) + allowance(format) {
+    let (text_n, text_4n) = (text(&small), text(&large));
+    if at_4n.peak > 2 * text_4n + allowance(format) {
         failed.push(format!(
             "{what}: peak {} KB for {} KB",
             at_4n.peak >> 10,
@@ -357,7 +358,7 @@ fn check_shape(format: Format, head: &str, unit: &[u8], tail: &str, failed: &mut
     // Past the chunks' and parts' sizes: at most two bytes more per byte more, beside the
     // findings listed.
     let grown = large.len() - small.len();
-    let grown_text = text(&large) - text(&small);
+    let grown_text = text_4n - text_n;
     let findings = at_4n.listed.saturating_sub(at_n.listed) * PER_FINDING;
     if n >= 1 << 20
         && format != Format::Markdown

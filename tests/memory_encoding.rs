@@ -11,8 +11,8 @@
 
 mod common;
 
-use common::counting::{Counting, cost_of};
-use common::run::{check_bytes_and_report, check_growth};
+use common::counting::Counting;
+use common::run::{check_growth, check_growth_of_text};
 use irilint::source::Format;
 
 #[global_allocator]
@@ -93,35 +93,8 @@ fn a_file_in_another_encoding_takes_twice_its_text(failed: &mut Vec<String>) {
         ),
         ("undecodable.txt", Format::Text, &undecodable, 3.0),
     ] {
-        let mut peaks = Vec::new();
-        for size in [1 << 20, 4 << 20] {
-            // Made inside, as a run reads the file: its bytes count.
-            let ((peak, _), len) = cost_of(|| {
-                let doc = make(size);
-                let len = doc.len();
-                check_bytes_and_report(name, format, doc);
-                len
-            });
-            let bound = 2 * (len as f64 * text_per_byte) as usize + (40 << 20);
-            if peak > bound {
-                failed.push(format!(
-                    "{name}: peak {} MB for a file of {} MB (bound {} MB)",
-                    peak >> 20,
-                    len >> 20,
-                    bound >> 20
-                ));
-            }
-            peaks.push((len, peak));
-        }
-        let [(small, small_peak), (large, peak)] = peaks[..] else {
-            unreachable!()
-        };
-        let per_byte = (peak - small_peak) as f64 / (large - small) as f64;
-        eprintln!("{name}: {per_byte:.2} bytes per byte, the text {text_per_byte:.2}");
-        if per_byte > 2.0 * text_per_byte {
-            failed.push(format!(
-                "{name}: {per_byte:.2} bytes at the peak per byte of the file, its text {text_per_byte:.2}"
-            ));
-        }
+        let sizes = (make(1 << 20), make(4 << 20));
+        let most = 2.0 * text_per_byte;
+        check_growth_of_text(name, format, sizes, text_per_byte, most, failed);
     }
 }

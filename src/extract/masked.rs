@@ -46,16 +46,10 @@ impl Masked {
 
     /// The text as it is now, without a copy.
     pub fn into_text(self) -> String {
-        String::from_utf8(self.bytes)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-    }
-
-    /// The text as it is now.
-    pub fn text(&self) -> String {
         // Whole characters were replaced by ASCII spaces: still UTF-8. (Checked with
         // `from_utf8`, which runs over ASCII a word at a time: `from_utf8_lossy` went byte by
         // byte, a fifth of the work on reStructuredText.)
-        String::from_utf8(self.bytes.clone())
+        String::from_utf8(self.bytes)
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
 }
@@ -177,9 +171,9 @@ mod tests {
         let text = "a é\u{202E}b\nc";
         let mut m = Masked::new(text);
         m.hide(text, 3..6);
-        assert_eq!(m.text(), format!("a{}b\nc", " ".repeat(6)));
+        assert_eq!(m.clone().into_text(), format!("a{}b\nc", " ".repeat(6)));
         m.hide(text, 0..text.len());
-        assert_eq!(m.text(), format!("{}\n ", " ".repeat(8)));
+        assert_eq!(m.clone().into_text(), format!("{}\n ", " ".repeat(8)));
     }
 
     #[test]

@@ -46,6 +46,13 @@ pub struct Occurrence {
 }
 
 impl Occurrence {
+    /// The same occurrence found in a slice of the document that starts at `by`: its map and
+    /// label moved by `by`.
+    pub fn shift(&mut self, by: usize) {
+        self.map.shift(by);
+        self.label = self.label.take().map(|r| r.start + by..r.end + by);
+    }
+
     /// An occurrence whose text was copied verbatim from `source[range]`.
     pub fn verbatim(text: &str, range: Range<usize>, origin: impl Into<Cow<'static, str>>) -> Self {
         Occurrence {
@@ -230,8 +237,7 @@ fn hand_over_part(
 ) {
     let moved = |r: Range<usize>| r.start + at..r.end + at;
     for mut occ in found.occurrences {
-        occ.map.shift(at);
-        occ.label = occ.label.map(moved);
+        occ.shift(at);
         on_occurrence(occ);
     }
     rest.comments

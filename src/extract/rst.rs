@@ -136,7 +136,7 @@ pub fn extract(text: &str) -> Extraction {
     s.blocks();
     s.inline();
     s.hide_escaped_whitespace();
-    let masked = s.masked.text();
+    let masked = s.masked.into_text();
     let mut occurrences = s.occurrences;
     for bare in masked::bare_iris(text, &masked, "rst:text", |_| Vec::new()) {
         occurrences.push(unescaped(text, bare));

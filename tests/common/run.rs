@@ -45,7 +45,20 @@ fn check_and_report_source(source: &Source) -> FileOutcome {
 pub fn check_growth(
     name: &str,
     format: Format,
+    sizes: (Vec<u8>, Vec<u8>),
+    most: f64,
+    failed: &mut Vec<String>,
+) -> FileOutcome {
+    check_growth_of_text(name, format, sizes, 1.0, most, failed)
+}
+
+/// [`check_growth`] of a file whose text is `text_per_byte` times its size (a file in another
+/// encoding): the bound is twice the text and 40 MB.
+pub fn check_growth_of_text(
+    name: &str,
+    format: Format,
     (small, large): (Vec<u8>, Vec<u8>),
+    text_per_byte: f64,
     most: f64,
     failed: &mut Vec<String>,
 ) -> FileOutcome {
@@ -55,7 +68,7 @@ pub fn check_growth(
     // Copied inside, as a run reads the file: its bytes count.
     let ((small_peak, _), _) = cost_of(|| check_bytes_and_report(name, format, small.clone()));
     let ((peak, _), file) = cost_of(|| check_bytes_and_report(name, format, large.clone()));
-    if peak > 2 * size + (40 << 20) {
+    if peak as f64 > 2.0 * text_per_byte * size as f64 + (40 << 20) as f64 {
         failed.push(format!(
             "{name}: peak {} MB for a {} MB file",
             peak >> 20,

@@ -308,10 +308,7 @@ fn scan_occurrences(
             read += 1;
             let markup = template::markup_string(text, action.clone());
             scan_view(&markup, 0..markup.len(), elements, &mut |mut o| {
-                o.map.shift(action.start);
-                if let Some(label) = &mut o.label {
-                    *label = label.start + action.start..label.end + action.start;
-                }
+                o.shift(action.start);
                 o.placeholders
                     .extend(super::text_placeholders::printf(&o.iri));
                 o.placeholders = template::disjoint(std::mem::take(&mut o.placeholders));

@@ -27,8 +27,9 @@ impl Scan<'_> {
     /// hyperlink references extracted.
     pub(super) fn inline(&mut self) {
         let text = self.text;
-        let m = self.masked.text();
-        let b = m.as_bytes();
+        // Read while the hides are gathered, then hidden: taken, not copied.
+        let m = std::mem::take(&mut self.masked);
+        let b = m.bytes();
         let mut hides = Vec::new();
         // Per closer (`` ` `` and ``` `` ```): a search that found none stopped here; an opener
         // before it, in the same paragraph, finds none either (linear on unclosed markup).
@@ -98,6 +99,7 @@ impl Scan<'_> {
             }
             i = end;
         }
+        self.masked = m;
         for r in hides {
             self.masked.hide(text, r);
         }
