@@ -41,6 +41,14 @@ fn project() -> tempfile::TempDir {
     dir
 }
 
+/// `text` with miette's wrapping undone: its margins dropped, its whitespace runs one space.
+fn flat(text: &str) -> String {
+    text.replace('│', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn assert_no_leak(out: &str) {
     assert!(!out.contains("s3cr3t"), "leaked the environment: {out}");
     assert!(!out.contains("PRIVATE"), "leaked a file's lines: {out}");
@@ -117,10 +125,166 @@ fn extend_cannot_leave_the_repository_by_dots_or_links() {
     write(bare.path(), "site/a.txt", "http://a.example/x\n");
     let (code, _, stderr) = run(&bare.path().join("site"), &["check", "a.txt"]);
     assert_eq!(code, 2, "{stderr}");
-    // Inside the repository, `..` is fine.
+    // Inside the repository, `..` is fine to a file named as a configuration.
     fs::create_dir(bare.path().join(".git")).unwrap();
     let (code, _, stderr) = run(&bare.path().join("site"), &["check", "a.txt"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        flat(&stderr).contains("not named as a configuration file"),
+        "{stderr}"
+    );
+    // Run from the repository's root, any file under it (in no hidden directory) will do.
+    let (code, _, stderr) = run(bare.path(), &["check", "site/a.txt"]);
     assert_eq!(code, 0, "{stderr}");
+    write(
+        bare.path(),
+        ".hidden/shared.toml",
+        "ignore = [\"not-nfc\"]\n",
+    );
+    write(
+        bare.path(),
+        "site/irilint.toml",
+        "extend = \"../.hidden/shared.toml\"\n",
+    );
+    let (code, _, stderr) = run(bare.path(), &["check", "site/a.txt"]);
+    assert_eq!(code, 2, "{stderr}");
+    for name in ["irilint.toml", "irilint-shared.toml", "pyproject.toml"] {
+        let text = if name == "pyproject.toml" {
+            "[tool.irilint]\nignore = [\"not-nfc\"]\n"
+        } else {
+            "ignore = [\"not-nfc\"]\n"
+        };
+        write(bare.path(), name, text);
+        write(
+            bare.path(),
+            "site/irilint.toml",
+            &format!("extend = \"../{name}\"\n"),
+        );
+        let (code, _, stderr) = run(&bare.path().join("site"), &["check", "a.txt"]);
+        assert_eq!(code, 0, "{name}: {stderr}");
+    }
+}
+
+/// A home directory kept in git, and a folder downloaded into it (no repository of its own).
+fn home_with_credentials() -> (tempfile::TempDir, std::path::PathBuf) {
+    let home = tempfile::tempdir().unwrap();
+    fs::create_dir(home.path().join(".git")).unwrap();
+    write(
+        home.path(),
+        ".cargo/credentials.toml",
+        "[registry]\ntoken = \"cio_PRIVATE\"\n",
+    );
+    write(home.path(), ".config/app/config.toml", "PRIVATE = 1\n");
+    let project = home.path().join("Downloads/project");
+    write(&project, "a.txt", "http://a.example/x\n");
+    (home, project)
+}
+
+#[test]
+fn extend_cannot_climb_to_secrets_of_an_enclosing_repository() {
+    let (home, project) = home_with_credentials();
+    for target in [
+        "../../.cargo/credentials.toml",
+        "../../.config/app/config.toml",
+    ] {
+        write(
+            &project,
+            "irilint.toml",
+            &format!("extend = \"{target}\"\n"),
+        );
+        for format in ["human", "github", "json"] {
+            let (code, stdout, stderr) = run(&project, &["check", "--format", format, "a.txt"]);
+            assert_eq!(code, 2, "{target}: {stderr}");
+            assert_no_leak(&stdout);
+            assert_no_leak(&stderr);
+            assert!(
+                flat(&stderr).contains("not named as a configuration file"),
+                "{target}: {stderr}"
+            );
+        }
+        // Run from the home directory: the secrets are in hidden directories.
+        let (code, stdout, stderr) = run(home.path(), &["check", "Downloads/project/a.txt"]);
+        assert_eq!(code, 2, "{target}: {stderr}");
+        assert_no_leak(&stdout);
+        assert_no_leak(&stderr);
+    }
+    // A link inside the folder that climbs to them is resolved first.
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("../../.cargo/credentials.toml", project.join("base.toml"))
+            .unwrap();
+        write(&project, "irilint.toml", "extend = \"base.toml\"\n");
+        let (code, _, stderr) = run(&project, &["check", "a.txt"]);
+        assert_eq!(code, 2, "{stderr}");
+        assert_no_leak(&stderr);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_found_configuration_that_links_out_of_the_project_is_refused_unquoted() {
+    // Out of the repository altogether.
+    let outer = tempfile::tempdir().unwrap();
+    write(
+        outer.path(),
+        "home/.cargo/credentials.toml",
+        "[registry]\ntoken = \"cio_PRIVATE\"\n",
+    );
+    let repo = outer.path().join("repo");
+    fs::create_dir_all(repo.join(".git")).unwrap();
+    write(&repo, "docs/a.txt", "http://a.example/x\n");
+    std::os::unix::fs::symlink(
+        "../home/.cargo/credentials.toml",
+        repo.join(".irilint.toml"),
+    )
+    .unwrap();
+    for (dir, path) in [
+        (&repo, "."),
+        (&repo, "docs/a.txt"),
+        (&repo.join("docs"), "a.txt"),
+    ] {
+        for format in ["human", "github", "json", "sarif"] {
+            let (code, stdout, stderr) = run(dir, &["check", "--format", format, path]);
+            assert_eq!(code, 2, "{path} {format}: {stderr}");
+            assert_no_leak(&stdout);
+            assert_no_leak(&stderr);
+            assert!(stderr.contains("symbolic link"), "{stderr}");
+        }
+    }
+    // A valid configuration outside is not applied silently either.
+    write(outer.path(), "other/irilint.toml", "ignore = [\"ALL\"]\n");
+    fs::remove_file(repo.join(".irilint.toml")).unwrap();
+    std::os::unix::fs::symlink("../other/irilint.toml", repo.join("irilint.toml")).unwrap();
+    let (code, _, stderr) = run(&repo, &["check", "."]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("leads outside the project"), "{stderr}");
+    // Above its directory in an enclosing repository, to a file not named as a configuration
+    // (a folder downloaded into a home directory kept in git).
+    let (_home, project) = home_with_credentials();
+    std::os::unix::fs::symlink(
+        "../../.cargo/credentials.toml",
+        project.join("pyproject.toml"),
+    )
+    .unwrap();
+    let (code, stdout, stderr) = run(&project, &["check", "--format", "github", "."]);
+    assert_eq!(code, 2, "{stderr}");
+    assert_no_leak(&stdout);
+    assert_no_leak(&stderr);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_found_configuration_may_link_inside_the_project() {
+    let repo = project();
+    write(repo.path(), "config/irilint.toml", "ignore = [\"ALL\"]\n");
+    write(repo.path(), "docs/a.txt", "http://a.example/\u{202e}x\n");
+    // Below its directory: any name; above it: a configuration's name.
+    std::os::unix::fs::symlink("config/irilint.toml", repo.path().join("irilint.toml")).unwrap();
+    std::os::unix::fs::symlink("../irilint.toml", repo.path().join("docs/.irilint.toml")).unwrap();
+    for path in [".", "docs/a.txt"] {
+        let (code, _, stderr) = run(repo.path(), &["check", path]);
+        assert_eq!(code, 0, "{path}: {stderr}");
+    }
 }
 
 #[test]
@@ -222,6 +386,137 @@ fn the_report_never_replaces_an_input() {
         std::os::unix::fs::symlink(dir.path().join("in.txt"), dir.path().join("out.txt")).unwrap();
         let (code, _, stderr) = run(dir.path(), &["check", "--output-file", "out.txt", "in.txt"]);
         assert_eq!(code, 2, "{stderr}");
+        assert_eq!(fs::read_to_string(dir.path().join("in.txt")).unwrap(), doc);
+    }
+}
+
+#[test]
+fn the_report_never_replaces_a_baseline_a_configuration_or_the_file_piped_in() {
+    let dir = project();
+    let doc = "see http://a.example/x\u{202E}y\n";
+    write(dir.path(), "in.txt", doc);
+    let (code, _, stderr) = run(
+        dir.path(),
+        &["check", "--write-baseline", "bl.json", "in.txt"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let baseline = fs::read_to_string(dir.path().join("bl.json")).unwrap();
+    let config = "ignore = [\"not-nfc\"]\n";
+    write(dir.path(), "sub/irilint.toml", config);
+    write(dir.path(), "sub/named.toml", config);
+    write(dir.path(), "sub/base.toml", "extend-select = [\"style\"]\n");
+    write(dir.path(), "sub/b.txt", "http://b.example/x\n");
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &[
+                "check",
+                "--baseline",
+                "bl.json",
+                "--output-file",
+                "bl.json",
+                "in.txt",
+            ],
+            "the --baseline file",
+        ),
+        (
+            &[
+                "check",
+                "--baseline",
+                "./bl.json",
+                "--format",
+                "json",
+                "--output-file",
+                "bl.json",
+                "in.txt",
+            ],
+            "the --baseline file",
+        ),
+        (
+            &[
+                "check",
+                "--fix",
+                "--baseline",
+                "bl.json",
+                "--output-file",
+                "bl.json",
+                "in.txt",
+            ],
+            "the --baseline file",
+        ),
+        (
+            &[
+                "check",
+                "--config",
+                "sub/named.toml",
+                "--output-file",
+                "sub/named.toml",
+                "in.txt",
+            ],
+            "a configuration file",
+        ),
+        (
+            &["check", "--output-file", "sub/irilint.toml", "sub"],
+            "a configuration file",
+        ),
+        (
+            &["check", "--output-file", "sub/irilint.toml", "sub/b.txt"],
+            "a configuration file",
+        ),
+        (
+            &["check", "--write-baseline", "sub/irilint.toml", "sub/b.txt"],
+            "a configuration file",
+        ),
+    ];
+    for (args, what) in cases {
+        let (code, _, stderr) = run(dir.path(), args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stderr.contains(what), "{args:?}: {stderr}");
+        assert_eq!(
+            fs::read_to_string(dir.path().join("bl.json")).unwrap(),
+            baseline
+        );
+        assert_eq!(
+            fs::read_to_string(dir.path().join("sub/irilint.toml")).unwrap(),
+            config
+        );
+        assert_eq!(
+            fs::read_to_string(dir.path().join("sub/named.toml")).unwrap(),
+            config
+        );
+    }
+    // A file reached through `extend` is read too.
+    write(dir.path(), "sub/irilint.toml", "extend = \"base.toml\"\n");
+    let (code, _, stderr) = run(
+        dir.path(),
+        &["check", "--output-file", "sub/base.toml", "sub/b.txt"],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        fs::read_to_string(dir.path().join("sub/base.toml"))
+            .unwrap()
+            .contains("style")
+    );
+    // The file `--stdin-filename` names, piped in and asked for as the report.
+    for extra in [&[][..], &["--fix"][..]] {
+        let out = Command::cargo_bin("irilint")
+            .unwrap()
+            .current_dir(dir.path())
+            .args([
+                "check",
+                "--stdin-filename",
+                "in.txt",
+                "--output-file",
+                "in.txt",
+            ])
+            .args(extra)
+            .arg("-")
+            .write_stdin(doc)
+            .timeout(Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("--stdin-filename"), "{stderr}");
         assert_eq!(fs::read_to_string(dir.path().join("in.txt")).unwrap(), doc);
     }
 }

@@ -77,15 +77,8 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
             "irilint: warning: no file to check: nothing under the paths given has an extension irilint reads (.html, .md, .rst, .adoc, .txt, .xml, ...: the book's \"Formats\" page, docs/src/formats.md), or all of it is excluded"
         );
     }
-    for (option, file) in [
-        ("--output-file", &args.output_file),
-        ("--write-baseline", &args.write_baseline),
-    ] {
-        if let Some(file) = file
-            && let Err(message) = refuse_input(option, file, &walk.inputs)
-        {
-            return fail(&message);
-        }
+    if let Err(message) = refuse_to_replace_a_read_file(&args, &resolver, &walk.inputs) {
+        return fail(&message);
     }
     let writing = args.write_baseline.is_some();
     let to_file = args.output_file.is_some();
@@ -383,6 +376,37 @@ fn stale_baseline(baseline: &Baseline, file: &Path, args: &CheckArgs) -> Result<
             },
             if stale.total() == 1 { "it" } else { "them" },
         );
+    }
+    Ok(())
+}
+
+/// An error when `--output-file` or `--write-baseline` names a file this run reads (a
+/// document, the baseline, a configuration file, the file `--stdin-filename` names): nothing
+/// is written then.
+fn refuse_to_replace_a_read_file(
+    args: &CheckArgs,
+    resolver: &Resolver,
+    inputs: &[walk::Entry],
+) -> Result<(), String> {
+    let mut read: Vec<(String, std::path::PathBuf)> = Vec::new();
+    if let Some(b) = &args.baseline {
+        read.push(("the --baseline file".into(), b.clone()));
+    }
+    for c in resolver.files_read() {
+        read.push(("a configuration file".into(), c));
+    }
+    if let Some(name) = &args.input.stdin_filename
+        && args.input.paths.iter().any(|p| p.as_os_str() == "-")
+    {
+        read.push(("the file --stdin-filename names".into(), name.into()));
+    }
+    for (option, file) in [
+        ("--output-file", &args.output_file),
+        ("--write-baseline", &args.write_baseline),
+    ] {
+        if let Some(file) = file {
+            refuse_input(option, file, inputs, &read)?;
+        }
     }
     Ok(())
 }

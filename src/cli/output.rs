@@ -3,7 +3,7 @@
 //! device or a FIFO is written as it is, never replaced by a file.
 
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::fsio::{Expect, write_atomically};
 use crate::iri::chars::escape_unsafe;
@@ -41,24 +41,40 @@ pub(super) fn stream_report(
     }
 }
 
-/// An error when writing `file` (given as `--option`) would replace a document this run reads
-/// (the same file, under any name or through any link).
-pub(super) fn refuse_input(option: &str, file: &Path, inputs: &[Entry]) -> Result<(), String> {
+/// An error when writing `file` (given as `--option`) would replace a file this run reads: a
+/// document (the same file, under any name or through any link), or one of `read`, each with
+/// what it is (the baseline, a configuration file, the file `--stdin-filename` names).
+pub(super) fn refuse_input(
+    option: &str,
+    file: &Path,
+    inputs: &[Entry],
+    read: &[(String, PathBuf)],
+) -> Result<(), String> {
     if file == Path::new("-") {
         return Ok(());
     }
     let shown = escape_unsafe(&file.display().to_string());
-    let advice = "write it elsewhere, or exclude it (`extend-exclude` in irilint.toml)";
-    if let Ok(out) = std::fs::metadata(file) {
-        for e in inputs {
-            if let Input::File { path, .. } = &e.input
-                && std::fs::metadata(path).is_ok_and(|m| same_file(&m, &out))
-            {
-                return Err(format!(
-                    "{option} {shown} is one of the files being checked ({}): it would be replaced; {advice}",
-                    escape_unsafe(&path.display().to_string())
-                ));
-            }
+    let Ok(out) = std::fs::metadata(file) else {
+        return Ok(());
+    };
+    for e in inputs {
+        if let Input::File { path, .. } = &e.input
+            && std::fs::metadata(path).is_ok_and(|m| same_file(&m, &out))
+        {
+            return Err(format!(
+                "{option} {shown} is one of the files being checked ({}): it would be replaced; \
+                 write it elsewhere, or exclude it (`extend-exclude` in irilint.toml)",
+                escape_unsafe(&path.display().to_string())
+            ));
+        }
+    }
+    for (what, path) in read {
+        if std::fs::metadata(path).is_ok_and(|m| same_file(&m, &out)) {
+            return Err(format!(
+                "{option} {shown} is {what} ({}), which this run reads: it would be replaced; \
+                 write it elsewhere",
+                escape_unsafe(&path.display().to_string())
+            ));
         }
     }
     Ok(())

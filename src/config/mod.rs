@@ -106,26 +106,78 @@ fn project_scope(config: &Path) -> PathBuf {
         .to_path_buf()
 }
 
-/// An error unless `file`, its symbolic links resolved, is inside `scope`. A file that cannot
+/// Whether a configuration file may be named `name` to be reached above the directory of the
+/// file that leads to it: `pyproject.toml`, or a `.toml` whose name says it is irilint's
+/// (`irilint.toml`, `.irilint.toml`, `irilint-base.toml`). Secrets kept in TOML
+/// (`credentials.toml`, `config.toml`, `secrets.toml`) are none of these.
+fn named_as_configuration(name: &str) -> bool {
+    name == "pyproject.toml" || (name.ends_with(".toml") && name.contains("irilint"))
+}
+
+/// An error unless `file`, its symbolic links resolved, may be read because the file in
+/// directory `from` names it (an `extend`, or a directory holding a found configuration that is
+/// a link): under `from`; or above it inside `scope` and either named as a configuration
+/// ([`named_as_configuration`]) or inside `workspace` (the directory irilint runs in, the
+/// editor's folder) in no hidden directory. So a folder downloaded into a home directory kept
+/// in git cannot make irilint read (and quote) `~/.cargo/credentials.toml`. A file that cannot
 /// be resolved (missing) passes: reading it fails next, with its own message.
-fn inside(scope: &Path, file: &Path) -> Result<(), String> {
+fn reachable(scope: &Path, workspace: &Path, from: &Path, file: &Path) -> Result<(), String> {
     let Ok(resolved) = std::fs::canonicalize(file) else {
         return Ok(());
     };
-    if resolved.starts_with(scope) {
+    let from = std::fs::canonicalize(from).unwrap_or_else(|_| from.to_path_buf());
+    if resolved.starts_with(&from) {
+        return Ok(());
+    }
+    if !resolved.starts_with(scope) {
+        return Err(format!(
+            "leads outside the project, to {}",
+            escape_unsafe(&resolved.display().to_string())
+        ));
+    }
+    let name = resolved
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    let in_workspace = std::fs::canonicalize(workspace)
+        .ok()
+        .and_then(|w| {
+            resolved
+                .parent()?
+                .strip_prefix(w)
+                .ok()
+                .map(Path::to_path_buf)
+        })
+        .is_some_and(|rel| {
+            !rel.components()
+                .any(|c| c.as_os_str().as_encoded_bytes().starts_with(b"."))
+        });
+    if named_as_configuration(&name) || in_workspace {
         Ok(())
     } else {
         Err(format!(
-            "`extend` leads outside the project, to {}",
-            resolved.display()
+            "leads above its own directory and outside the directory irilint runs in, to {}, \
+             which is not named as a configuration file",
+            escape_unsafe(&resolved.display().to_string())
         ))
     }
 }
 
+/// The help for a file [`reachable`] refused.
+fn reachable_help(scope: &Path) -> String {
+    format!(
+        "a configuration may name any file under its own directory; above it, inside {}, a \
+         file named `irilint.toml`, `.irilint.toml`, `pyproject.toml` or `*irilint*.toml`, or \
+         any file under the directory irilint runs in (not in a hidden directory)",
+        escape_unsafe(&scope.display().to_string())
+    )
+}
+
 impl Config {
-    /// Reads `path` and follows its `extend` chain. `None` for a `pyproject.toml` without
-    /// `[tool.irilint]`.
-    pub fn load(path: &Path) -> Result<Option<Config>, ConfigError> {
+    /// Reads `path` and follows its `extend` chain, which `workspace` (the directory irilint
+    /// runs in) bounds with the repository ([`reachable`]). `None` for a `pyproject.toml`
+    /// without `[tool.irilint]`.
+    pub fn load(path: &Path, workspace: &Path) -> Result<Option<Config>, ConfigError> {
         let Some(first) = file::read(path)? else {
             return Ok(None);
         };
@@ -134,13 +186,15 @@ impl Config {
         while let Some((next, span)) = chain.last().and_then(|f| f.extend.clone()) {
             let from = chain.last().expect("a file");
             let scope = scope.get_or_insert_with(|| project_scope(path));
-            if let Err(why) = inside(scope, &next) {
-                return Err(
-                    ConfigError::at(&from.path, &from.text, span, why).with_help(format!(
-                        "`extend` may only name a configuration inside {}",
-                        scope.display()
-                    )),
-                );
+            let from_dir = from.path.parent().unwrap_or(Path::new("/"));
+            if let Err(why) = reachable(scope, workspace, from_dir, &next) {
+                return Err(ConfigError::at(
+                    &from.path,
+                    &from.text,
+                    span,
+                    format!("`extend` {why}"),
+                )
+                .with_help(reachable_help(scope)));
             }
             if chain.iter().any(|f| f.path == next) {
                 return Err(ConfigError::at(
@@ -366,7 +420,7 @@ impl Resolver {
         let fixed = match &discovery {
             Discovery::Fixed(path) => {
                 let path = lexical_absolute(&cwd, path);
-                match Config::load(&path)? {
+                match Config::load(&path, &cwd)? {
                     Some(c) => Some(Arc::new(c)),
                     None => {
                         return Err(ConfigError::file(
@@ -389,6 +443,19 @@ impl Resolver {
         })
     }
 
+    /// Every configuration file read so far (the `--config` file, the files found and the files
+    /// they extend), sorted, each once: what a report must never replace.
+    pub fn files_read(&self) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = Vec::new();
+        let by_dir = self.by_dir.lock().expect("lock");
+        for config in self.fixed.iter().chain(by_dir.values().flatten()) {
+            out.extend(config.chain.iter().map(|f| f.path.clone()));
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
     /// `path` as the configuration sees it: absolute and lexically normal.
     pub fn absolute(&self, path: &Path) -> PathBuf {
         lexical_absolute(&self.cwd, path)
@@ -408,9 +475,20 @@ impl Resolver {
         for name in FILE_NAMES {
             let candidate = dir.join(name);
             // Anything by that name counts: a FIFO or a device is an error, not ignored.
-            if candidate.exists()
-                && let Some(config) = Config::load(&candidate)?
-            {
+            if !candidate.exists() {
+                continue;
+            }
+            // A found configuration may be a symbolic link (git stores them): where it leads
+            // is bound as an `extend` is, and a refused one is named, never quoted.
+            let scope = project_scope(&candidate);
+            if let Err(why) = reachable(&scope, &self.cwd, dir, &candidate) {
+                return Err(ConfigError::file(
+                    &candidate,
+                    format!("this configuration file is a symbolic link that {why}: not read"),
+                )
+                .with_help(reachable_help(&scope)));
+            }
+            if let Some(config) = Config::load(&candidate, &self.cwd)? {
                 found = Some(Arc::new(config));
                 break;
             }
