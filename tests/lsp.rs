@@ -591,6 +591,72 @@ fn an_oversized_message_is_skipped_without_being_held_and_the_next_one_is_served
     assert_eq!(c.shutdown(), 0);
 }
 
+/// A `didOpen` (or `didChange`) framed as `Content-Length: N` with a text of `N` bytes in all.
+fn oversized_notification(method: &str, uri: &str, version: i64) -> (Vec<u8>, Vec<u8>) {
+    let text_len = (64 << 20) + 1000;
+    let (head, tail) = if method == "textDocument/didOpen" {
+        (
+            format!(
+                r#"{{"jsonrpc":"2.0","method":"{method}","params":{{"textDocument":{{"uri":"{uri}","languageId":"markdown","version":{version},"text":""#
+            ),
+            r#""}}}"#.to_string(),
+        )
+    } else {
+        // Keys in another order: the text first, the method last.
+        (
+            r#"{"jsonrpc":"2.0","params":{"contentChanges":[{"text":""#.to_string(),
+            format!(
+                r#""}}],"textDocument":{{"version":{version},"uri":"{uri}"}}}},"method":"{method}"}}"#
+            ),
+        )
+    };
+    let length = head.len() + text_len + tail.len();
+    let mut start = format!("Content-Length: {length}\r\n\r\n").into_bytes();
+    start.extend_from_slice(head.as_bytes());
+    (start, tail.into_bytes())
+}
+
+#[test]
+fn a_document_over_the_message_limit_is_said_not_checked_then_checked_when_it_shrinks() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut c, _) = Client::start(json!({}), dir.path());
+    let uri = "file:///tmp/irilint-lsp/huge.md";
+    let send_oversized = |c: &mut Client, method: &str, version: i64| {
+        let (start, tail) = oversized_notification(method, uri, version);
+        c.send_raw(&start);
+        let chunk = format!("http://a.example/{RLO}x ").repeat(1 << 14);
+        let mut left = (64 << 20) + 1000;
+        while left > 0 {
+            let n = left.min(chunk.len());
+            c.send_raw(&chunk.as_bytes()[..n]);
+            left -= n;
+        }
+        c.send_raw(&tail);
+    };
+    send_oversized(&mut c, "textDocument/didOpen", 1);
+    let p = c.published(uri);
+    let items = p["diagnostics"].as_array().unwrap();
+    assert_eq!(items.len(), 1, "{p}");
+    let message = items[0]["message"].as_str().unwrap();
+    assert!(message.contains("did not check this file"), "{message}");
+    assert!(message.contains("64 MiB"), "{message}");
+    assert_eq!(items[0]["severity"], 2);
+    // A whole new text that fits is checked again.
+    c.change(uri, 2, &format!("http://a.example/{RLO}x\n"));
+    let p = c.published_until(uri, 2).pop().unwrap();
+    assert_eq!(codes(&p), ["bidi-formatting-character"]);
+    // An oversized change (its method after its text) is said too, and the old findings go.
+    send_oversized(&mut c, "textDocument/didChange", 3);
+    let p = c.published(uri);
+    let message = p["diagnostics"][0]["message"].as_str().unwrap();
+    assert!(message.contains("did not check this file"), "{p}");
+    assert_eq!(p["diagnostics"].as_array().unwrap().len(), 1);
+    if let Some(peak) = c.peak_rss_kb() {
+        assert!(peak < PEAK_KB, "peak RSS {peak} KiB");
+    }
+    assert_eq!(c.shutdown(), 0);
+}
+
 #[test]
 fn a_terabyte_content_length_is_refused_at_once_without_allocating_it() {
     let dir = tempfile::tempdir().unwrap();

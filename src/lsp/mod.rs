@@ -10,6 +10,7 @@
 pub mod actions;
 pub mod diagnostics;
 pub mod document;
+mod oversized;
 pub mod positions;
 mod server;
 mod transport;

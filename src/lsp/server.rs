@@ -29,7 +29,9 @@ use lsp_types::{
 use super::actions::{self, overlaps, suppress_file, suppress_line};
 use super::diagnostics::{Checked, check, to_lsp};
 use super::document::{Document, uri_to_path};
+use super::oversized::{OVERSIZED, Oversized};
 use super::positions::{Encoding, Lines};
+use super::transport::MAX_MESSAGE;
 use super::{DEBOUNCE, is_exit};
 use crate::config::{CliSettings, Discovery, FILE_NAMES, Resolver};
 use crate::extract;
@@ -79,6 +81,9 @@ pub struct Server {
     /// were then (length and modification time; `None`: absent): for editors that do not
     /// watch files, a saved `irilint.toml` is noticed at the next open or save of any document.
     config_files: HashMap<PathBuf, Option<(u64, SystemTime)>>,
+    /// Documents last sent in a message over the limit, with its length: not checked, and
+    /// said so, until a whole new text arrives.
+    oversized: HashMap<Uri, u64>,
     next_request: i32,
 }
 
@@ -118,6 +123,7 @@ impl Server {
             shown_error: None,
             shown_misread: HashSet::new(),
             config_files: HashMap::new(),
+            oversized: HashMap::new(),
             next_request: 0,
         }
     }
@@ -264,6 +270,7 @@ impl Server {
                     text: doc.text,
                 };
                 let path = document.path.clone();
+                self.oversized.remove(&doc.uri);
                 self.documents.insert(doc.uri.clone(), document);
                 self.due.insert(doc.uri, Instant::now());
                 if let Some(path) = path {
@@ -278,7 +285,16 @@ impl Server {
                 let Some(doc) = self.documents.get_mut(&p.text_document.uri) else {
                     return;
                 };
-                for change in p.content_changes {
+                let mut changes = p.content_changes;
+                if self.oversized.contains_key(&p.text_document.uri) {
+                    // The text is unknown since: only a whole new one can be checked.
+                    let Some(whole) = changes.iter().rposition(|c| c.range.is_none()) else {
+                        return;
+                    };
+                    changes.drain(..whole);
+                    self.oversized.remove(&p.text_document.uri);
+                }
+                for change in changes {
                     match change.range {
                         // Full sync, as announced.
                         None => doc.text = change.text,
@@ -305,6 +321,7 @@ impl Server {
                     return;
                 };
                 let uri = p.text_document.uri;
+                self.oversized.remove(&uri);
                 self.documents.remove(&uri);
                 self.checked.remove(&uri);
                 self.shown_misread.remove(&uri);
@@ -313,6 +330,38 @@ impl Server {
                     self.notify::<PublishDiagnostics>(PublishDiagnosticsParams::new(
                         uri,
                         Vec::new(),
+                        None,
+                    ));
+                }
+            }
+            OVERSIZED => {
+                let Ok(o) = serde_json::from_value::<Oversized>(n.params) else {
+                    return;
+                };
+                let Ok(uri) = o.uri.parse::<Uri>() else {
+                    return;
+                };
+                match self.documents.get_mut(&uri) {
+                    Some(doc) => doc.text = String::new(),
+                    // Opened: kept without its text, for the changes that follow.
+                    None => {
+                        let document = Document {
+                            path: uri_to_path(&uri),
+                            uri: uri.clone(),
+                            language_id: o.language_id.unwrap_or_default(),
+                            version: 0,
+                            text: String::new(),
+                        };
+                        self.documents.insert(uri.clone(), document);
+                    }
+                }
+                self.checked.remove(&uri);
+                self.due.remove(&uri);
+                self.oversized.insert(uri.clone(), o.length);
+                if !self.pulls {
+                    self.notify::<PublishDiagnostics>(PublishDiagnosticsParams::new(
+                        uri,
+                        vec![not_checked(o.length)],
                         None,
                     ));
                 }
@@ -501,7 +550,9 @@ impl Server {
     }
 
     fn pull(&mut self, uri: &Uri) -> DocumentDiagnosticReportResult {
-        let (items, version) = if self.current(uri).is_some() {
+        let (items, version) = if let Some(&length) = self.oversized.get(uri) {
+            (vec![not_checked(length)], None)
+        } else if self.current(uri).is_some() {
             let checked = &self.checked[uri];
             (self.lsp_diagnostics(uri, checked), Some(checked.version))
         } else {
@@ -635,6 +686,22 @@ impl Server {
             }),
             range: Some(lines.range(range.start, range.end)),
         })
+    }
+}
+
+/// The diagnostic of a document sent in a message of `length` bytes, over the limit.
+fn not_checked(length: u64) -> lsp_types::Diagnostic {
+    lsp_types::Diagnostic {
+        range: lsp_types::Range::default(),
+        severity: Some(lsp_types::DiagnosticSeverity::WARNING),
+        source: Some("irilint".into()),
+        message: format!(
+            "irilint did not check this file: the editor sent it in a message of {length} bytes, \
+             over the language server's limit of {} MiB; check it with `irilint check` on the \
+             command line",
+            MAX_MESSAGE >> 20
+        ),
+        ..Default::default()
     }
 }
 

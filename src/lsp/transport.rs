@@ -7,7 +7,8 @@
 //!
 //! - A message longer than [`MAX_MESSAGE`] is answered with an Invalid Request error (-32600, id
 //!   null) as soon as its header is read, then read past in the reader's buffer-sized chunks,
-//!   never held.
+//!   never held. A `didOpen` or `didChange` read past this way is handed to the server as an
+//!   [`OVERSIZED`] notification, so the editor is told the file was not checked.
 //! - A body is held only as far as it has arrived (a header cannot make the server reserve
 //!   memory), and a header line only up to [`MAX_HEADER_LINE`] bytes.
 //! - A body that is not UTF-8 or not JSON is answered with a Parse error (-32700, id null); JSON
@@ -40,6 +41,7 @@ use lsp_server::{
 use serde_json::{Value, json};
 
 use super::is_exit;
+use super::oversized::{OVERSIZED, Oversized, Sniffer};
 
 /// The largest message read, in bytes (64 MiB: a document of tens of megabytes, as JSON).
 pub const MAX_MESSAGE: u64 = 64 << 20;
@@ -59,6 +61,8 @@ pub enum Frame {
     /// Headers that could not be read, and why: the next read first skips to the next
     /// `Content-Length:`.
     Lost(&'static str),
+    /// A message over [`MAX_MESSAGE`], read past, that opened or changed this document.
+    Oversized(Oversized),
 }
 
 /// What the next read must first pass over.
@@ -94,7 +98,14 @@ impl<R: BufRead> Reader<R> {
     pub fn next_frame(&mut self) -> io::Result<Option<Frame>> {
         let ready = match std::mem::replace(&mut self.pending, Pending::Nothing) {
             Pending::Nothing => true,
-            Pending::Skip(n) => self.skip(n)?,
+            Pending::Skip(n) => {
+                let mut sniffer = Sniffer::default();
+                let ready = self.skip(n, &mut sniffer)?;
+                if let Some(document) = sniffer.document(n).filter(|_| ready) {
+                    return Ok(Some(Frame::Oversized(document)));
+                }
+                ready
+            }
             Pending::Resync => self.resync()?,
         };
         if !ready {
@@ -208,14 +219,19 @@ impl<R: BufRead> Reader<R> {
         Ok(true)
     }
 
-    /// Reads and drops `n` bytes; whether there were so many.
-    fn skip(&mut self, mut n: u64) -> io::Result<bool> {
+    /// Reads and drops `n` bytes, shown to `sniffer` until it is done; whether there were so
+    /// many.
+    fn skip(&mut self, mut n: u64, sniffer: &mut Sniffer) -> io::Result<bool> {
         while n > 0 {
-            let available = fill(&mut self.input)?.len();
+            let buf = fill(&mut self.input)?;
+            let available = buf.len();
             if available == 0 {
                 return Ok(false);
             }
             let used = available.min(usize::try_from(n).unwrap_or(usize::MAX));
+            if !sniffer.done() {
+                sniffer.feed(&buf[..used]);
+            }
             self.input.consume(used);
             n -= used as u64;
         }
@@ -534,6 +550,18 @@ fn read_loop(
                     "a message of {length} bytes is over the limit of {MAX_MESSAGE} bytes: skipped unread"
                 ),
             ),
+            Frame::Oversized(document) => {
+                // The server publishes that the document was not checked.
+                log(&format!(
+                    "{} was sent in a message over the limit: reported as not checked",
+                    document.uri
+                ));
+                let note = Notification::new(OVERSIZED.into(), document);
+                if messages.send(Message::Notification(note)).is_err() {
+                    return Ok(());
+                }
+                continue;
+            }
             Frame::Lost(why) => Rejection::new(
                 Value::Null,
                 ErrorCode::ParseError,
@@ -723,6 +751,35 @@ mod tests {
         );
         let input = format!("Content-Length: 99999999999999999999999\r\n\r\n{NOTE}");
         assert_eq!(frames(input.as_bytes()), [Frame::TooLarge(u64::MAX)]);
+    }
+
+    #[test]
+    fn a_did_open_read_past_is_told_by_its_uri_after_the_refusal() {
+        let head = br#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///big.md","languageId":"markdown","version":1,"text":""#;
+        let tail = br#""}}}"#;
+        let length = MAX_MESSAGE + 10;
+        let text = length - (head.len() + tail.len()) as u64;
+        let input = Script::new()
+            .bytes(format!("Content-Length: {length}\r\n\r\n").as_bytes())
+            .bytes(head)
+            .repeat(b'x', text)
+            .bytes(tail)
+            .bytes(&framed(NOTE));
+        let oversized = Frame::Oversized(Oversized {
+            uri: "file:///big.md".into(),
+            length,
+            language_id: Some("markdown".into()),
+        });
+        assert_eq!(
+            frames(input),
+            [Frame::TooLarge(length), oversized, body(NOTE)]
+        );
+        // Cut short: nothing to tell, the input ended.
+        let input = Script::new()
+            .bytes(format!("Content-Length: {length}\r\n\r\n").as_bytes())
+            .bytes(head)
+            .repeat(b'x', 1000);
+        assert_eq!(frames(input), [Frame::TooLarge(length)]);
     }
 
     #[test]
