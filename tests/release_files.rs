@@ -229,3 +229,198 @@ fn cargo_binstall_and_the_action_download_the_archives_the_release_makes() {
     assert!(action.contains("archive=irilint-$target.zip"));
     assert!(action.contains("releases/download/v${version#v}"));
 }
+
+/// The `run` script and the pinned values of action.yml's install step, as the runner gets them.
+fn install_step(action: &str) -> (String, String, String) {
+    let start = action
+        .find("    - name: Install irilint")
+        .expect("an install step");
+    let step = &action[start..];
+    let end = step[1..]
+        .find("\n    - name:")
+        .map_or(step.len(), |e| e + 1);
+    let step = &step[..end];
+    let pinned = |key: &str| {
+        let line = step
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{key}:")))
+            .unwrap_or_else(|| panic!("no {key} in the install step"));
+        let value = line.split_once(':').unwrap().1.trim();
+        value.trim_matches('"').to_string()
+    };
+    let run = step.split_once("      run: |\n").expect("a run script").1;
+    let script: String = run
+        .lines()
+        .map(|l| l.strip_prefix("        ").unwrap_or(l.trim_start()))
+        .collect::<Vec<_>>()
+        .join("\n");
+    (script, pinned("PINNED_VERSION"), pinned("PINNED_SHA256"))
+}
+
+/// A fake release server: `curl … -o FILE URL` copies `URL`'s path from `root`, logging the URL.
+fn fake_curl(bin: &Path, root: &Path, log: &Path) {
+    let script = format!(
+        "#!/bin/sh\nout=\nwhile [ $# -gt 1 ]; do [ \"$1\" = -o ] && out=$2; shift; done\n\
+         echo \"$1\" >> '{log}'\npath=${{1#https://github.example/}}\n\
+         [ -f '{root}/'\"$path\" ] || {{ echo \"curl: (22) 404 $1\" >&2; exit 22; }}\n\
+         cp '{root}/'\"$path\" \"$out\"\n",
+        log = log.display(),
+        root = root.display()
+    );
+    std::fs::create_dir_all(bin).unwrap();
+    let curl = bin.join("curl");
+    std::fs::write(&curl, script).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&curl, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+}
+
+/// An archive holding an `irilint` that prints `irilint VERSION`; its SHA-256.
+fn fake_archive(dir: &Path, archive: &Path, version: &str) -> String {
+    let content = dir.join("content");
+    std::fs::create_dir_all(&content).unwrap();
+    let exe = content.join("irilint");
+    std::fs::write(&exe, format!("#!/bin/sh\necho irilint {version}\n")).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    std::fs::create_dir_all(archive.parent().unwrap()).unwrap();
+    let ok = Command::new("tar")
+        .arg("-czf")
+        .arg(archive)
+        .arg("-C")
+        .arg(&content)
+        .arg("irilint")
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let out = Command::new("sha256sum").arg(archive).output().unwrap();
+    String::from_utf8(out.stdout).unwrap()[..64].to_string()
+}
+
+#[cfg(unix)]
+#[test]
+fn the_action_installs_the_release_its_commit_pins_at_any_ref_checked_against_the_pinned_hash() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let releases = t.join("releases");
+    let download = releases.join("irilint/irilint/releases/download/v9.9.9");
+    let archive = download.join("irilint-x86_64-unknown-linux-gnu.tar.gz");
+    let hash = fake_archive(t, &archive, "9.9.9");
+    // The release workflow pins it: pin_action.py on this tree's action.yml.
+    let action = t.join("action.yml");
+    std::fs::copy(repo_root().join("action.yml"), &action).unwrap();
+    let sums = t.join("SHA256SUMS");
+    let other = "0".repeat(64);
+    std::fs::write(
+        &sums,
+        format!(
+            "{hash}  irilint-x86_64-unknown-linux-gnu.tar.gz\n{other}  irilint-x86_64-pc-windows-msvc.zip\n{other}  irilint-9.9.9-py3-none-manylinux_2_17_x86_64.whl\n"
+        ),
+    )
+    .unwrap();
+    let out = Command::new("python3")
+        .arg(repo_root().join(".github/scripts/pin_action.py"))
+        .args(["9.9.9".as_ref(), sums.as_os_str(), action.as_os_str()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let pinned = std::fs::read_to_string(&action).unwrap();
+    let (script, version, hashes) = install_step(&pinned);
+    assert_eq!(version, "9.9.9");
+    assert!(hashes.contains(&format!("irilint-x86_64-unknown-linux-gnu.tar.gz={hash}")));
+    assert!(!hashes.contains(".whl"), "{hashes}");
+    let bin = t.join("fakebin");
+    let log = t.join("curl.log");
+    fake_curl(&bin, &releases, &log);
+    let run = |version: &str, hashes: &str, input: &str, action_ref: &str| {
+        let _ = std::fs::remove_file(&log);
+        let runner = tempfile::tempdir().unwrap();
+        let github_path = runner.path().join("GITHUB_PATH");
+        let out = Command::new("bash")
+            .arg("-c")
+            .arg(&script)
+            .env(
+                "PATH",
+                format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+            )
+            .env("RUNNER_OS", "Linux")
+            .env("RUNNER_ARCH", "X64")
+            .env("RUNNER_TEMP", runner.path())
+            .env("GITHUB_PATH", &github_path)
+            .env("SERVER_URL", "https://github.example")
+            .env("ACTION_REPOSITORY", "irilint/irilint")
+            .env("ACTION_REF", action_ref)
+            .env("INPUT_VERSION", input)
+            .env("PINNED_VERSION", version)
+            .env("PINNED_SHA256", hashes)
+            .output()
+            .unwrap();
+        let fetched = std::fs::read_to_string(&log).unwrap_or_default();
+        let path = std::fs::read_to_string(&github_path).unwrap_or_default();
+        (out, fetched, path, runner)
+    };
+    // At a tag, a commit's SHA or a branch: the pinned release, and nothing else fetched.
+    for action_ref in ["v9.9.9", "0123456789abcdef0123456789abcdef01234567", "main"] {
+        let (out, fetched, path, _runner) = run(&version, &hashes, "", action_ref);
+        assert!(out.status.success(), "{action_ref}: {}", text(&out));
+        assert_eq!(
+            fetched,
+            "https://github.example/irilint/irilint/releases/download/v9.9.9/irilint-x86_64-unknown-linux-gnu.tar.gz\n",
+            "{action_ref}"
+        );
+        assert!(text(&out).contains("irilint 9.9.9"), "{}", text(&out));
+        assert!(path.trim_end().ends_with("/irilint/bin"), "{path}");
+    }
+    // A replaced archive, with a checksum file that matches it, is refused: nothing installed.
+    let replaced = fake_archive(&t.join("evil"), &archive, "6.6.6");
+    std::fs::write(
+        download.join("irilint-x86_64-unknown-linux-gnu.tar.gz.sha256"),
+        format!("{replaced}  irilint-x86_64-unknown-linux-gnu.tar.gz\n"),
+    )
+    .unwrap();
+    let (out, _, path, runner) = run(&version, &hashes, "", "v9.9.9");
+    assert!(!out.status.success());
+    assert!(text(&out).contains("not installed"), "{}", text(&out));
+    assert!(!text(&out).contains("irilint 6.6.6"), "{}", text(&out));
+    assert_eq!(path, "");
+    assert!(!runner.path().join("irilint/bin/irilint").exists());
+    // Another version asked for, or a commit that pins none: an error that says what to do.
+    let (out, fetched, _, _) = run(&version, &hashes, "1.0.0", "v9.9.9");
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("irilint/irilint@v1.0.0"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(fetched, "");
+    let (script_unpinned, version, hashes) =
+        install_step(&std::fs::read_to_string(repo_root().join("action.yml")).unwrap());
+    assert_eq!(script_unpinned, script);
+    let (out, fetched, _, _) = run(&version, &hashes, "", "main");
+    if version.is_empty() {
+        assert!(!out.status.success());
+        assert!(text(&out).contains("pins no release"), "{}", text(&out));
+        assert_eq!(fetched, "");
+    }
+    // pin_action.py refuses what is not a version or a sha256sum line.
+    for (v, line) in [
+        ("9.9", format!("{hash}  x")),
+        (
+            "9.9.9",
+            "nothex  irilint-x86_64-unknown-linux-gnu.tar.gz".to_string(),
+        ),
+    ] {
+        std::fs::write(&sums, line + "\n").unwrap();
+        let out = Command::new("python3")
+            .arg(repo_root().join(".github/scripts/pin_action.py"))
+            .args([v.as_ref(), sums.as_os_str(), action.as_os_str()])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{v}");
+    }
+}
