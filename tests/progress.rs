@@ -77,6 +77,29 @@ fn a_slow_run_shows_progress_on_a_terminal_only() {
         "even {n} files took only {took:?}"
     );
     assert!(shows_bar(&output, n), "no bar in {took:?}:\n{output}");
+    // What is left on the screen: the report and its summary, none of it on the bar's last
+    // frame, which is gone (findings in the last file, printed while the bar is drawn).
+    let lines = screen(&output);
+    assert!(
+        lines.iter().all(|l| !l.contains(" files · ")),
+        "the bar is left on screen:\n{}",
+        lines.join("\n")
+    );
+    std::fs::write(
+        tmp.path().join("zzz-last.txt"),
+        "https://example.org/a\u{202E}b and https://example.org/c\u{200B}d\n",
+    )
+    .unwrap();
+    let (output, _) = on_terminal(&script, &format!("check -j 1 '{dir}'"));
+    assert!(shows_bar(&output, n + 1), "no bar:\n{output}");
+    let lines = screen(&output);
+    let text = lines.join("\n");
+    assert!(text.contains("bidi-formatting-character"), "{text}");
+    assert!(text.contains("invisible-character"), "{text}");
+    assert!(
+        lines.iter().all(|l| !l.contains(" files · ")),
+        "the bar is left on screen:\n{text}"
+    );
 
     // The same run in a machine format, or with --quiet, on the same terminal: no bar.
     for extra in ["--format sarif", "--quiet"] {
@@ -90,4 +113,68 @@ fn a_slow_run_shows_progress_on_a_terminal_only() {
         .output()
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+/// The lines a terminal shows after `output` (a pseudo-terminal's bytes): text written at the
+/// cursor, `\r`, `\n`, and the CSI sequences a progress bar uses (erase in line, cursor up and
+/// down, column); others (colours, cursor visibility) change nothing on screen.
+fn screen(output: &str) -> Vec<String> {
+    let mut lines: Vec<Vec<char>> = vec![Vec::new()];
+    let (mut row, mut col) = (0usize, 0usize);
+    let mut chars = output.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' => col = 0,
+            '\n' => row += 1,
+            '\u{1b}' => {
+                if chars.peek() != Some(&'[') {
+                    chars.next();
+                    continue;
+                }
+                chars.next();
+                let mut params = String::new();
+                let mut last = ' ';
+                for c in chars.by_ref() {
+                    if ('@'..='~').contains(&c) {
+                        last = c;
+                        break;
+                    }
+                    params.push(c);
+                }
+                let n: usize = params.trim_start_matches('?').parse().unwrap_or(0);
+                while lines.len() <= row {
+                    lines.push(Vec::new());
+                }
+                match last {
+                    'K' if n == 2 => lines[row].clear(),
+                    'K' => lines[row].truncate(col),
+                    'A' => row = row.saturating_sub(n.max(1)),
+                    'B' => row += n.max(1),
+                    'G' => col = n.saturating_sub(1),
+                    'J' => lines.truncate(row + 1),
+                    _ => {}
+                }
+            }
+            c if c.is_control() => {}
+            c => {
+                while lines.len() <= row {
+                    lines.push(Vec::new());
+                }
+                let line = &mut lines[row];
+                while line.len() < col {
+                    line.push(' ');
+                }
+                if col < line.len() {
+                    line[col] = c;
+                } else {
+                    line.push(c);
+                }
+                col += 1;
+            }
+        }
+    }
+    lines
+        .into_iter()
+        .map(|l| l.into_iter().collect::<String>().trim_end().to_string())
+        .collect()
 }

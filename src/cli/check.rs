@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::io::IsTerminal;
 
 use super::args::{CheckArgs, ColorChoice, ConfigArgs};
-use super::output::{refuse_input, stream_report};
+use super::output::{refuse_input, stream_report, stream_report_around};
 use super::progress::{self, Progress};
 use super::report::{exit_code, print_file_errors, write_body, write_streamed};
 use super::{emit, fail, fail_fatal, use_color};
@@ -244,7 +244,7 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
             written
         };
         *unread.borrow_mut() = already;
-        let written = stream_report(args.output_file.as_deref(), report);
+        let written = stream_report_around(args.output_file.as_deref(), progress.as_ref(), report);
         if let Some(p) = &progress {
             p.finish();
         }

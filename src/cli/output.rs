@@ -5,6 +5,7 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use super::progress::{AroundBar, Progress};
 use crate::fsio::{Expect, write_atomically};
 use crate::iri::chars::escape_unsafe;
 use crate::walk::{Entry, Input};
@@ -20,6 +21,16 @@ pub(super) fn stream_report(
     file: Option<&Path>,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), String> {
+    stream_report_around(file, None, write)
+}
+
+/// [`stream_report`] while `progress`'s bar may be drawn: standard output is written around it
+/// ([`AroundBar`]).
+pub(super) fn stream_report_around(
+    file: Option<&Path>,
+    progress: Option<&Progress>,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), String> {
     match file {
         Some(file) if file != Path::new("-") => write_atomically(file, Expect::Anything, write)
             .map_err(|e| {
@@ -29,7 +40,11 @@ pub(super) fn stream_report(
                 )
             }),
         _ => {
-            let mut out = io::BufWriter::new(io::stdout().lock());
+            let out = io::BufWriter::new(io::stdout().lock());
+            let mut out: Box<dyn Write> = match progress {
+                Some(p) => Box::new(AroundBar::new(p, out)),
+                None => Box::new(out),
+            };
             match write(&mut out).and_then(|()| out.flush()) {
                 // A closed pipe (`irilint | head`) is not an error.
                 Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {

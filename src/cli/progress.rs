@@ -2,6 +2,7 @@
 //! shown only once a run has taken about a second, only on a terminal, and never for machine
 //! formats or `--quiet`.
 
+use std::io::{self, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -68,9 +69,69 @@ impl Progress {
     }
 }
 
+/// Standard output while the bar may be drawn on the same terminal: written in whole lines,
+/// each batch with the bar cleared first and drawn again below it, so that no line of the
+/// report is written onto the bar's last frame.
+pub(super) struct AroundBar<'a, W: Write> {
+    progress: &'a Progress,
+    inner: W,
+    /// The end of a line not yet complete.
+    pending: Vec<u8>,
+}
+
+impl<'a, W: Write> AroundBar<'a, W> {
+    /// `inner`, written around `progress`'s bar.
+    pub(super) fn new(progress: &'a Progress, inner: W) -> AroundBar<'a, W> {
+        AroundBar {
+            progress,
+            inner,
+            pending: Vec::new(),
+        }
+    }
+
+    fn write_suspended(&mut self, upto: usize) -> io::Result<()> {
+        let (inner, pending) = (&mut self.inner, &self.pending[..upto]);
+        self.progress
+            .bar
+            .suspend(|| inner.write_all(pending).and_then(|()| inner.flush()))?;
+        self.pending.drain(..upto);
+        Ok(())
+    }
+}
+
+impl<W: Write> Write for AroundBar<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        if let Some(last) = memchr::memrchr(b'\n', buf) {
+            let upto = self.pending.len() - (buf.len() - last - 1);
+            self.write_suspended(upto)?;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if !self.pending.is_empty() {
+            self.write_suspended(self.pending.len())?;
+        }
+        self.inner.flush()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn output_around_the_bar_is_written_in_whole_lines_and_all_of_it() {
+        let progress = Progress::new(3);
+        let mut out = AroundBar::new(&progress, Vec::new());
+        out.write_all(b"one\ntw").unwrap();
+        assert_eq!(out.inner, b"one\n");
+        out.write_all(b"o\nthree").unwrap();
+        assert_eq!(out.inner, b"one\ntwo\n");
+        out.flush().unwrap();
+        assert_eq!(out.inner, b"one\ntwo\nthree");
+    }
 
     #[test]
     fn only_people_at_a_terminal_reading_a_human_report_see_it() {
