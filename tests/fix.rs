@@ -250,7 +250,7 @@ fn diff_shows_the_change_and_writes_nothing() {
     assert_eq!(code, 1);
     assert_eq!(
         stdout,
-        "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n a\n-see http://x.org/%7e⟨U+202E⟩x\n+see http://x.org/~⟨U+202E⟩x\n b\n"
+        "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n a\n-see http://x.org/%7e\u{202E}x\n+see http://x.org/~\u{202E}x\n b\n"
     );
     assert!(
         stderr.contains("Would fix 1 issue (1 more fixable with --unsafe-fixes)."),
@@ -622,7 +622,7 @@ fn a_fix_of_an_iri_with_a_placeholder_is_never_safe() {
 /// into `dir`.
 fn patchable_project(dir: &Path) {
     fs::create_dir_all(dir.join("docs/sub")).unwrap();
-    let files: [(&str, &[u8]); 4] = [
+    let files: [(&str, &[u8]); 5] = [
         (
             "docs/lf.html",
             b"<p>\n<a href=\"HTTP://Example.org/caf%c3%a9\">x</a>\n<a href=\"http://e.org/%7e\">y</a>\n</p>\n",
@@ -633,11 +633,16 @@ fn patchable_project(dir: &Path) {
         ),
         (
             "docs/sub/bom.txt",
-            // The BOM is an invisible character, shown escaped: a hunk with the first line
-            // would not apply, so the fix is further down.
+            // A BOM, and the fixes further down.
             b"\xEF\xBB\xBFfirst\n2\n3\n4\n5\nhttp://e.org/%7e\nplain\nhttp://e.org/%3a last\n",
         ),
         ("docs/sub/no-newline.txt", b"line\nhttp://e.org/%7e"),
+        (
+            // Hidden characters on the lines a hunk names: kept by a safe fix, removed by an
+            // unsafe one; either way the patch must name them to apply.
+            "docs/hidden.txt",
+            "zero width http://e.org/a\u{200B}b/%7e\nright to left http://e.org/c\u{202E}d\n".as_bytes(),
+        ),
     ];
     for (name, bytes) in files {
         fs::write(dir.join(name), bytes).unwrap();
@@ -677,45 +682,53 @@ fn the_diff_applies_with_patch_and_git_apply_crlf_files_included() {
         eprintln!("SKIPPED: `patch` or `git` is not installed");
         return;
     }
-    // The reference: --fix in place.
-    let fixed = tempfile::tempdir().unwrap();
-    patchable_project(fixed.path());
-    let before = tree(fixed.path());
-    let (_, _, stderr) = check(fixed.path(), &["--fix"]);
-    let after = tree(fixed.path());
-    assert_ne!(before, after, "{stderr}");
-    // The diff, from the current directory (`./docs/...` as walked) and of a named directory.
-    for args in [&["--diff"][..], &["--diff", "docs"]] {
-        let source = tempfile::tempdir().unwrap();
-        patchable_project(source.path());
-        let (code, diff, stderr) = check(source.path(), args);
-        assert_eq!(code, 1, "{stderr}");
-        assert!(!diff.contains("a/./"), "{diff}");
-        assert!(diff.contains("\r\n"), "CRLF lines keep their ends: {diff}");
-        assert_eq!(tree(source.path()), before, "--diff writes nothing");
-        let patch_file = source.path().join("../fixes.patch");
-        fs::write(&patch_file, &diff).unwrap();
-        for tool in [
-            &["patch", "-p1", "--forward", "--batch", "-i"][..],
-            &["git", "apply", "--verbose"],
-        ] {
-            let target = tempfile::tempdir().unwrap();
-            patchable_project(target.path());
-            let out = std::process::Command::new(tool[0])
-                .args(&tool[1..])
-                .arg(&patch_file)
-                .current_dir(target.path())
-                .output()
-                .unwrap();
+    for unsafe_fixes in [&[][..], &["--unsafe-fixes"]] {
+        // The reference: --fix in place.
+        let fixed = tempfile::tempdir().unwrap();
+        patchable_project(fixed.path());
+        let before = tree(fixed.path());
+        let (_, _, stderr) = check(fixed.path(), &[&["--fix"][..], unsafe_fixes].concat());
+        let after = tree(fixed.path());
+        assert_ne!(before, after, "{stderr}");
+        // The diff, from the current directory (`./docs/...` as walked) and of a named directory.
+        for args in [&["--diff"][..], &["--diff", "docs"]] {
+            let args = [args, unsafe_fixes].concat();
+            let source = tempfile::tempdir().unwrap();
+            patchable_project(source.path());
+            let (code, diff, stderr) = check(source.path(), &args);
             assert!(
-                out.status.success(),
-                "{tool:?} refuses the diff:\n{}{}\n{diff}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
+                diff.contains('\u{200B}'),
+                "the hidden character as it is: {diff}"
             );
-            assert_eq!(tree(target.path()), after, "{tool:?}");
+            assert!(!diff.contains("⟨U+"), "{diff}");
+            assert_eq!(code, 1, "{stderr}");
+            assert!(!diff.contains("a/./"), "{diff}");
+            assert!(diff.contains("\r\n"), "CRLF lines keep their ends: {diff}");
+            assert_eq!(tree(source.path()), before, "--diff writes nothing");
+            let patch_file = source.path().join("../fixes.patch");
+            fs::write(&patch_file, &diff).unwrap();
+            for tool in [
+                &["patch", "-p1", "--forward", "--batch", "-i"][..],
+                &["git", "apply", "--verbose"],
+            ] {
+                let target = tempfile::tempdir().unwrap();
+                patchable_project(target.path());
+                let out = std::process::Command::new(tool[0])
+                    .args(&tool[1..])
+                    .arg(&patch_file)
+                    .current_dir(target.path())
+                    .output()
+                    .unwrap();
+                assert!(
+                    out.status.success(),
+                    "{tool:?} refuses the diff:\n{}{}\n{diff}",
+                    String::from_utf8_lossy(&out.stdout),
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                assert_eq!(tree(target.path()), after, "{tool:?}");
+            }
+            fs::remove_file(&patch_file).unwrap();
         }
-        fs::remove_file(&patch_file).unwrap();
     }
 }
 

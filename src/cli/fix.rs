@@ -1,6 +1,6 @@
 //! `check --fix`, `--unsafe-fixes` and `--diff`: the options, and what is printed after fixing.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use super::args::CheckArgs;
@@ -29,6 +29,28 @@ pub(super) fn options(args: &CheckArgs) -> Option<FixOptions> {
         unsafe_fixes: args.unsafe_fixes,
         output,
     })
+}
+
+/// Prints a diff on standard output: its bytes as they are for a program (a file, a pipe:
+/// `git apply` takes it), hidden characters escaped on a terminal; whether some were escaped.
+fn emit_diff(diff: &str) -> bool {
+    if std::io::stdout().is_terminal() {
+        let shown = crate::fix::diff::for_terminal(diff);
+        emit(&shown);
+        matches!(shown, std::borrow::Cow::Owned(_))
+    } else {
+        emit(diff);
+        false
+    }
+}
+
+/// Says, once, that the diff on the terminal does not apply as shown.
+fn say_escaped(escaped: bool) {
+    if escaped {
+        eprintln!(
+            "irilint: note: hidden characters in the diff are shown as ⟨U+…⟩ escapes on a terminal; redirect it to a file for a patch that applies (`irilint check --diff > fixes.patch && git apply fixes.patch`)"
+        );
+    }
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {
@@ -129,10 +151,11 @@ pub(super) fn finish(
             .iter()
             .filter_map(|f| f.fixes.diff.as_deref())
             .collect();
-        emit(&diffs);
+        let escaped = emit_diff(&diffs);
         if !args.quiet {
             eprintln!("{}", fixed_line(&outcome, fix.output));
         }
+        say_escaped(escaped);
         if outcome.fatal_errors > 0 {
             return ExitCode::from(2);
         }
@@ -231,6 +254,7 @@ pub(super) fn streamed(
     if fix.output == FixOutput::Diff {
         let mut totals = Totals::default();
         let mut diffed = false;
+        let mut escaped = false;
         let ((), unread) =
             crate::check::run_ordered_with(inputs, already, load, per_file, file_done, |files| {
                 let unread = files.unread();
@@ -241,11 +265,12 @@ pub(super) fn streamed(
                     totals.add(&f);
                     if let Some(diff) = &f.fixes.diff {
                         diffed |= !diff.is_empty();
-                        emit(diff);
+                        escaped |= emit_diff(diff);
                     }
                 }
             });
         print_file_errors(&unread);
+        say_escaped(escaped);
         let code = if unread.fatal_errors > 0 {
             2
         } else {
