@@ -168,3 +168,59 @@ fn the_strict_schema_refuses_two_failures_in_one_test_case() {
     let (valid, said) = validate_with(&validator, &root.join(SCHEMAS[1]), &xml);
     assert!(valid, "{said}");
 }
+
+#[test]
+fn a_test_case_fails_exactly_when_its_finding_fails_the_run() {
+    let Some(validator) = consumers::require(consumers::xmlschema_validate(), "xmlschema") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    // A warning (a raw `^`) and an info (lowercase hex, selected), no error.
+    std::fs::write(
+        dir.path().join("w.txt"),
+        "http://e.org/x^y http://e.org/%3a\n",
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_irilint"))
+            .args([
+                "check",
+                "--format",
+                "junit",
+                "--extend-select",
+                "percent-lowercase-hex",
+            ])
+            .args(extra)
+            .arg("w.txt")
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let report = String::from_utf8(out.stdout).unwrap();
+        let xml = dir.path().join("report.xml");
+        std::fs::write(&xml, &report).unwrap();
+        let (valid, said) = validate(&validator, &xml);
+        assert!(valid, "{said}\n{report}");
+        (out.status.code().unwrap(), report)
+    };
+    // The run passes: no test case fails, and each finding is still a test case by its rule.
+    let (code, report) = run(&[]);
+    assert_eq!(code, 0, "{report}");
+    assert!(report.contains("tests=\"2\" failures=\"0\""), "{report}");
+    assert!(!report.contains("<failure"), "{report}");
+    assert!(
+        report.contains(": syntax-unwise-ascii (warning)\""),
+        "{report}"
+    );
+    assert!(
+        report.contains(": percent-lowercase-hex (info)\""),
+        "{report}"
+    );
+    // Warnings fail the run: their test cases fail, the info's does not.
+    let (code, report) = run(&["--deny-warnings"]);
+    assert_eq!(code, 1, "{report}");
+    assert!(report.contains("tests=\"2\" failures=\"1\""), "{report}");
+    assert!(
+        report.contains("<failure type=\"syntax-unwise-ascii\""),
+        "{report}"
+    );
+}

@@ -122,7 +122,9 @@ fn report(inputs: &[Entry], threads: usize, format: Report) -> (usize, (Summary,
                     let out = &mut std::io::sink();
                     match format {
                         Report::Json => json::write_files(files, unread, out),
-                        Report::Junit => junit::write_files(files, unread, &Places::current(), out),
+                        Report::Junit => {
+                            junit::write_files(files, unread, &Places::current(), false, out)
+                        }
                     }
                     .unwrap()
                 },

@@ -43,7 +43,7 @@ pub(super) fn write_body<'a>(
             return sarif::write(outcome, &facts, &places, out);
         }
         ReportFormat::Github => github::render(outcome, &places),
-        ReportFormat::Junit => junit::render(outcome, &places),
+        ReportFormat::Junit => junit::render(outcome, &places, args.deny_warnings),
         ReportFormat::Gitlab => gitlab::render(outcome, &places),
         ReportFormat::Human | ReportFormat::Concise => {
             // Each file's part was rendered while its document was in memory.
@@ -114,7 +114,9 @@ pub(super) fn write_streamed(
         }
         ReportFormat::Github => github::write_files(files, unread, &Places::current(), out)?,
         ReportFormat::Gitlab => gitlab::write_files(files, &Places::current(), out)?,
-        ReportFormat::Junit => junit::write_files(files, unread, &Places::current(), out)?,
+        ReportFormat::Junit => {
+            junit::write_files(files, unread, &Places::current(), args.deny_warnings, out)?
+        }
         _ => {
             let mut summary = Summary::default();
             let mut statistics = report::Statistics::default();

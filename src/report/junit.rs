@@ -1,8 +1,11 @@
 //! JUnit XML (`--format junit`), as Jenkins and GitLab read test reports, valid against the
 //! strict Apache Ant JUnit schema (`tests/junit.xsd`, which the tests validate every report
 //! against; Jenkins' lenient xunit `junit-10.xsd` accepts what it accepts): one test suite; a
-//! passing test case per clean file and a test case with one `<failure>` per diagnostic (the
-//! schema allows one per test case), named `PATH:LINE:COLUMN: RULE`; a test case with an
+//! passing test case per clean file and a test case per diagnostic (the schema allows one
+//! `<failure>` per test case), named `PATH:LINE:COLUMN: RULE`, which fails exactly when its
+//! diagnostic fails the run (an error; a warning too with `--deny-warnings`), so that Jenkins
+//! and GitLab show a green run green: a warning that passes is a passing test case named
+//! `PATH:LINE:COLUMN: RULE (warning)` (the strict schema allows no text in one); a test case with an
 //! `<error>` per file that could not be read, and a `<skipped>` one per named binary file. The
 //! counts are those of the test cases. irilint does not time files: every `time` is `0`, and
 //! the suite's `timestamp` is the run's (`SOURCE_DATE_EPOCH` when set, for reproducible
@@ -19,13 +22,20 @@ use super::place::Places;
 use crate::check::{FileOutcome, Run, RunOutcome};
 use crate::diagnostic::Diagnostic;
 use crate::iri::chars::escape_unsafe;
+use crate::rules::Severity;
 
 /// The JUnit report of a run.
-pub fn render(outcome: &RunOutcome, places: &Places) -> String {
+pub fn render(outcome: &RunOutcome, places: &Places, deny_warnings: bool) -> String {
     let mut out = Vec::new();
     let unread = RefCell::new(outcome.unread());
-    write_files(outcome.files.iter(), &unread, places, &mut out)
-        .expect("writing to memory cannot fail");
+    write_files(
+        outcome.files.iter(),
+        &unread,
+        places,
+        deny_warnings,
+        &mut out,
+    )
+    .expect("writing to memory cannot fail");
     String::from_utf8(out).expect("reports are UTF-8")
 }
 
@@ -33,11 +43,13 @@ pub fn render(outcome: &RunOutcome, places: &Places) -> String {
 /// ([`crate::check::run_ordered`]); `unread` is read after the last file. The suite's head
 /// counts the test cases that follow it, so the cases go to an anonymous temporary file first
 /// (deleted when done) and are copied after the head: one file's findings at a time are held,
-/// however many files there are. Returns the run's summary.
+/// however many files there are. `deny_warnings`: whether a warning fails the run, and so its
+/// test case. Returns the run's summary.
 pub fn write_files<F: Borrow<FileOutcome>>(
     files: impl Iterator<Item = F>,
     unread: &RefCell<Run<()>>,
     places: &Places,
+    deny_warnings: bool,
     out: &mut dyn Write,
 ) -> io::Result<Summary> {
     let mut cases = BufWriter::new(tempfile::tempfile()?);
@@ -58,6 +70,23 @@ pub fn write_files<F: Borrow<FileOutcome>>(
         }
         for d in &file.diagnostics {
             tests += 1;
+            let fails = match d.severity {
+                Severity::Error => true,
+                Severity::Warning => deny_warnings,
+                Severity::Info => false,
+            };
+            if !fails {
+                writeln!(
+                    cases,
+                    "    <testcase name=\"{}:{}:{}: {} ({})\" classname=\"irilint\" time=\"0\"/>",
+                    xml(&path),
+                    d.start.line,
+                    d.start.column,
+                    d.rule,
+                    d.severity.name()
+                )?;
+                continue;
+            }
             failures += 1;
             write!(
                 cases,
