@@ -290,7 +290,85 @@ fn concise_format() {
         first.starts_with("fixtures/text/normalization.txt:1:36: warning[not-nfc] "),
         "{first}"
     );
-    assert_eq!(out.lines().count(), 3);
+    // Three findings, then the summary, as the human report ends.
+    assert_eq!(out.lines().count(), 4);
+    assert!(
+        out.lines().last().is_some_and(|l| l.starts_with("Found 3 warnings in 1 file")),
+        "{out}"
+    );
+    let (_, quiet, _) = run(&[
+        "check",
+        "--format",
+        "concise",
+        "--quiet",
+        "fixtures/text/normalization.txt",
+    ]);
+    assert_eq!(quiet.lines().count(), 3, "{quiet}");
+}
+
+#[test]
+fn a_new_users_conventions_colour_summary_and_suggestions() {
+    // Colour forced through a pipe by FORCE_COLOR or CLICOLOR_FORCE; NO_COLOR still wins.
+    for var in ["FORCE_COLOR", "CLICOLOR_FORCE"] {
+        let out = irilint()
+            .args(["check", "fixtures/text/trojan-source.txt"])
+            .env(var, "1")
+            .output()
+            .unwrap();
+        assert!(
+            String::from_utf8(out.stdout).unwrap().contains("\u{1B}["),
+            "{var}"
+        );
+        let out = irilint()
+            .args(["check", "fixtures/text/trojan-source.txt"])
+            .env(var, "1")
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        assert!(
+            !String::from_utf8(out.stdout).unwrap().contains('\u{1B}'),
+            "{var}"
+        );
+    }
+    // A path that cannot be read fails the run, and the summary does not say it passed.
+    for format in ["human", "concise"] {
+        let (code, out, err) = run(&[
+            "check",
+            "--format",
+            format,
+            "fixtures/text/english.txt",
+            "fixtures/no-such-file.txt",
+        ]);
+        assert_eq!(code, 2, "{err}");
+        assert!(!out.contains("No problems found"), "{format}: {out}");
+        assert!(out.contains("1 path could not be read"), "{format}: {out}");
+    }
+    // A rule name cut short is suggested whole.
+    let (code, _, err) = run(&[
+        "check",
+        "--select",
+        "bidi-formatting",
+        "fixtures/text/english.txt",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("did you mean `bidi-formatting-character`?"),
+        "{err}"
+    );
+    // Nothing to check: the book's page is named by a link a wheel's user can open.
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("a.bin"), "x").unwrap();
+    let out = irilint()
+        .current_dir(dir.path())
+        .args(["check", "."])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("no file to check"), "{err}");
+    assert!(
+        err.contains("https://github.com/irilint/irilint/blob/main/docs/src/formats.md"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -406,7 +484,8 @@ fn concise_marks_what_fix_would_fix() {
     assert_eq!(
         text,
         "-:1:19: warning[syntax-unwise-ascii] [*] '^' is not allowed in an IRI (path)\n\
-         -:2:18: error[bidi-formatting-character] IRI contains U+202E RIGHT-TO-LEFT OVERRIDE\n"
+         -:2:18: error[bidi-formatting-character] IRI contains U+202E RIGHT-TO-LEFT OVERRIDE\n\
+         Found 1 error and 1 warning in 1 file (2 IRIs checked).\n"
     );
 }
 
@@ -827,7 +906,7 @@ fn equivalent_variants_span_the_whole_project() {
         "equivalent-variants",
         root,
     ]);
-    assert_eq!(concise.lines().count(), 1, "{concise}");
+    assert_eq!(concise.lines().count(), 2, "{concise}");
     assert!(
         concise.contains("a.html:1:13: info[equivalent-variants]"),
         "{concise}"

@@ -74,7 +74,7 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     if walk.inputs.is_empty() && walk.errors.is_empty() && !args.quiet {
         // "No problems found in 0 files" alone reads as a pass; say that nothing was checked.
         eprintln!(
-            "irilint: warning: no file to check: nothing under the paths given has an extension irilint reads (.html, .md, .rst, .adoc, .txt, .xml, ...: the book's \"Formats\" page, docs/src/formats.md), or all of it is excluded"
+            "irilint: warning: no file to check: nothing under the paths given has an extension irilint reads (.html, .md, .rst, .adoc, .txt, .xml, ...: the book's \"Formats\" page, https://github.com/irilint/irilint/blob/main/docs/src/formats.md), or all of it is excluded"
         );
     }
     if let Err(message) = refuse_to_replace_a_read_file(&args, &resolver, &walk.inputs) {

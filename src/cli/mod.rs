@@ -158,8 +158,7 @@ fn fail_fatal(e: crate::walk::FatalError) -> ExitCode {
     match e {
         crate::walk::FatalError::Path(message) => fail(&message),
         crate::walk::FatalError::Config(e) => {
-            let color = std::io::stderr().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+            let color = auto_color(std::io::stderr().is_terminal(), |k| std::env::var_os(k));
             let mut err = std::io::stderr().lock();
             let _ = err.write_all(e.render(color).as_bytes());
             ExitCode::from(2)
@@ -193,11 +192,23 @@ fn use_color(choice: ColorChoice) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        }
+        ColorChoice::Auto => auto_color(std::io::stdout().is_terminal(), |k| std::env::var_os(k)),
     }
+}
+
+/// Colour by the conventions of the environment (no-color.org, force-color.org, CLICOLOR):
+/// `NO_COLOR` set and not empty wins; then `FORCE_COLOR` or `CLICOLOR_FORCE` set and not
+/// empty or `0` force it; then a terminal gets colour unless `TERM` is `dumb`.
+fn auto_color(is_terminal: bool, var: impl Fn(&str) -> Option<std::ffi::OsString>) -> bool {
+    let set = |k: &str| var(k).is_some_and(|v| !v.is_empty());
+    let forced = |k: &str| var(k).is_some_and(|v| !v.is_empty() && v != "0");
+    if set("NO_COLOR") {
+        return false;
+    }
+    if forced("FORCE_COLOR") || forced("CLICOLOR_FORCE") {
+        return true;
+    }
+    is_terminal && var("TERM").is_none_or(|t| t != "dumb")
 }
 
 #[cfg(test)]
@@ -205,6 +216,34 @@ mod tests {
     use clap::CommandFactory;
 
     use super::*;
+
+    #[test]
+    fn colour_follows_no_color_force_color_clicolor_force_and_term() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(name, _)| *name == k)
+                    .map(|(_, v)| std::ffi::OsString::from(v))
+            }
+        };
+        assert!(auto_color(true, env(&[])));
+        assert!(!auto_color(false, env(&[])));
+        assert!(!auto_color(true, env(&[("TERM", "dumb")])));
+        assert!(auto_color(false, env(&[("FORCE_COLOR", "1")])));
+        assert!(auto_color(false, env(&[("CLICOLOR_FORCE", "1")])));
+        assert!(auto_color(
+            true,
+            env(&[("TERM", "dumb"), ("FORCE_COLOR", "3")])
+        ));
+        assert!(!auto_color(false, env(&[("FORCE_COLOR", "0")])));
+        assert!(!auto_color(false, env(&[("FORCE_COLOR", "")])));
+        assert!(!auto_color(
+            true,
+            env(&[("NO_COLOR", "1"), ("FORCE_COLOR", "1")])
+        ));
+        assert!(auto_color(true, env(&[("NO_COLOR", "")])));
+    }
 
     #[test]
     fn every_subcommand_is_dispatched_without_an_implicit_check() {

@@ -56,8 +56,12 @@ pub(super) fn write_body<'a>(
                     tail.push_str(&format!("{n:>6}  {:<8} {rule}\n", severity.name()));
                 }
             }
-            if args.format == ReportFormat::Human && !args.quiet {
-                tail.push_str(&report::summary_line(&Summary::of(outcome)));
+            if !args.quiet {
+                let unread = outcome.errors.len();
+                tail.push_str(&report::summary_line_with_unread(
+                    &Summary::of(outcome),
+                    unread,
+                ));
                 tail.push('\n');
             }
             tail
@@ -134,8 +138,9 @@ pub(super) fn write_streamed(
             for (rule, severity, n) in statistics.sorted() {
                 tail.push_str(&format!("{n:>6}  {:<8} {rule}\n", severity.name()));
             }
-            if args.format == ReportFormat::Human && !args.quiet {
-                tail.push_str(&report::summary_line(&summary));
+            if !args.quiet {
+                let unread = unread.borrow().errors.len();
+                tail.push_str(&report::summary_line_with_unread(&summary, unread));
                 tail.push('\n');
             }
             out.write_all(tail.as_bytes())?;

@@ -301,3 +301,17 @@ pub fn summary_line(s: &Summary) -> String {
         format!("Found {} in {files} ({iris}).", parts.join(" and "))
     }
 }
+
+/// [`summary_line`] for a run in which `unread` paths could not be read: it does not say "No
+/// problems found" of a run that fails (exit code 2).
+pub fn summary_line_with_unread(s: &Summary, unread: usize) -> String {
+    let line = summary_line(s);
+    if unread == 0 {
+        return line;
+    }
+    let could_not = format!("{} could not be read", plural(unread, "path", "paths"));
+    match line.strip_prefix("No problems found in ") {
+        Some(rest) => format!("{could_not}; no problems found in the {rest}"),
+        None => format!("{} {could_not}.", line),
+    }
+}

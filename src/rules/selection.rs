@@ -83,7 +83,7 @@ pub(crate) fn selected(selector: &str) -> impl Iterator<Item = usize> + '_ {
 /// The rule id or group closest to `selector`, if one is close.
 pub(crate) fn suggest(selector: &str) -> Option<&'static str> {
     let length = selector.chars().count();
-    RULES
+    let near = RULES
         .iter()
         .map(|r| r.id)
         .chain(groups())
@@ -98,7 +98,17 @@ pub(crate) fn suggest(selector: &str) -> Option<&'static str> {
             (d <= most).then_some((d, name))
         })
         .min()
-        .map(|(_, name)| name)
+        .map(|(_, name)| name);
+    // A name cut short (`bidi-formatting`): the shortest that it begins, of four letters or more.
+    near.or_else(|| {
+        (length >= 4).then_some(())?;
+        RULES
+            .iter()
+            .map(|r| r.id)
+            .chain(groups())
+            .filter(|name| name.starts_with(selector))
+            .min_by_key(|name| (name.len(), *name))
+    })
 }
 
 pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
