@@ -293,7 +293,9 @@ fn concise_format() {
     // Three findings, then the summary, as the human report ends.
     assert_eq!(out.lines().count(), 4);
     assert!(
-        out.lines().last().is_some_and(|l| l.starts_with("Found 3 warnings in 1 file")),
+        out.lines()
+            .last()
+            .is_some_and(|l| l.starts_with("Found 3 warnings in 1 file")),
         "{out}"
     );
     let (_, quiet, _) = run(&[

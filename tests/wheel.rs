@@ -81,6 +81,24 @@ fn the_sdist_holds_the_crate_and_builds_a_manylinux_wheel() {
         tags.split('.').any(|tag| manylinux.is_match(tag)),
         "{name}: not a manylinux wheel"
     );
+    // PyPI's links beside the project: its core metadata's Project-URL fields.
+    let out = Command::new("python3")
+        .args([
+            "-c",
+            "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); print(z.read(next(n for n in z.namelist() if n.endswith('.dist-info/METADATA'))).decode())",
+        ])
+        .arg(&built.wheel)
+        .output()
+        .unwrap();
+    let metadata = String::from_utf8(out.stdout).unwrap();
+    for label in ["Homepage", "Documentation", "Repository", "Changelog"] {
+        assert!(
+            metadata
+                .lines()
+                .any(|l| l.starts_with(&format!("Project-URL: {label}, https://"))),
+            "no {label} in\n{metadata}"
+        );
+    }
 }
 
 #[test]
@@ -201,7 +219,7 @@ fn uv_and_pipx_install_the_wheel_as_a_command() {
 
 /// The steps of `action.yml` (`name`, `run`, `uses`, `with`, `env`, `if`), read with PyYAML
 /// (pre-commit's dependency, in the consumers' virtual environment).
-fn action_steps() -> Vec<serde_json::Value> {
+fn action_steps(action: &Path) -> Vec<serde_json::Value> {
     let python = consumers::dir().join(".venv/bin/python");
     let python = if python.is_file() {
         python
@@ -213,7 +231,7 @@ fn action_steps() -> Vec<serde_json::Value> {
             "-c",
             "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))['runs']['steps']))",
         ])
-        .arg(repo_root().join("action.yml"))
+        .arg(action)
         .output()
         .unwrap();
     assert!(out.status.success(), "{out:?}");
@@ -234,9 +252,10 @@ struct ActionRun {
 
 /// Runs the `run` steps of `action.yml` as a Linux x86_64 runner would, with the release
 /// downloaded from `server` (a `file://` URL: curl reads it as it reads GitHub's), the action
-/// used as `owner/irilint@v{VERSION}` and `paths` as its input. `uses` steps are not run: their
-/// `with` is returned with the expressions it names substituted.
-fn run_action(server: &str, runner: &Path, paths: &str) -> ActionRun {
+/// (`action`, a copy of action.yml) used as `owner/irilint@v{VERSION}` and `paths` as its
+/// input. `uses` steps are not run: their `with` is returned with the expressions it names
+/// substituted.
+fn run_action(server: &str, runner: &Path, paths: &str, action: &Path) -> ActionRun {
     let temp = runner.join("temp");
     std::fs::create_dir_all(&temp).unwrap();
     let github_path = runner.join("github_path");
@@ -269,7 +288,7 @@ fn run_action(server: &str, runner: &Path, paths: &str) -> ActionRun {
         );
         text
     };
-    for step in action_steps() {
+    for step in action_steps(action) {
         let name = step["name"].as_str().unwrap_or("").to_string();
         if let Some(condition) = step.get("if").and_then(|c| c.as_str()) {
             assert_eq!(condition, "inputs.upload-sarif == 'true'", "{name}");
@@ -340,9 +359,9 @@ fn text(out: &std::process::Output) -> String {
 }
 
 /// The release archive of this platform's wheel (`.github/scripts/archive_binary.py`, as the
-/// release workflow makes it) is what `action.yml` downloads, checks and runs: a SARIF report
-/// for the upload, then annotations and a failed step on the fixtures' errors. A checksum that
-/// does not match stops it before anything is installed.
+/// release workflow makes it) is what `action.yml`, pinned to it, downloads, checks and runs: a
+/// SARIF report for the upload, then annotations and a failed step on the fixtures' errors. An
+/// archive whose SHA-256 is not the pinned one stops it before anything is installed.
 #[test]
 fn the_action_installs_the_release_archive_of_the_wheel_and_reports() {
     if !(cfg!(target_os = "linux") && std::env::consts::ARCH == "x86_64") {
@@ -380,14 +399,28 @@ fn the_action_installs_the_release_archive_of_the_wheel_and_reports() {
     assert!(listing.starts_with("-rwxr-xr-x"), "{listing}");
     assert!(listing.trim_end().ends_with(" irilint"), "{listing}");
 
+    // The release commit's action.yml: this version and the archive's SHA-256 pinned, as the
+    // release workflow writes them (.github/scripts/pin_action.py).
+    let action = tmp.path().join("action.yml");
+    std::fs::copy(repo_root().join("action.yml"), &action).unwrap();
+    let sums = tmp.path().join("SHA256SUMS");
+    std::fs::copy(release.join(format!("{archive}.sha256")), &sums).unwrap();
+    let out = Command::new("python3")
+        .arg(repo_root().join(".github/scripts/pin_action.py"))
+        .arg(VERSION)
+        .arg(&sums)
+        .arg(&action)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
     let server_url = format!("file://{}", server.display());
-    let run = run_action(&server_url, &tmp.path().join("runner"), "fixtures");
+    let run = run_action(&server_url, &tmp.path().join("runner"), "fixtures", &action);
     let codes: Vec<i32> = run.steps.iter().map(|s| s.1).collect();
     assert_eq!(codes, [0, 0, 1], "{:#?}", run.steps);
     let (_, _, install) = &run.steps[0];
     assert!(install.contains(&format!("irilint {VERSION}")), "{install}");
     assert!(
-        install.contains(": OK"),
+        install.contains(", as pinned"),
         "the checksum was not checked: {install}"
     );
     let (_, _, annotate) = &run.steps[2];
@@ -412,8 +445,13 @@ fn the_action_installs_the_release_archive_of_the_wheel_and_reports() {
     let last = bytes.len() - 1;
     bytes[last] ^= 1;
     std::fs::write(release.join(&archive), bytes).unwrap();
-    let run = run_action(&server_url, &tmp.path().join("runner2"), "fixtures");
+    let run = run_action(
+        &server_url,
+        &tmp.path().join("runner2"),
+        "fixtures",
+        &action,
+    );
     assert_eq!(run.steps.len(), 1, "{:#?}", run.steps);
     assert_ne!(run.steps[0].1, 0, "{:#?}", run.steps);
-    assert!(run.steps[0].2.contains("FAILED"), "{:#?}", run.steps);
+    assert!(run.steps[0].2.contains("not installed"), "{:#?}", run.steps);
 }
