@@ -178,6 +178,31 @@ fn pre_commit_runs_the_hook_from_this_repository() {
     );
     assert!(passed, "a clean page and an excluded one failed:\n{output}");
     assert!(output.contains("Passed"), "{output}");
+
+    // Many files: pre-commit runs the hook on batches of them in parallel, and no batch prints
+    // a summary that counts only its own files; the findings are all there.
+    let mut files = vec!["page.html".to_string()];
+    for i in 0..60 {
+        let name = format!("doc{i:02}.md");
+        std::fs::write(
+            dir.join(&name),
+            format!("[p{i}](https://example.org/{i})\n"),
+        )
+        .unwrap();
+        files.push(name);
+    }
+    std::fs::write(dir.join("zz.md"), "<https://example.org/a\u{200B}b>\n").unwrap();
+    files.push("zz.md".into());
+    git(dir, &["add", "--all"]);
+    let names: Vec<&str> = files.iter().map(String::as_str).collect();
+    let (passed, output) = try_repo(&pre_commit, dir, &links, &home, &names);
+    assert!(!passed, "{output}");
+    assert!(output.contains("bidi-formatting-character"), "{output}");
+    assert!(output.contains("invisible-character"), "{output}");
+    assert!(
+        !output.contains("No problems found") && !output.contains("IRIs checked"),
+        "a batch's partial summary:\n{output}"
+    );
 }
 
 /// The extensions of the table of formats (the book's Formats page), and a few it does not name.
@@ -246,7 +271,10 @@ fn the_hooks_install_the_wheel_or_build_with_cargo() {
     for key in ["entry", "files", "types", "require_serial"] {
         assert_eq!(field(&hooks[0], key), field(&hooks[1], key), "{key}");
     }
-    assert_eq!(field(&hooks[0], "entry"), "irilint check --force-exclude");
+    assert_eq!(
+        field(&hooks[0], "entry"),
+        "irilint check --force-exclude --quiet"
+    );
     assert_eq!(field(&hooks[0], "require_serial"), "false");
 }
 
