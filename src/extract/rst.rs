@@ -149,6 +149,15 @@ pub fn extract(text: &str) -> Extraction {
     }
 }
 
+/// Whether `s` is a reStructuredText simple reference name (docutils' `simplename`: words of
+/// letters and digits joined by single `-`, `.`, `_`, `+` or `:`), so that `s_` names a target
+/// rather than being a URI that ends in `_` (`https://example.com/x#fields_`, which docutils
+/// links as it is: a URI is never a simple name, its `/` or `@` is in no word).
+fn is_simple_name(s: &str) -> bool {
+    let word = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_alphanumeric());
+    !s.is_empty() && s.split(['-', '.', '_', '+', ':']).all(word)
+}
+
 struct Scan<'a> {
     text: &'a str,
     /// What is left for the bare-IRI detector.
@@ -163,7 +172,7 @@ impl Scan<'_> {
     /// The IRI made of `pieces`, unless it is a reference name (`name_`).
     fn push_target(&mut self, pieces: &[Range<usize>], origin: &'static str) {
         if let Some((iri, map, last_escaped)) = joined(self.text, pieces)
-            && (last_escaped || !iri.ends_with('_'))
+            && (last_escaped || !iri.strip_suffix('_').is_some_and(is_simple_name))
         {
             self.push(iri, map, origin);
         }
@@ -346,6 +355,32 @@ mod tests {
         assert_eq!(&text[src], "\\_");
         let b = occ.iri.find("/b").unwrap() + 1;
         assert_eq!(&text[occ.map.to_source(b..b + 1)], "b");
+    }
+
+    /// As docutils 0.19 links them (`publish_string(..., 'pseudoxml')`): a URI that ends in `_`
+    /// is a `refuri`, a simple name before `_` a `refname`.
+    #[test]
+    fn a_uri_ending_in_an_underscore_is_a_uri_and_a_name_is_a_name() {
+        let text = "Read `vis <https://example.com/sv\u{200B}n/x.xml#fields_>`_ part,\n\
+                    `mail <mailto:a_b@example.org_>`_, `alias <other-name.v2_>`_,\n\
+                    `dotted <a.b:c+d_>`_.\n\
+                    \n\
+                    .. _target: https://example.org/path_\n\
+                    .. _indirect: another_name_\n";
+        let iris: Vec<String> = found(text).into_iter().map(|(_, iri)| iri).collect();
+        assert_eq!(
+            iris,
+            [
+                "https://example.com/sv\u{200B}n/x.xml#fields_",
+                "mailto:a_b@example.org_",
+                "https://example.org/path_",
+            ]
+        );
+        assert!(is_simple_name("other-name.v2"));
+        assert!(is_simple_name("a.b:c+d"));
+        assert!(!is_simple_name("https://example.org/path"));
+        assert!(!is_simple_name(""));
+        assert!(!is_simple_name("a--b"));
     }
 
     #[test]
