@@ -195,6 +195,23 @@ fn a_meta_beyond_the_prescan_is_reported_unless_it_repeats_the_first() {
         spans(Format::Html, late("<meta charset=windows-1252>").as_bytes()).len(),
         1
     );
+    // Alone and late, on a page of ASCII or of valid UTF-8 that it declares: browsers guess,
+    // and read it the same; a warning. Declaring a legacy encoding for non-ASCII: an error.
+    let severity = |bytes: &[u8]| {
+        encoding_findings(Format::Html, bytes)
+            .iter()
+            .map(|d| (d.rule, d.severity.name()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(severity(late("").as_bytes()), [(MISMATCH, "warning")]);
+    let utf8 = format!("<p>café</p>{}", late(""));
+    assert_eq!(severity(utf8.as_bytes()), [(MISMATCH, "warning")]);
+    let mut cyrillic = format!("<!-- {} -->", "x".repeat(1100)).into_bytes();
+    cyrillic.extend_from_slice(b"<meta charset=\"windows-1251\"><p>\xcf\xf0\xe8\xe2\xe5\xf2</p>");
+    assert_eq!(severity(&cyrillic), [(MISMATCH, "error")]);
+    // A template (a Jinja layout whose licence comment its build strips): no finding at all.
+    let jinja = format!("{}{{% block body %}}{{% endblock %}}", late(""));
+    assert!(encoding_findings(Format::Html, jinja.as_bytes()).is_empty());
     // In a script beyond the prescan, `<meta>` is text.
     let script = format!(
         "<meta charset=utf-8><p>{}</p><script>x='<meta charset=koi8-r>'</script>",

@@ -11,7 +11,7 @@
 //! common browser default; the real default depends on the reader's locale, so irilint does not
 //! call that guess wrong.
 
-use encoding_rs::{Encoding, REPLACEMENT, WINDOWS_1252};
+use encoding_rs::{Encoding, REPLACEMENT, UTF_8, WINDOWS_1252};
 
 use super::reading::{non_ascii_runs, utf8_reading_of};
 use super::{file_bytes, is_legacy};
@@ -151,29 +151,47 @@ fn check_declaration(
     };
     // A layout (`{{ partial "head.html" . }}` before the `<meta>`) is not the page: where the
     // `<meta>` ends up in the page is unknown.
-    if !d.prescanned && !template::is_template_source(&source.text[..d.range.start]) {
+    if !d.prescanned {
+        // A template's output is not its source: what comes before the `<meta>` in the page
+        // (a licence comment its build strips, a layout's head) is unknown.
+        if template::is_template_source(&source.text) {
+            return;
+        }
         // A late `<meta>` repeating what the prescan found does no harm.
         if deciding.is_none() || !agrees {
-            sink.report(
-                d.range.clone(),
-                format!(
-                    "{}, but it comes after the first 1024 bytes of the page, where browsers \
-                     look for it (the WHATWG prescan), so it does not decide the encoding: {}",
-                    claim(d),
-                    match deciding {
-                        Some(k) => format!("{} does, and the page is read as {used}", claim(k)),
-                        None => "browsers guess it, by default from the reader's locale (often \
-                                 windows-1252)"
-                            .to_string(),
+            // With no declaration the prescan sees, browsers guess; a page of ASCII reads the
+            // same in whatever they guess, and UTF-8 declared and valid is what their detectors
+            // recognise: nothing the reader sees changes, so that is a warning.
+            let harmless = deciding.is_none()
+                && (facts.detected.is_none() || facts.detected == Some(UTF_8) && says(d, UTF_8));
+            let message = format!(
+                "{}, but it comes after the first 1024 bytes of the page, where browsers \
+                 look for it (the WHATWG prescan), so it does not decide the encoding: {}",
+                claim(d),
+                match deciding {
+                    Some(k) => format!("{} does, and the page is read as {used}", claim(k)),
+                    None if harmless && facts.detected.is_none() => {
+                        "browsers guess it, and this page of ASCII reads the same in any guess"
+                            .to_string()
                     }
-                ),
-                Some(
-                    "move it to the top of `<head>`, before `<title>`, scripts and styles, and \
-                     keep one charset declaration: the encoding the file is saved in"
-                        .into(),
-                ),
-                declared_by(),
+                    None if harmless => "browsers guess it, and recognise this page's valid \
+                                         UTF-8"
+                        .to_string(),
+                    None => "browsers guess it, by default from the reader's locale (often \
+                             windows-1252)"
+                        .to_string(),
+                }
             );
+            let help = Some(
+                "move it to the top of `<head>`, before `<title>`, scripts and styles, and \
+                 keep one charset declaration: the encoding the file is saved in"
+                    .into(),
+            );
+            if harmless {
+                sink.report_milder(d.range.clone(), message, help, declared_by());
+            } else {
+                sink.report(d.range.clone(), message, help, declared_by());
+            }
         }
         return;
     }
