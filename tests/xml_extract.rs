@@ -1052,3 +1052,54 @@ fn entities_are_reported_by_name_a_hundred_times_at_most() {
         assert_eq!(iri.iri.matches(';').count(), n);
     }
 }
+
+#[test]
+fn a_template_saved_as_svg_is_read_through_its_actions_between_attributes() {
+    // A Hugo partial `icons/logo.svg`: conditional attributes written with actions in the tag.
+    let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\"{{ with .width }} width=\"{{ . }}\"{{ end }}\
+               {{- if .title }} aria-label=\"{{ .title }}\"{{ end }}>\
+               <a href=\"https://example.com/a\u{200B}b\">x</a></svg>\n";
+    let out = irilint::extract::xml::extract(svg);
+    assert!(out.problems.is_empty(), "{:?}", out.problems);
+    let iris: Vec<&str> = out.occurrences.iter().map(|o| &*o.iri).collect();
+    assert_eq!(
+        iris,
+        [
+            "http://www.w3.org/2000/svg",
+            "https://example.com/a\u{200B}b"
+        ]
+    );
+    // Its span is exact: the U+200B where it is in the file.
+    let o = &out.occurrences[1];
+    let at = o.iri.find('\u{200B}').unwrap();
+    let src = o.map.to_source(at..at + 3);
+    assert_eq!(&svg[src], "\u{200B}");
+    // Not a template: the same tag is an error, reported once.
+    let plain = svg.replace("{{ with .width }}", "{ with .width }");
+    let out = irilint::extract::xml::extract(&plain);
+    assert_eq!(out.problems.len(), 1, "{:?}", out.problems);
+}
+
+#[test]
+fn the_iris_after_a_well_formedness_error_are_read_on() {
+    let xml = "<?xml version=\"1.0\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n\
+               <link href=\"https://a.org/?a=1&b=2\"/>\n\
+               <entry><link rel=\"alternate\" href=\"https://example.com/c\u{200B}d\"/>\
+               <a href=\"https://example.com/e\u{202E}f\">x</a></entry></feed>\n";
+    let out = irilint::extract::xml::extract(xml);
+    let errors: Vec<&str> = out.problems.iter().map(|p| p.rule).collect();
+    assert_eq!(errors, ["xml-not-well-formed"]);
+    let iris: Vec<&str> = out.occurrences.iter().map(|o| &*o.iri).collect();
+    assert_eq!(
+        iris,
+        [
+            "http://www.w3.org/2005/Atom",
+            "https://example.com/c\u{200B}d",
+            "https://example.com/e\u{202E}f"
+        ]
+    );
+    for o in &out.occurrences[1..] {
+        let r = o.map.source_range();
+        assert_eq!(&xml[r], &*o.iri);
+    }
+}

@@ -363,6 +363,56 @@ pub fn markup_actions(text: &str) -> Vec<Range<usize>> {
     out
 }
 
+/// The template actions that stand inside a start tag between its attributes, outside quotes
+/// (`<svg {{ with .width }}width="{{ . }}"{{ end }}>` in a Hugo partial saved as `.svg`): no
+/// markup language has them there, so an XML parser stops at the first; blanked ([`blank`]),
+/// the tag is the one the engine writes when the condition holds. Actions inside a quoted
+/// value are left to the value (placeholders of its IRI). At most [`MAX_MASKS`]; linear in the
+/// text (a tag is read once, each action is at most [`MAX_EXPRESSION`] bytes).
+pub fn tag_actions(text: &str) -> Vec<Range<usize>> {
+    let b = text.as_bytes();
+    let mut closers = Closers::default();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut in_tag = false;
+    let mut quote: Option<u8> = None;
+    while i < b.len() && out.len() < MAX_MASKS {
+        let c = b[i];
+        match (in_tag, quote) {
+            (false, _) => {
+                match memchr::memchr(b'<', &b[i..]) {
+                    Some(at) => i += at,
+                    None => break,
+                }
+                in_tag = b
+                    .get(i + 1)
+                    .is_some_and(|n| n.is_ascii_alphabetic() || *n == b'_');
+                i += 1;
+                continue;
+            }
+            (true, Some(q)) => {
+                if c == q {
+                    quote = None;
+                }
+            }
+            (true, None) => match c {
+                b'"' | b'\'' => quote = Some(c),
+                b'>' => in_tag = false,
+                b'{' if matches!(b.get(i + 1), Some(b'{' | b'%')) => {
+                    if let Some(end) = expression_end(text, i, &mut closers) {
+                        out.push(i..end);
+                        i = end;
+                        continue;
+                    }
+                }
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    out
+}
+
 /// The end of the template action (`{{ … }}`, `{% … %}`, `{# … #}`, `<% … %>`) that starts at
 /// `at` of `text`, if one does.
 pub fn leading_action_end(text: &str, at: usize) -> Option<usize> {

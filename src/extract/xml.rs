@@ -96,8 +96,12 @@
 //! # Errors
 //!
 //! The first well-formedness error (XML 1.0, and Namespaces in XML: undeclared prefixes,
-//! reserved prefixes) is reported as `xml-not-well-formed` at its position, and extraction
-//! stops there, as an XML parser does: the IRIs before it are kept. Nothing recurses with the
+//! reserved prefixes) is reported as `xml-not-well-formed` at its position, where an XML parser
+//! stops; irilint reads on from the next tag as HTML reads markup (its tokenizer recovers from
+//! anything), so that the IRIs after the error are checked too. A template source (front
+//! matter, `{{ }}`, `{% %}`) has its actions between a tag's attributes blanked first
+//! (`<svg {{ with .width }}width="{{ . }}"{{ end }}>`), as those between tags whose strings hold
+//! markup are. Nothing recurses with the
 //! depth of the document, and nothing is proportional to more than the input and the
 //! expansion budget, so deep nesting, huge attributes and truncated input end in a report.
 //! Not done: attribute defaults and types from `<!ATTLIST>` (defaults are not supplied, values
@@ -643,7 +647,8 @@ fn problem(
     let help = match rule {
         NOT_WELL_FORMED => {
             "XML parsers stop at the first well-formedness error and give the application nothing \
-             after it; fix the markup (irilint checked only the IRIs before this point)"
+             after it; fix the markup (irilint read on past it as HTML would, so the IRIs after \
+             it are checked too)"
         }
         ENTITY_LIMIT => {
             "expansion this large is how \"billion laughs\" documents exhaust parsers, which \

@@ -27,6 +27,7 @@ use super::errors::{describe, token_at};
 use super::namespaces::Namespaces;
 use super::tags::RawAttribute;
 use super::{NOT_WELL_FORMED, Slot, Stop, Value, problem};
+use crate::extract::html;
 use crate::extract::markdown::front_matter::{self, FrontMatter};
 use crate::extract::{Comment, Extraction, Occurrence, template};
 
@@ -39,6 +40,11 @@ pub(super) fn run(original: &str, on_occurrence: &mut dyn FnMut(Occurrence)) -> 
     // are IRIs are checked as in Markdown.
     let (prologue, front) = prologue(original);
     let mut blanked_ranges = template::markup_actions(original);
+    // A template saved as `.svg` or `.xml`: its actions between a tag's attributes too.
+    if template::is_template_source(original) {
+        blanked_ranges.extend(template::tag_actions(original));
+        blanked_ranges = template::disjoint(blanked_ranges);
+    }
     if prologue > 0 {
         blanked_ranges.retain(|r| r.start >= prologue);
         blanked_ranges.insert(0, 0..prologue);
@@ -85,6 +91,25 @@ pub(super) fn run(original: &str, on_occurrence: &mut dyn FnMut(Occurrence)) -> 
     }];
     walker.drive(&mut frames);
     let mut out = walker.out;
+    // A linter is not a parser that gives up: past the first well-formedness error (reported
+    // once), the rest is read from the next tag on as HTML reads markup, so that one slip does
+    // not hide every IRI after it.
+    let stopped = out
+        .problems
+        .iter()
+        .filter(|p| p.rule == NOT_WELL_FORMED)
+        .map(|p| p.range.end)
+        .min();
+    if let Some(at) = stopped
+        && let Some(next) = memchr::memchr(b'<', &text.as_bytes()[at.min(text.len())..])
+    {
+        let from = at + next;
+        out.comments.extend(html::for_each_occurrence(
+            text,
+            from..text.len(),
+            &mut *on_occurrence,
+        ));
+    }
     out.problems.sort_by_key(|p| p.range.start);
     out
 }
