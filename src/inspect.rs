@@ -82,6 +82,7 @@ impl Inspection {
             origin: "inspect".into(),
             placeholders: Vec::new(),
             label: None,
+            reference_texts: Vec::new(),
         };
         let shared: std::sync::Arc<str> = std::sync::Arc::from(input);
         let diagnostics = rules::check_parsed(input, &parsed, &Selection::all())
