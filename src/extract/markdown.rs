@@ -6,7 +6,8 @@
 //!   (`[text](dest "title")`, `![alt](dest)`), not its title;
 //! - `markdown:definition`: the destination of a reference definition (`[label]: dest`, also on
 //!   the next line and in `<...>` with spaces), reported once however many links use it —
-//!   reference-style links themselves are not reported;
+//!   reference-style links themselves are not reported, but the texts of those that may name a
+//!   site go with their definition ([`Occurrence::reference_texts`]);
 //! - `markdown:autolink`: `<scheme:...>` (email autolinks `<user@host>` are not IRIs;
 //!   `<mailto:...>` is);
 //! - `markdown:text`: bare IRIs in text, found by the plain-text detector ([`super::text`]) in
