@@ -38,6 +38,10 @@ const ORDER: [&str; 6] = [
     super::lookalike::MIXED_SCRIPT.id,
 ];
 
+/// The most labels of a host whose findings are gathered: a DNS name's most (RFC 1035: 253
+/// bytes, so 127 labels).
+const MAX_LABELS: usize = 127;
+
 /// The place of `f` in [`ORDER`], when it takes part.
 fn rank(f: &Finding) -> Option<usize> {
     if f.component != Some(Component::Host) {
@@ -75,7 +79,12 @@ pub(super) fn one_per_host(text: &str, iri: &Iri, list: Vec<Finding>) -> Vec<Fin
     let Some(authority) = &iri.authority else {
         return list;
     };
-    let labels: Vec<Range<usize>> = authority.host.labels(text).collect();
+    // A DNS name has at most 127 labels: a longer host is no name a reader is shown, and its
+    // findings all speak (its labels are never held in a list).
+    let labels: Vec<Range<usize>> = authority.host.labels(text).take(MAX_LABELS + 1).collect();
+    if labels.len() > MAX_LABELS {
+        return list;
+    }
     let facts: Vec<Option<(usize, Vec<usize>, bool)>> = list
         .iter()
         .map(|f| {
@@ -121,4 +130,61 @@ pub(super) fn one_per_host(text: &str, iri: &Iri, list: Vec<Finding>) -> Vec<Fin
         }
     }
     slots.into_iter().flatten().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::{Selection, check};
+
+    /// The rules that speak on `iri`, each once, sorted.
+    fn speaking(iri: &str) -> Vec<&'static str> {
+        let mut ids: Vec<&str> = check(iri, &Selection::all())
+            .into_iter()
+            .map(|f| f.rule.id)
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
+    #[test]
+    fn a_host_is_one_lookalike_finding_unless_it_is_no_dns_name() {
+        assert_eq!(
+            speaking("https://g\u{43E}\u{43E}gle.com/"),
+            ["lookalike-domain"]
+        );
+        assert_eq!(speaking("https://p\u{430}ypal.example/"), ["confusable"]);
+        // More labels than a DNS name has: every finding speaks.
+        let long = format!("https://{}p\u{430}ypal.example/", "a.".repeat(200));
+        assert_eq!(
+            speaking(&long),
+            ["confusable", "idn-invalid", "mixed-script"]
+        );
+    }
+
+    #[test]
+    fn findings_outside_the_host_are_never_withheld() {
+        // A word mixing scripts in the path is another problem than the host's.
+        assert_eq!(
+            speaking("https://g\u{43E}\u{43E}gle.com/p\u{430}th"),
+            ["confusable", "lookalike-domain", "mixed-script"]
+        );
+    }
+
+    #[test]
+    fn withheld_findings_keep_their_own() {
+        let f = check("https://g\u{43E}\u{43E}gle.com/", &Selection::all());
+        assert_eq!(f.len(), 1);
+        // Under `lookalike-domain`: the `confusable` findings, with `mixed-script` under the
+        // first of them (the nearest more specific rule that covers it).
+        let under: Vec<&str> = f[0].withheld.iter().map(|w| w.rule.id).collect();
+        assert_eq!(under, ["confusable", "confusable"], "{f:#?}");
+        let deeper: Vec<&str> = f[0]
+            .withheld
+            .iter()
+            .flat_map(|w| &w.withheld)
+            .map(|w| w.rule.id)
+            .collect();
+        assert_eq!(deeper, ["mixed-script"]);
+    }
 }
