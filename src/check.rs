@@ -878,22 +878,25 @@ fn collect(source: &Source, settings: &FileSettings, mut early: Option<&mut Earl
         let parsed = iri::analyze(&occ.checked_text());
         let mut findings = rules::check_occurrence(source, &occ, &parsed, selection);
         if let Some(early) = early.as_deref_mut() {
-            findings.retain(|f| {
+            // A silenced finding's withheld ones speak in its place, unless silenced too
+            // ([`crate::suppressions::Suppressions::apply`]); one the baseline holds back keeps
+            // them withheld: the baseline knows the host's problem.
+            let mut pending: Vec<rules::Finding> = findings.drain(..).rev().collect();
+            while let Some(f) = pending.pop() {
                 let start = Location::of(source, occ.map.to_source(f.range.clone()).start);
                 if early.suppressions.silences(f.rule.id, &start) {
                     early.suppressed += 1;
-                    false
+                    pending.extend(f.withheld.into_iter().rev());
                 } else if early
                     .baseline
                     .as_mut()
                     .is_some_and(|b| b.holds(f.rule.id, Some(&occ.iri)))
                 {
                     early.baselined += 1;
-                    false
                 } else {
-                    true
+                    findings.push(f);
                 }
-            });
+            }
         }
         for f in &mut findings {
             // Past the file's budget of places, a finding keeps its first place only (its

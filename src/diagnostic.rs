@@ -125,6 +125,10 @@ pub struct Diagnostic {
     /// The fix, written in the document's syntax, when the rule offers one (boxed: most
     /// diagnostics have none).
     pub fix: Option<Box<fix::Fix>>,
+    /// The findings of less specific look-alike rules this one stands for
+    /// ([`Finding::withheld`]): not reported, unless a directive suppresses this one by name
+    /// ([`crate::suppressions`]).
+    pub withheld: Vec<Diagnostic>,
 }
 
 impl Diagnostic {
@@ -160,6 +164,11 @@ impl Diagnostic {
             })
             .and_then(|f| fix::to_source(source, occurrence, fix_span, &f))
             .map(Box::new);
+        let withheld = finding
+            .withheld
+            .into_iter()
+            .map(|w| Diagnostic::new(source, occurrence, iri, w, strings))
+            .collect();
         Diagnostic {
             rule: finding.rule.id,
             severity: finding.severity,
@@ -184,6 +193,7 @@ impl Diagnostic {
             rfc: finding.rule.rfc.first().copied(),
             related,
             fix,
+            withheld,
         }
     }
 
@@ -207,6 +217,7 @@ impl Diagnostic {
                 .map(|r| RelatedLocation::new(source, r))
                 .collect(),
             fix: None,
+            withheld: Vec::new(),
         }
     }
 }

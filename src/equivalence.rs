@@ -202,6 +202,7 @@ fn report(
         rfc: EQUIVALENT_VARIANTS.rfc.first().copied(),
         related,
         fix: None,
+        withheld: Vec::new(),
     };
     (file, diagnostic)
 }

@@ -82,6 +82,7 @@ impl Inspection {
             origin: "inspect".into(),
             placeholders: Vec::new(),
             label: None,
+            reference_texts: Vec::new(),
         };
         let shared: std::sync::Arc<str> = std::sync::Arc::from(input);
         let diagnostics = rules::check_parsed(input, &parsed, &Selection::all())
@@ -328,9 +329,34 @@ impl Inspection {
                 self.diagnostics.len()
             ));
             out.push_str(&HumanRenderer::new(color).render_file(&self.source, &self.diagnostics));
+            let withheld = withheld_rules(&self.diagnostics);
+            if !withheld.is_empty() {
+                out.push_str(&format!(
+                    "\nwithheld under a more specific look-alike finding (one finding per host; \
+                     --ignore the speaking rule to see them): {}\n",
+                    withheld.join(", ")
+                ));
+            }
         }
         out
     }
+}
+
+/// The rules of the findings `diagnostics` withhold, at any depth, each once, in order.
+fn withheld_rules(diagnostics: &[Diagnostic]) -> Vec<&'static str> {
+    fn walk(ds: &[Diagnostic], out: &mut Vec<&'static str>) {
+        for d in ds {
+            if !out.contains(&d.rule) {
+                out.push(d.rule);
+            }
+            walk(&d.withheld, out);
+        }
+    }
+    let mut out = Vec::new();
+    for d in diagnostics {
+        walk(&d.withheld, &mut out);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -339,6 +365,18 @@ mod tests {
 
     fn json(input: &str) -> serde_json::Value {
         serde_json::from_str(&Inspection::new(input).to_json()).unwrap()
+    }
+
+    #[test]
+    fn the_readable_report_names_the_findings_withheld() {
+        let text = Inspection::new("https://g\u{43E}\u{43E}gle.com/").to_human(false);
+        assert!(
+            text.contains("withheld under a more specific look-alike finding")
+                && text.contains(": confusable, mixed-script\n"),
+            "{text}"
+        );
+        let plain = Inspection::new("https://example.org/").to_human(false);
+        assert!(!plain.contains("withheld"), "{plain}");
     }
 
     #[test]

@@ -260,13 +260,34 @@ impl Suppressions {
     }
 
     /// Removes from `diagnostics` those a directive silences and returns how many it removed.
+    /// A silenced diagnostic's withheld findings ([`Diagnostic::withheld`]) speak in its place,
+    /// unless a directive silences them too: a directive names a rule, and silences that
+    /// rule's finding, never what another rule found.
     pub fn apply(&mut self, diagnostics: &mut Vec<Diagnostic>) -> usize {
         if self.directives.is_empty() {
             return 0;
         }
-        let before = diagnostics.len();
-        diagnostics.retain(|d| !self.silences(d.rule, &d.start));
-        before - diagnostics.len()
+        let mut silenced = 0;
+        let mut kept = Vec::with_capacity(diagnostics.len());
+        for d in diagnostics.drain(..) {
+            silenced += self.release(d, &mut kept);
+        }
+        *diagnostics = kept;
+        silenced
+    }
+
+    /// Keeps `d` in `out` unless a directive silences it, and then, in its place, the findings
+    /// it withheld that no directive silences; returns how many were silenced.
+    fn release(&mut self, d: Diagnostic, out: &mut Vec<Diagnostic>) -> usize {
+        if !self.silences(d.rule, &d.start) {
+            out.push(d);
+            return 0;
+        }
+        1 + d
+            .withheld
+            .into_iter()
+            .map(|w| self.release(w, out))
+            .sum::<usize>()
     }
 
     /// Whether a directive silences a finding of rule `id` that starts at `start`; marks every
@@ -497,6 +518,7 @@ fn report(
         rfc: None,
         related: Vec::new(),
         fix: None,
+        withheld: Vec::new(),
     }
 }
 

@@ -110,3 +110,95 @@ fn bare_names_only_when_the_target_imitates_them_and_archives_are_quiet() {
     // An archive names the site in its path; the host is the trick itself.
     assert_eq!(mismatches(Format::Markdown, doc), [(E, 3), (W, 5)]);
 }
+
+#[test]
+fn a_redirector_or_mirror_that_names_the_text_is_reported_only_an_archive_is_not() {
+    let doc = [
+        // A redirector on another site, with the text's URL in its query: the phishing trick.
+        r#"<a href="https://r.example.net/go?to=https://docs.python.org/3/">https://docs.python.org/3/</a>"#,
+        r#"<a href="https://r.example.net/go?u=https%3A%2F%2Fdocs.python.org%2F3%2F">https://docs.python.org/3/</a>"#,
+        // A mirror that holds the text's host in its path.
+        r#"<a href="https://mirror.example.org/developer.mozilla.org/en-US/">https://developer.mozilla.org/en-US/</a>"#,
+        // Known web archives whose path holds the text's URL: the same page, kept.
+        r#"<a href="https://web.archive.org/web/2013/http://ontosys.com/xml-rpc/">http://ontosys.com/xml-rpc/</a>"#,
+        r#"<a href="https://archive.ph/2020.01.01-000000/https://docs.python.org/3/">https://docs.python.org/3/</a>"#,
+        r#"<a href="https://WEB.ARCHIVE.ORG/web/2013/https://www.w3.org/TR/">https://www.w3.org/TR/</a>"#,
+        // An archive whose path holds another host that only starts with the text's.
+        r#"<a href="https://web.archive.org/web/2013/https://docs.python.org.evil.example/">https://docs.python.org/</a>"#,
+        // An archive that does not hold the text's URL (a short id): another page.
+        r#"<a href="https://archive.ph/AbCd1">https://docs.python.org/3/</a>"#,
+        // A look-alike of an archive is no archive.
+        r#"<a href="https://web.archive.org.evil.example/web/2013/https://docs.python.org/">https://docs.python.org/</a>"#,
+    ]
+    .join("\n");
+    assert_eq!(
+        mismatches(Format::Html, &doc),
+        [(W, 1), (W, 2), (W, 3), (W, 7), (W, 8), (W, 9)]
+    );
+    let md = "[https://developer.mozilla.org/en-US/](https://mirror.example.org/developer.mozilla.org/en-US/)\n";
+    assert_eq!(mismatches(Format::Markdown, md), [(W, 1)]);
+    // The message says why the target's address naming the site does not make it that site.
+    let source = Source::decode("doc".into(), Format::Html, doc.as_bytes()).unwrap();
+    let selection = Selection::all();
+    let outcome = check_source(&source, &CheckOptions::new(&selection));
+    let first = &outcome.diagnostics[0];
+    assert!(
+        first.message.contains("`r.example.net`") && first.message.contains("redirector"),
+        "{}",
+        first.message
+    );
+}
+
+#[test]
+fn a_script_or_data_target_under_an_address_is_an_error() {
+    let doc = [
+        r#"<a href="vbscript:x">https://www.w3.org/</a>"#,
+        r#"<a href="JavaScript:alert(1)">www.paypal.com</a>"#,
+        r#"<a href="data:text/html;base64,PHNjcmlwdD4=">https://docs.python.org/3/</a>"#,
+        // A text that names no site: not this rule's.
+        r#"<a href="javascript:void(0)">Show more</a>"#,
+        r#"<a href="javascript:void(0)">setup.py</a>"#,
+    ]
+    .join("\n");
+    assert_eq!(mismatches(Format::Html, &doc), [(E, 1), (E, 2), (E, 3)]);
+    let md = "[https://www.w3.org/](javascript:alert(1))\n";
+    assert_eq!(mismatches(Format::Markdown, md), [(E, 1)]);
+    // The finding covers the scheme, the part that makes it code.
+    let source = Source::decode("doc".into(), Format::Html, doc.as_bytes()).unwrap();
+    let selection = Selection::all();
+    let outcome = check_source(&source, &CheckOptions::new(&selection));
+    let d = &outcome.diagnostics[0];
+    assert_eq!((d.start.column, d.end.column), (10, 18), "{d:?}");
+}
+
+#[test]
+fn markdown_reference_style_links_are_compared_with_their_definition() {
+    let doc = "See [https://a.org/][ref], [paypal.com][pp], [the docs][ref] and\n\
+               [https://ok.org/x][ok] and [https://paypal.com].\n\
+               \n\
+               [ref]: https://b.org/\n\
+               [pp]: https://p\u{430}ypal.com/\n\
+               [ok]: https://ok.org/x/\n\
+               [https://paypal.com]: https://evil.example/\n\
+               [unused.org]: https://evil.example/\n";
+    // Reported at the definition, the IRI that is checked: `ref` used with a URL text, `pp`
+    // imitating its text, the shortcut `[https://paypal.com]`; `ok` is the same site.
+    assert_eq!(mismatches(Format::Markdown, doc), [(W, 4), (E, 5), (W, 7)]);
+    // Labels match as CommonMark matches them: case and inner whitespace aside.
+    let doc = "[https://a.org/][My  Ref]\n\n[my ref]: https://b.org/\n";
+    assert_eq!(mismatches(Format::Markdown, doc), [(W, 3)]);
+}
+
+#[test]
+fn the_same_resource_written_another_way_is_quiet() {
+    // Trailing slash, scheme, `www.`, a port, case, a percent-encoded path, an IDN written in
+    // ACE form, a relative target, an autolink (its text is its target).
+    let doc = "* [https://docs.python.org/3/](http://docs.python.org/3)\n\
+               * [http://w3.org/TR](https://www.w3.org/TR/)\n\
+               * [https://Example.ORG:443/a%20b](https://example.org/a b)\n\
+               * [https://b\u{fc}cher.de/](https://xn--bcher-kva.de/)\n\
+               * [https://example.org/relative/x](/relative/x)\n\
+               * [https://docs.rs/](https://docs.rs/foo/latest#section)\n\
+               * <https://paypal.com/>\n";
+    assert_eq!(mismatches(Format::Markdown, doc), []);
+}

@@ -283,10 +283,17 @@ fn spoofs_are_found_and_real_hosts_are_quiet() {
     );
 }
 
-/// The message of the finding of `rule` on `host`.
+/// The message of the finding of `rule` on `host`, spoken or withheld under a more specific one
+/// (one finding per look-alike host).
 fn message(host: &str, rule: &str) -> String {
-    lookalike_findings(host)
-        .into_iter()
+    let mut all = lookalike_findings(host);
+    let mut i = 0;
+    while i < all.len() {
+        let withheld = std::mem::take(&mut all[i].withheld);
+        all.extend(withheld);
+        i += 1;
+    }
+    all.into_iter()
         .find(|f| f.rule.id == rule)
         .unwrap_or_else(|| panic!("{rule} is quiet on {host:?}"))
         .message

@@ -94,3 +94,173 @@ fn a_file_keeps_at_most_max_file_places() {
     assert_eq!(spans(&d[119]), 1);
     assert!(d[119]["fix"].is_null());
 }
+
+/// `check --format json ARGS` in `dir`: the (line, rule, severity) of every finding.
+fn found(dir: &std::path::Path, args: &[&str]) -> Vec<(u64, String, String)> {
+    let out = Command::cargo_bin("irilint")
+        .unwrap()
+        .current_dir(dir)
+        .args(["check", "--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    r["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["span"]["start"]["line"].as_u64().unwrap(),
+                d["rule"].as_str().unwrap().to_string(),
+                d["severity"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn at(line: u64, rule: &str, severity: &str) -> (u64, String, String) {
+    (line, rule.to_string(), severity.to_string())
+}
+
+/// `gооgle.com` with two Cyrillic `о`: `lookalike-domain`, `confusable` and `mixed-script` all
+/// find its first label.
+const GOOGLE: &str = "https://g\u{43E}\u{43E}gle.com/\n";
+
+#[test]
+fn one_finding_per_lookalike_host_the_most_specific_speaks() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "{GOOGLE}https://p\u{430}ypal.example/\nhttps://\u{51D}\u{51D}\u{51D}.g\u{43E}\u{43E}gle.com/\n"
+    );
+    std::fs::write(dir.path().join("a.txt"), text).unwrap();
+    let r = json_report(
+        "a.txt",
+        &std::fs::read_to_string(dir.path().join("a.txt")).unwrap(),
+    );
+    let d = r["diagnostics"].as_array().unwrap();
+    // The popular domain is named once; a look-alike of no listed domain is `confusable`'s
+    // alone (its `mixed-script` finding withheld); a `confusable` finding with a place in a
+    // label `lookalike-domain` does not cover (`ԝԝԝ`) still speaks.
+    let rules: Vec<(u64, &str)> = d
+        .iter()
+        .map(|x| {
+            (
+                x["span"]["start"]["line"].as_u64().unwrap(),
+                x["rule"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            (1, "lookalike-domain"),
+            (2, "confusable"),
+            (3, "confusable"),
+            (3, "lookalike-domain"),
+        ],
+        "{r:#}"
+    );
+    assert!(
+        d[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("looks like `google.com`")
+    );
+    assert_eq!(r["summary"]["errors"], 4);
+}
+
+#[test]
+fn a_withheld_lookalike_finding_speaks_when_the_speaker_is_off_or_suppressed() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), GOOGLE).unwrap();
+    // Not selected: the next most specific rule speaks, the least specific still withheld.
+    assert_eq!(
+        found(dir.path(), &["--ignore", "lookalike-domain", "a.txt"]),
+        [at(1, "confusable", "error")]
+    );
+    assert_eq!(
+        found(
+            dir.path(),
+            &["--ignore", "lookalike-domain,confusable", "a.txt"]
+        ),
+        [at(1, "mixed-script", "warning")]
+    );
+    // Selected alone, each rule is heard.
+    assert_eq!(
+        found(dir.path(), &["--select", "mixed-script", "a.txt"]),
+        [at(1, "mixed-script", "warning")]
+    );
+    // Configured below the rule it would withhold, the speaker withholds nothing more severe.
+    std::fs::write(
+        dir.path().join("low.toml"),
+        "[severity]\nlookalike-domain = \"warning\"\n",
+    )
+    .unwrap();
+    assert_eq!(
+        found(dir.path(), &["--config", "low.toml", "a.txt"]),
+        [
+            at(1, "lookalike-domain", "warning"),
+            at(1, "confusable", "error")
+        ]
+    );
+    // A directive silences the rule it names: what that finding withheld speaks in its place,
+    // until it is named too, and no directive is left unused.
+    let html = |rules: &str| {
+        format!(
+            "<!-- irilint-disable-next-line {rules} -->\n<a href=\"{}\">x</a>\n",
+            GOOGLE.trim()
+        )
+    };
+    for (rules, expected) in [
+        ("lookalike-domain", vec![at(2, "confusable", "error")]),
+        (
+            "lookalike-domain confusable",
+            vec![at(2, "mixed-script", "warning")],
+        ),
+        ("lookalike-domain confusable mixed-script", vec![]),
+        // Naming only a withheld rule silences nothing: the directive is unused.
+        (
+            "confusable",
+            vec![
+                at(1, "unused-suppression", "warning"),
+                at(2, "lookalike-domain", "error"),
+            ],
+        ),
+    ] {
+        std::fs::write(dir.path().join("b.html"), html(rules)).unwrap();
+        let mut got = found(dir.path(), &["b.html"]);
+        got.sort();
+        assert_eq!(got, expected, "{rules}");
+    }
+}
+
+#[test]
+fn a_baseline_holds_back_the_host_not_only_its_speaker() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), GOOGLE).unwrap();
+    let status = Command::cargo_bin("irilint")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["check", "--write-baseline", "base.json", "a.txt"])
+        .output()
+        .unwrap()
+        .status;
+    assert!(status.success());
+    assert_eq!(found(dir.path(), &["--baseline", "base.json", "a.txt"]), []);
+}
+
+#[test]
+fn a_withheld_finding_speaks_when_its_speaker_is_silenced_in_a_file_past_the_list() {
+    // Past `MAX_LISTED` findings a file is checked again with its directives known, each finding
+    // silenced as it is found: the same release applies there.
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "# irilint-disable-next-line lookalike-domain\n{GOOGLE}{}",
+        "https://a.example/x\u{200B}y\n".repeat(irilint::check::MAX_LISTED + 10)
+    );
+    std::fs::write(dir.path().join("a.txt"), text).unwrap();
+    let got = found(dir.path(), &["a.txt"]);
+    assert_eq!(got[0], at(2, "confusable", "error"), "{:?}", &got[..3]);
+    assert!(got.iter().all(|f| f.1 != "unused-suppression"));
+}

@@ -9,14 +9,27 @@ use irilint::rules::docs::{Example, Expect, examples};
 use irilint::rules::{self, RULES, Selection, Severity};
 use irilint::source::{Format, Source};
 
-/// The rule ids and severities an example produces.
+/// The rule ids and severities an example produces, with the findings a more specific
+/// look-alike finding withholds (one finding per look-alike host): an example shows what its
+/// rule finds, whether it speaks or another speaks for it.
 fn fired(example: &Example) -> Vec<(&'static str, Severity)> {
+    fn finding(f: rules::Finding, out: &mut Vec<(&'static str, Severity)>) {
+        out.push((f.rule.id, f.severity));
+        f.withheld.into_iter().for_each(|w| finding(w, out));
+    }
+    fn diagnostic(d: irilint::diagnostic::Diagnostic, out: &mut Vec<(&'static str, Severity)>) {
+        out.push((d.rule, d.severity));
+        d.withheld.into_iter().for_each(|w| diagnostic(w, out));
+    }
     let all = Selection::all();
+    let mut out = Vec::new();
     match &example.format {
-        None => rules::check(&example.text, &all)
-            .into_iter()
-            .map(|f| (f.rule.id, f.severity))
-            .collect(),
+        None => {
+            for f in rules::check(&example.text, &all) {
+                finding(f, &mut out);
+            }
+            out
+        }
         Some(name) => {
             let format =
                 Format::from_name(name).unwrap_or_else(|| panic!("unknown format `{name}`"));
@@ -30,11 +43,10 @@ fn fired(example: &Example) -> Vec<(&'static str, Severity)> {
             let mut outcome = [check_source(&source, &options)];
             check_project(&mut outcome, &options);
             let [outcome] = outcome;
-            outcome
-                .diagnostics
-                .into_iter()
-                .map(|d| (d.rule, d.severity))
-                .collect()
+            for d in outcome.diagnostics {
+                diagnostic(d, &mut out);
+            }
+            out
         }
     }
 }

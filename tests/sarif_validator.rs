@@ -183,6 +183,29 @@ fn security_rules_carry_a_security_severity_for_github() {
         let tags = properties["tags"].as_array().unwrap();
         assert!(tags.contains(&Value::from("security")), "{id}: {tags:?}");
     }
+    // Every look-alike rule is a security alert, so that code scanning ranks a host imitating a
+    // popular domain as it ranks a hidden character, or above it.
+    let score = |id: &str| -> f64 {
+        let properties = &rule(id)["properties"];
+        properties["security-severity"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{id} has no security-severity: {properties}"))
+            .parse()
+            .unwrap()
+    };
+    let lookalike: Vec<&str> = irilint::rules::RULES
+        .iter()
+        .filter(|r| r.group == "lookalike")
+        .map(|r| r.id)
+        .collect();
+    assert!(lookalike.len() >= 7, "{lookalike:?}");
+    for id in lookalike {
+        assert!(score(id) >= 4.0, "{id}: at least medium");
+        let tags = rule(id)["properties"]["tags"].as_array().unwrap().clone();
+        assert!(tags.contains(&Value::from("security")), "{id}: {tags:?}");
+    }
+    assert!(score("lookalike-domain") >= score("bidi-formatting-character"));
+    assert!(score("link-text-mismatch") >= 7.0);
     // A style rule is not a security alert.
     let style = &rule("percent-lowercase-hex")["properties"];
     assert!(style.get("security-severity").is_none(), "{style}");

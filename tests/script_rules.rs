@@ -15,11 +15,22 @@ const MINE: [&str; 6] = [
     "lookalike-domain",
 ];
 
+/// The findings of `rule` on `iri`, spoken or withheld under a more specific look-alike finding
+/// (one finding per look-alike host): each rule's own detection, in order.
 fn findings(iri: &str, rule: &str) -> Vec<Finding> {
-    rules::check(iri, &Selection::all())
-        .into_iter()
-        .filter(|f| f.rule.id == rule)
-        .collect()
+    fn all(f: Finding, out: &mut Vec<Finding>) {
+        let mut f = f;
+        let withheld = std::mem::take(&mut f.withheld);
+        out.push(f);
+        withheld.into_iter().for_each(|w| all(w, out));
+    }
+    let mut out = Vec::new();
+    for f in rules::check(iri, &Selection::all()) {
+        all(f, &mut out);
+    }
+    out.retain(|f| f.rule.id == rule);
+    out.sort_by_key(|f| (f.range.start, f.range.end));
+    out
 }
 
 /// The text each finding of `rule` covers.

@@ -404,6 +404,7 @@ mod tests {
             origin: "a@href".into(),
             placeholders: Vec::new(),
             label: None,
+            reference_texts: Vec::new(),
         };
         let (prepared, source) = widen(&occ, 1..4);
         assert_eq!((prepared, source), (1..4, 11..19));

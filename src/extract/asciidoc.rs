@@ -1011,6 +1011,7 @@ impl Scan<'_> {
             map,
             origin: origin.into(),
             label: None,
+            reference_texts: Vec::new(),
         });
     }
 }

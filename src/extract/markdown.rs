@@ -6,7 +6,8 @@
 //!   (`[text](dest "title")`, `![alt](dest)`), not its title;
 //! - `markdown:definition`: the destination of a reference definition (`[label]: dest`, also on
 //!   the next line and in `<...>` with spaces), reported once however many links use it —
-//!   reference-style links themselves are not reported;
+//!   reference-style links themselves are not reported, but the texts of those that may name a
+//!   site go with their definition ([`Occurrence::reference_texts`]);
 //! - `markdown:autolink`: `<scheme:...>` (email autolinks `<user@host>` are not IRIs;
 //!   `<mailto:...>` is);
 //! - `markdown:text`: bare IRIs in text, found by the plain-text detector ([`super::text`]) in
@@ -50,11 +51,12 @@ mod jsx;
 pub(crate) mod mdx;
 mod rustdoc;
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, LinkType, Options, Parser, Tag, TagEnd};
 
-use super::{Comment, Extraction, Occurrence, SpanMap, template, text};
+use super::{Comment, Extraction, MAX_REFERENCE_TEXTS, Occurrence, SpanMap, template, text};
 use decode::Located;
 
 /// True when `events` are slices of `text` one right after another, each as written: their text
@@ -622,6 +624,8 @@ fn parse_chunk(
         html: Vec::new(),
         triggers: text::Triggers::new(slice),
         base,
+        reference_texts: HashMap::new(),
+        reference_count: 0,
     };
     let mut parser = Parser::new_ext(slice, options()).into_offset_iter();
     // Inside a code block (no IRIs), an autolink (reported as a whole), a table.
@@ -699,18 +703,24 @@ fn parse_chunk(
             Event::Start(Tag::Link {
                 link_type,
                 dest_url,
+                id,
                 ..
             }) => {
                 if matches!(link_type, LinkType::Autolink | LinkType::Email) {
                     autolinks += 1;
                 }
-                links.push(OpenLink::new(false, link_type, dest_url, range, tables > 0));
+                let link = (link_type, dest_url, id);
+                links.push(OpenLink::new(false, link, range, tables > 0));
             }
             Event::Start(Tag::Image {
                 link_type,
                 dest_url,
+                id,
                 ..
-            }) => links.push(OpenLink::new(true, link_type, dest_url, range, tables > 0)),
+            }) => {
+                let image = (link_type, dest_url, id);
+                links.push(OpenLink::new(true, image, range, tables > 0));
+            }
             Event::End(TagEnd::Link | TagEnd::Image) => {
                 if let Some(link) = links.pop() {
                     if matches!(link.link_type, LinkType::Autolink | LinkType::Email) {
@@ -746,11 +756,17 @@ fn parse_chunk(
         // Those of a label an earlier chunk defined are not the label's definition.
         defs.retain(|(label, _)| labels.0.insert(unicase::UniCase::new(&**label)));
     }
-    for (_, def) in defs {
+    for (label, def) in defs {
         if !def.dest.is_empty() && !rustdoc::is_intra_doc_link(&def.dest) {
             let span = base + def.span.start..base + def.span.end;
             let located = decode::locate_definition(text, span, &def.dest);
             w.push_located(&def.dest, located, "markdown:definition");
+            let uses = w
+                .reference_texts
+                .remove(&unicase::UniCase::new(normalize_label(label)));
+            if let (Some(uses), Some(pushed)) = (uses, w.occurrences.last_mut()) {
+                pushed.reference_texts = uses;
+            }
         }
     }
     let Walker {
@@ -787,6 +803,8 @@ struct OpenLink<'a> {
     image: bool,
     link_type: LinkType,
     dest: CowStr<'a>,
+    /// The label of a reference-style link (`ref` of `[text][ref]`).
+    id: CowStr<'a>,
     /// The source of the whole link.
     range: Range<usize>,
     /// The end of the last event inside it so far (its text ends at or after it).
@@ -797,8 +815,7 @@ struct OpenLink<'a> {
 impl<'a> OpenLink<'a> {
     fn new(
         image: bool,
-        link_type: LinkType,
-        dest: CowStr<'a>,
+        (link_type, dest, id): (LinkType, CowStr<'a>, CowStr<'a>),
         range: Range<usize>,
         in_table: bool,
     ) -> Self {
@@ -807,6 +824,7 @@ impl<'a> OpenLink<'a> {
             image,
             link_type,
             dest,
+            id,
             range,
             inner_end,
             in_table,
@@ -832,6 +850,23 @@ struct Walker<'t> {
     triggers: text::Triggers<'t>,
     /// Where the chunk starts in the text (the triggers' positions are in the chunk).
     base: usize,
+    /// The texts of reference-style links that may name a site, by the label they use.
+    reference_texts: HashMap<unicase::UniCase<String>, Vec<Range<usize>>>,
+    /// How many are kept in `reference_texts`.
+    reference_count: usize,
+}
+
+/// The most reference-style link texts a chunk keeps to compare with their definitions: what a
+/// page of millions of such links holds stays small.
+const REFERENCE_TEXTS_PER_CHUNK: usize = 4096;
+
+/// The longest reference-style link text kept (a longer one names no site).
+const MAX_REFERENCE_TEXT: usize = 1024;
+
+/// A link label as CommonMark matches it (case aside): runs of whitespace are one space, and
+/// none at either end.
+fn normalize_label(label: &str) -> String {
+    label.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 impl<'t> Walker<'t> {
@@ -872,8 +907,26 @@ impl<'t> Walker<'t> {
                 };
                 self.push_located(&link.dest, located, "markdown:autolink");
             }
-            // Email autolinks are not IRIs; reference-style links are reported at their
-            // definition.
+            // A reference-style link is reported at its definition, which is compared with
+            // the link's text there ([`Occurrence::reference_texts`]).
+            LinkType::Reference | LinkType::Collapsed | LinkType::Shortcut if !link.image => {
+                let text_start = link.range.start + 1;
+                let text = self.text.get(text_start..link.inner_end).unwrap_or("");
+                if self.reference_count < REFERENCE_TEXTS_PER_CHUNK
+                    && text.len() <= MAX_REFERENCE_TEXT
+                    && memchr::memchr2(b'.', b'&', text.as_bytes()).is_some()
+                {
+                    let uses = self
+                        .reference_texts
+                        .entry(unicase::UniCase::new(normalize_label(&link.id)))
+                        .or_default();
+                    if uses.len() < MAX_REFERENCE_TEXTS {
+                        uses.push(text_start..link.inner_end);
+                        self.reference_count += 1;
+                    }
+                }
+            }
+            // Email autolinks are not IRIs.
             _ => {}
         }
     }
@@ -896,6 +949,7 @@ impl<'t> Walker<'t> {
                 origin: origin.into(),
                 placeholders: Vec::new(),
                 label: None,
+                reference_texts: Vec::new(),
             }
             .with_templates(),
         );
@@ -1036,6 +1090,7 @@ impl<'t> Walker<'t> {
                 map: map.slice(r),
                 origin: "markdown:text".into(),
                 label: None,
+                reference_texts: Vec::new(),
             });
         }
     }

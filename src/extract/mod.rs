@@ -43,7 +43,16 @@ pub struct Occurrence {
     /// and the format gives it one: `<a href="…">text</a>`, `[text](…)`, `` `text <…>`_ ``,
     /// `https://…[text]` (what `link-text-mismatch` compares the target with).
     pub label: Option<Range<usize>>,
+    /// The source ranges of the texts of Markdown reference-style links that use this
+    /// definition (`[https://a.org/][ref]` for `[ref]: https://b.org/`) and may name a site (they
+    /// hold a `.` or `&`), at most [`MAX_REFERENCE_TEXTS`]: compared with the target like
+    /// [`Occurrence::label`]. Empty for every other occurrence.
+    pub reference_texts: Vec<Range<usize>>,
 }
+
+/// The most reference-style link texts kept for one definition ([`Occurrence::reference_texts`]):
+/// a page that links one definition thousands of times holds no list of thousands.
+pub const MAX_REFERENCE_TEXTS: usize = 16;
 
 impl Occurrence {
     /// The same occurrence found in a slice of the document that starts at `by`: its map and
@@ -51,6 +60,9 @@ impl Occurrence {
     pub fn shift(&mut self, by: usize) {
         self.map.shift(by);
         self.label = self.label.take().map(|r| r.start + by..r.end + by);
+        for r in &mut self.reference_texts {
+            *r = r.start + by..r.end + by;
+        }
     }
 
     /// An occurrence whose text was copied verbatim from `source[range]`.
@@ -61,6 +73,7 @@ impl Occurrence {
             origin: origin.into(),
             placeholders: Vec::new(),
             label: None,
+            reference_texts: Vec::new(),
         }
     }
 

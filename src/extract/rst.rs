@@ -185,6 +185,7 @@ impl Scan<'_> {
             origin: origin.into(),
             placeholders: Vec::new(),
             label: None,
+            reference_texts: Vec::new(),
         }
         .with_templates();
         // `{IDF_TARGET_PATH_NAME}`: a substitution that a Sphinx extension fills in (ESP-IDF's
@@ -211,6 +212,7 @@ fn unescaped(text: &str, bare: Occurrence) -> Occurrence {
             map,
             origin: bare.origin,
             label: bare.label,
+            reference_texts: bare.reference_texts,
         },
         None => bare,
     }

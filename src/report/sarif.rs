@@ -196,15 +196,22 @@ fn descriptor(rule: &Rule) -> Value {
 /// The rules whose findings are security problems, with GitHub code scanning's
 /// `security-severity` (a CVSS-like score: 9.0 and up critical, 7.0 high, 4.0 medium, 0.1 low)
 /// and the weakness (CWE) they are an instance of. A deceptive link is high (what it shows is
-/// not where it goes); what a filter or parser may be led astray by is medium.
-const SECURITY: [(&str, &str, u32); 10] = [
+/// not where it goes); what a filter or parser may be led astray by is medium. Every rule of the
+/// `lookalike` group is here: a host that imitates a popular domain, or a link whose text names
+/// another site, ranks above a hidden character; a word mixing scripts, often innocent, is
+/// medium.
+const SECURITY: [(&str, &str, u32); 14] = [
     // CWE-451: user interface misrepresentation of critical information.
     ("bidi-formatting-character", "7.5", 451),
     ("invisible-character", "7.5", 451),
     ("percent-encoded-forbidden", "7.0", 451),
+    ("link-text-mismatch", "8.0", 451),
     // CWE-1007: insufficient visual distinction of homoglyphs.
+    ("lookalike-domain", "8.5", 1007),
     ("confusable", "7.5", 1007),
     ("confusable-delimiter", "7.5", 1007),
+    ("spoof-pattern", "7.5", 1007),
+    ("restricted-character", "7.0", 1007),
     ("mixed-script", "5.0", 1007),
     // CWE-176: improper handling of Unicode encoding (overlong forms pass filters).
     ("percent-overlong-utf8", "7.0", 176),
@@ -409,6 +416,20 @@ mod tests {
             assert!(crate::rules::rule(id).is_some(), "{id} is not a rule");
             let n: f64 = score.parse().unwrap();
             assert!((0.1..=10.0).contains(&n), "{id}: {score}");
+        }
+    }
+
+    #[test]
+    fn every_lookalike_rule_is_a_security_rule() {
+        for rule in crate::rules::RULES
+            .iter()
+            .filter(|r| r.group == "lookalike")
+        {
+            assert!(
+                SECURITY.iter().any(|(id, _, _)| *id == rule.id),
+                "{} has no security-severity",
+                rule.id
+            );
         }
     }
 

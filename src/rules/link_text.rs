@@ -38,63 +38,121 @@ const FILE_LIKE_SUFFIXES: [&str; 20] = [
 /// The longest link text taken as a URL or host name.
 const MAX_SHOWN: usize = 300;
 
+/// Web archives whose address holds the address of the page they keep
+/// (`https://web.archive.org/web/2013/http://ontosys.com/…`): a link to the copy shown as the
+/// original URL is the same page, not another site. Matched on the whole host, lowercase.
+/// A redirector or mirror on any other host is what a phishing link is made of, and is reported.
+const ARCHIVES: [&str; 13] = [
+    // The Internet Archive's Wayback Machine.
+    "web.archive.org",
+    "wayback.archive.org",
+    // archive.today and the names it answers to.
+    "archive.today",
+    "archive.ph",
+    "archive.is",
+    "archive.li",
+    "archive.vn",
+    "archive.fo",
+    "archive.md",
+    // WebCite, the UK Government Web Archive, the Portuguese web archive.
+    "webcitation.org",
+    "www.webcitation.org",
+    "webarchive.nationalarchives.gov.uk",
+    "arquivo.pt",
+];
+
+/// Schemes whose IRI is code or inline content, not a site to open: a link showing an address
+/// that runs `javascript:` (or `vbscript:`, or opens a `data:` page) deceives by itself.
+const CODE_SCHEMES: [&str; 3] = ["javascript", "vbscript", "data"];
+
 fn check_link_text(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     let Some(origin) = input.origin else {
         return;
     };
-    let Some(label) = origin.occurrence.label.clone() else {
-        return;
-    };
-    let Some(raw) = origin.source.text.get(label) else {
-        return;
-    };
+    let occurrence = origin.occurrence;
+    let labels = occurrence.label.iter().chain(&occurrence.reference_texts);
+    for label in labels {
+        if let Some(raw) = origin.source.text.get(label.clone()) {
+            // One finding per link: the first text that names another site.
+            if check_one_text(input, raw, sink) {
+                return;
+            }
+        }
+    }
+}
+
+/// Compares one text a reader sees for the link with its target; true when it reported.
+fn check_one_text(input: &IriCheck<'_>, raw: &str, sink: &mut Sink<'_>) -> bool {
     // A host name has a dot (or a character reference that may be one): most link texts
     // ("the docs") are left at once.
     if memchr::memchr2(b'.', b'&', raw.as_bytes()).is_none() {
-        return;
+        return false;
+    }
+    if let Some(scheme) = &input.iri.scheme {
+        let name = &input.text[scheme.clone()];
+        if CODE_SCHEMES.iter().any(|s| name.eq_ignore_ascii_case(s)) {
+            let Some((shown, _)) = shown_host(raw, input.text) else {
+                return false;
+            };
+            let shown_name = escape_unsafe(&shown.unicode);
+            let scheme_name = name.to_ascii_lowercase();
+            sink.report_imitation(
+                scheme.clone(),
+                format!(
+                    "the link's text shows `{shown_name}`, but the link is a `{scheme_name}:` IRI: following it runs code or opens content made for the link, not that site"
+                ),
+                Some(format!(
+                    "link to the site the text names, or make the text say what the link does; a `{scheme_name}:` link behind an address is how script is slipped past a reader"
+                )),
+            );
+            return true;
+        }
     }
     let Some(authority) = &input.iri.authority else {
-        return;
+        return false;
     };
     let host = &authority.host;
     if host.range.is_empty() || host.kind.is_none() {
-        return;
+        return false;
     }
     let Some((shown, written_as_url)) = shown_host(raw, input.text) else {
-        return;
+        return false;
     };
     let target_text = &input.text[host.range.clone()];
     // The text shows the target's own host (`[https://github.com/x](https://github.com/x)`, the
     // most common case): the same site, without a lookup.
     if target_text.eq_ignore_ascii_case(&shown.unicode) {
-        return;
+        return false;
     }
     let Some(target) = Site::of(target_text, host.kind == Some(HostKind::RegName)) else {
-        return;
+        return false;
     };
     if shown.domain == target.domain {
-        return;
+        return false;
     }
-    // A web archive or a redirector names the site it leads to in its path or query
-    // (`https://web.archive.org/web/2013/http://ontosys.com/…` shown as the original URL); in
-    // the host it is the trick itself (`docs.python.org.evil.example`).
-    let after_host = &input.text[host.range.end..];
-    if contains_ignoring_case(after_host, &shown.unicode)
-        || contains_ignoring_case(after_host, &shown.domain)
-    {
-        return;
+    // Everything after the host up to the fragment: where an archive or a redirector names the
+    // site it leads to.
+    let end = input.iri.fragment.as_ref().map_or(input.text.len(), |f| {
+        f.start.saturating_sub(1).max(host.range.end)
+    });
+    let after_host = &input.text[host.range.end..end];
+    let names_shown = names_site(after_host, &shown);
+    // A web archive keeps a copy of the page its address names: the same page. A redirector or
+    // mirror on any other host is the trick itself (`r.example.net/go?to=https://docs.python.org/`),
+    // and so is the text's host inside the target's (`docs.python.org.evil.example`).
+    if names_shown && ARCHIVES.contains(&target.unicode.trim_end_matches('.')) {
+        return false;
     }
     // A bare name (`put.io`, `gcr.io`, a Go import path `k8s.io/kubernetes`) is as often a
     // product's name as an address: only a look-alike of it is reported.
     if !written_as_url && !shown.looks_like(&target) {
-        return;
+        return false;
     }
     let shown_name = escape_unsafe(&shown.unicode);
     let target_name = escape_unsafe(&target.unicode);
     let range = host.range.clone();
     if shown.looks_like(&target) {
-        sink.report_as(
-            Severity::Error,
+        sink.report_imitation(
             range,
             format!(
                 "the link's text shows `{shown_name}`, but the link opens `{target_name}`, a look-alike of it"
@@ -103,17 +161,45 @@ fn check_link_text(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 "`{target_name}` is made to be read as `{shown_name}`: link to the site the text names, or remove the link"
             )),
         );
-        return;
+        return true;
     }
+    let through = if names_shown {
+        format!(
+            ", which names `{shown_name}` in its address but is not an archive irilint knows: a redirector or mirror, which may send readers anywhere"
+        )
+    } else {
+        String::new()
+    };
     sink.report(
         range,
-        format!("the link's text shows `{shown_name}`, but the link opens `{target_name}`"),
+        format!("the link's text shows `{shown_name}`, but the link opens `{target_name}`{through}"),
         Some(format!(
             "readers trust the text and click through to `{}`: make the text name the site the link opens, or link to `{}`",
             escape_unsafe(&target.domain_unicode()),
             escape_unsafe(&shown.domain_unicode())
         )),
     );
+    true
+}
+
+/// Whether `address` (a target's path and query) names the site `shown` as an address does:
+/// its host or registrable domain right after a `/` (`/web/2013/http://ontosys.com/x`,
+/// `?to=https://docs.python.org/`, `/developer.mozilla.org/en-US/`) or the domain after a `.`,
+/// and followed by the end of a host (`/`, `:`, `?`, `#`, `&`, or the end), so that
+/// `docs.python.org.evil.example` does not name `docs.python.org`. ASCII case is ignored;
+/// percent-encoded `/` and `:` (`?to=https%3A%2F%2Fdocs.python.org%2F`) are read as they are.
+fn names_site(address: &str, shown: &Site) -> bool {
+    let lower = address.to_ascii_lowercase();
+    let lower = lower.replace("%2f", "/").replace("%3a", ":");
+    let found = |needle: &str, before: &[u8]| {
+        !needle.is_empty()
+            && memchr::memmem::find_iter(lower.as_bytes(), needle.as_bytes()).any(|k| {
+                let ok_before = k > 0 && before.contains(&lower.as_bytes()[k - 1]);
+                let after = lower.as_bytes().get(k + needle.len());
+                ok_before && after.is_none_or(|b| b"/:?#&".contains(b))
+            })
+    };
+    found(&shown.unicode, b"/=") || found(&shown.domain, b"/=.")
 }
 
 /// A site as compared: its registrable domain (ASCII, lowercase), and the host as a reader
@@ -252,13 +338,6 @@ fn shown_host(raw: &str, target: &str) -> Option<(Site, bool)> {
         }
     }
     Some((site, explicit || www))
-}
-
-/// Whether `needle` (lowercase) is in `haystack`, ASCII case ignored; in linear time.
-fn contains_ignoring_case(haystack: &str, needle: &str) -> bool {
-    !needle.is_empty()
-        && memchr::memmem::find(haystack.to_ascii_lowercase().as_bytes(), needle.as_bytes())
-            .is_some()
 }
 
 /// The text of a link as a reader sees it, near enough to find a URL or host name in it: markup

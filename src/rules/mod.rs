@@ -21,6 +21,7 @@ mod lookalike;
 mod lookalike_domain;
 mod normalization;
 mod percent;
+mod precedence;
 mod restricted;
 pub(crate) mod selection;
 mod spoof_pattern;
@@ -181,6 +182,14 @@ pub struct Finding {
     pub help: Option<String>,
     /// The edit that makes the IRI right, when the rule knows one.
     pub fix: Option<crate::iri_fix::IriFix>,
+    /// The findings of less specific look-alike rules on the same host labels that this one
+    /// stands for: one finding per look-alike host ([`precedence`]). They are not reported
+    /// unless this finding is suppressed by name.
+    pub withheld: Vec<Finding>,
+    /// True when the finding says the host imitates a name the document shows
+    /// (`link-text-mismatch`'s look-alike case), which makes it the most specific look-alike
+    /// finding.
+    pub imitation: bool,
 }
 
 impl PartialEq for Rule {
@@ -309,8 +318,19 @@ impl Sink<'_> {
                 message,
                 help,
                 fix: None,
+                withheld: Vec::new(),
+                imitation: false,
             },
         );
+    }
+
+    /// Reports, as an error, that the host at `range` imitates a name the document shows: the
+    /// most specific look-alike finding ([`Finding::imitation`]).
+    pub fn report_imitation(&mut self, range: Range<usize>, message: String, help: Option<String>) {
+        self.report_as(Severity::Error, range, message, help);
+        if let Some((i, false)) = self.out.last {
+            self.out.list[i].imitation = true;
+        }
     }
 
     /// The severity a report asking for `severity` gets: a rule configured below its default
@@ -493,18 +513,28 @@ impl Findings {
         }
     }
 
-    /// The findings in order, each merged one's message saying how many places it has.
-    fn finish(self) -> Vec<Finding> {
+    /// The findings in order, each merged one's message saying how many places it has, with
+    /// one finding per look-alike host ([`precedence`]).
+    fn finish(self, input: &IriCheck<'_>) -> Vec<Finding> {
         let mut out = self.list;
         for f in &mut out {
             if !f.also.is_empty() || f.more > 0 {
                 finish_merged(f);
             }
         }
-        out.sort_by(|a, b| {
-            (a.range.start, a.range.end, a.rule.id).cmp(&(b.range.start, b.range.end, b.rule.id))
-        });
+        let mut out = precedence::one_per_host(input.text, input.iri, out);
+        sort_findings(&mut out);
         out
+    }
+}
+
+/// Sorts findings by place and rule, and those each withholds likewise.
+fn sort_findings(list: &mut [Finding]) {
+    list.sort_by(|a, b| {
+        (a.range.start, a.range.end, a.rule.id).cmp(&(b.range.start, b.range.end, b.rule.id))
+    });
+    for f in list.iter_mut().filter(|f| !f.withheld.is_empty()) {
+        sort_findings(&mut f.withheld);
     }
 }
 
@@ -716,7 +746,7 @@ fn run_iri_checks(
         };
         check(&input, &mut sink);
     }
-    out.finish()
+    out.finish(&input)
 }
 
 /// Rules that say a run of characters is text garbled by a wrong decoding.

@@ -378,6 +378,7 @@ fn scan_view(
                     origin: origin.clone(),
                     placeholders: Vec::new(),
                     label: label.clone(),
+                    reference_texts: Vec::new(),
                 }
                 .with_templates()
             };

@@ -144,6 +144,7 @@ fn occurrence(value: Value) -> Option<Occurrence> {
             origin: origin.into(),
             placeholders: Vec::new(),
             label: None,
+            reference_texts: Vec::new(),
         }
         .with_templates(),
     )

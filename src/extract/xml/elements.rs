@@ -230,6 +230,7 @@ impl<'a> Walker<'a> {
                         origin: origin.clone(),
                         placeholders,
                         label: None,
+                        reference_texts: Vec::new(),
                     }
                 };
                 // Each IRI is handed on as it is found, the one before it once the next is (a
@@ -299,6 +300,7 @@ impl<'a> Walker<'a> {
                         origin: c.origin.into(),
                         placeholders: Vec::new(),
                         label: None,
+                        reference_texts: Vec::new(),
                     }
                     .with_templates(),
                 );
