@@ -562,3 +562,37 @@ fn unknown_rule_names_are_matched_without_a_suggestion_until_reported() {
         "suggestions looked for past the reports made"
     );
 }
+
+/// The formats whose prose is searched for IRIs as plain text is, with a file name of each.
+const PROSE: [(&str, Format); 4] = [
+    ("a.txt", Format::Text),
+    ("a.md", Format::Markdown),
+    ("a.rst", Format::Rst),
+    ("a.adoc", Format::Asciidoc),
+];
+
+#[test]
+fn iris_each_before_an_unclosed_bracket_cost_linear_work() {
+    // `http://a.org/x[` over and over on one line: each IRI ends at its `[` (nothing closes it:
+    // an AsciiDoc macro's), which was known only once its walk had reached the end of the line,
+    // and the next IRI walked there again (480 KB took 45 s).
+    for (name, format) in PROSE {
+        for opener in ["[", "[[", "[-", "[`"] {
+            for tail in ["", "\n"] {
+                let work = |n: usize| {
+                    let doc = format!("http://a.org/x{opener}").repeat(n) + tail;
+                    let (file, work) = checked(name, format, &doc, Work::OpenerScans);
+                    // (Backquotes make code spans of some: `[` and a backquote open an
+                    // AsciiDoc macro's attributes, taken whole.)
+                    assert!(file.iris >= 1, "{name} {opener:?} {n}");
+                    work
+                };
+                assert_linear(
+                    &format!("{name}: IRIs before {opener:?}, then {tail:?}"),
+                    work(2_000),
+                    work(8_000),
+                );
+            }
+        }
+    }
+}

@@ -56,7 +56,12 @@ fn brackets(iri: &str) -> (Option<usize>, Vec<Range<usize>>) {
     // The bytes between are passed over many at a time (an IRI may be megabytes long).
     while let Some(k) = memchr::memchr(b'[', &b[i..]) {
         i += k;
-        let Some(first) = iri[i..].find(']').map(|k| i + k) else {
+        let first = iri[i..].find(']').map(|k| i + k);
+        crate::work::add(
+            crate::work::Work::OpenerScans,
+            first.map_or(b.len(), |f| f + 1) - i,
+        );
+        let Some(first) = first else {
             return (Some(i), parts);
         };
         // Synopses nest optional parts (`ftp://[user@]machine[[:#]port]/path`).
@@ -106,12 +111,14 @@ fn matching_close(s: &str, open: usize) -> Option<usize> {
             b']' => {
                 depth -= 1;
                 if depth == 0 {
+                    crate::work::add(crate::work::Work::OpenerScans, k + 1);
                     return Some(open + k);
                 }
             }
             _ => {}
         }
     }
+    crate::work::add(crate::work::Work::OpenerScans, s.len() - open);
     None
 }
 
