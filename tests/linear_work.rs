@@ -596,3 +596,35 @@ fn iris_each_before_an_unclosed_bracket_cost_linear_work() {
         }
     }
 }
+
+#[test]
+fn macro_targets_on_one_long_asciidoc_line_cost_linear_work() {
+    // Each word that may start a macro looks for where its target ends (a blank, a `[`): from
+    // each of `http://a.org/x/http://a.org/x/…` to the line's end. And an IRI after an
+    // attribute reference, cut at an unclosed `[`, was walked to the line's end from each; the
+    // `{endsb}` closing each `{startsb}` of an IRI was searched for to its end.
+    // What, the document for n, whether it has IRIs (`link:` without its `[…]` is no link).
+    type Case = (&'static str, fn(usize) -> String, bool);
+    let cases: [Case; 4] = [
+        ("URLs", |n| "http://a.org/x/".repeat(n), true),
+        ("links", |n| "link:a/".repeat(n), false),
+        (
+            "references",
+            |n| ":url-a: http://a.org/\n\n".to_string() + &"{url-a}/x[".repeat(n),
+            true,
+        ),
+        (
+            "synopses",
+            |n| format!("http://a.org/{}", "{startsb}x".repeat(n)),
+            true,
+        ),
+    ];
+    for (what, doc, iris) in cases {
+        let work = |n: usize| {
+            let (file, work) = checked("a.adoc", Format::Asciidoc, &doc(n), Work::OpenerScans);
+            assert_eq!(file.iris >= 1, iris, "{what} {n}");
+            work
+        };
+        assert_linear(what, work(2_000), work(8_000));
+    }
+}

@@ -477,20 +477,7 @@ fn iri_at(text: &str, i: usize, reach: &mut Reach) -> Option<usize> {
     } else {
         return None;
     };
-    // An IRI cut at a `[` that nothing closes ends there whatever follows the `[`: it is not
-    // walked to the end of its line first (each IRI of `http://a.org/x[` repeated on one line
-    // was, 480 KB took 45 s).
-    let cut = unclosed_bracket(text, i, prefix_end, reach);
-    let (mut end, cut) = match cut {
-        Some(q) => (q, true),
-        None => {
-            let end = iri_end(text, i);
-            match text_placeholders::macro_cut(&text[i..end]) {
-                Some(k) => (i + k, true),
-                None => (end, false),
-            }
-        }
-    };
+    let (mut end, cut) = cut_end(text, i, b[prefix_end - 1] == b':', reach);
     if cut {
         // What the cut leaves at the end (`…/a.[x]`) is punctuation again.
         while text[i..end].ends_with(['.', ',', ':', ';', '!', '?', '\'', '*']) {
@@ -500,15 +487,37 @@ fn iri_at(text: &str, i: usize, reach: &mut Reach) -> Option<usize> {
     (end > prefix_end).then_some(end)
 }
 
-/// Where [`text_placeholders::macro_cut`] cuts the IRI starting at `i` (its scheme or `www.`
-/// ending at `prefix_end`) when the `[` it cuts at is closed by nothing before the next
-/// character that ends every IRI: then the cut is known once the IRI is walked as far as that
-/// `[`. `None` when it is not so, and the IRI is walked to its end.
-fn unclosed_bracket(text: &str, i: usize, prefix_end: usize, reach: &mut Reach) -> Option<usize> {
+/// Where the IRI starting at `i` ends ([`iri_end`]), or is cut by
+/// [`text_placeholders::macro_cut`] (then with `true`, and its punctuation left on); `scheme`
+/// when it starts with one, whose `:` is its first. `reach` keeps what the searches found, for
+/// the IRIs after `i` in `text`.
+///
+/// An IRI cut at a `[` that nothing closes ends there whatever follows the `[`: it is not
+/// walked to the end of its line first (each IRI of `http://a.org/x[` repeated on one line
+/// was: 480 KB took 45 s).
+pub(crate) fn cut_end(text: &str, i: usize, scheme: bool, reach: &mut Reach) -> (usize, bool) {
+    if let Some(q) = unclosed_bracket(text, i, scheme, reach) {
+        return (q, true);
+    }
+    let end = iri_end(text, i);
+    match text_placeholders::macro_cut(&text[i..end]) {
+        Some(k) => (i + k, true),
+        None => (end, false),
+    }
+}
+
+/// Where [`text_placeholders::macro_cut`] cuts the IRI starting at `i` when the `[` it cuts
+/// at is closed by nothing before the next character that ends every IRI: then the cut is
+/// known once the IRI is walked as far as that `[`. `None` when it is not so.
+fn unclosed_bracket(text: &str, i: usize, scheme: bool, reach: &mut Reach) -> Option<usize> {
     let b = text.as_bytes();
     // The cut weighs the `[`s after the IRI's first `:`, or all of them if it has none.
-    let scheme = b[prefix_end - 1] == b':';
-    let q = reach.next_byte(b, 0, if scheme { prefix_end } else { i })?;
+    let from = if scheme {
+        i + memchr::memchr(b':', &b[i..])? + 1
+    } else {
+        i
+    };
+    let q = reach.next_byte(b, 0, from)?;
     let stop = reach.next_stop(text, q);
     if reach.next_byte(b, 1, q).is_some_and(|k| k < stop) {
         return None;
@@ -528,7 +537,7 @@ fn unclosed_bracket(text: &str, i: usize, prefix_end: usize, reach: &mut Reach) 
 /// next: a search that found nothing up to a point is not made again before that point, so
 /// that a text of IRIs each before an unclosed `[` is searched once, not once per IRI.
 #[derive(Default)]
-struct Reach {
+pub(crate) struct Reach {
     /// For `[`, `]` and `:` ([`Reach::BYTES`]): searched from this position, found there.
     bytes: [Option<(usize, Option<usize>)>; 3],
     /// Searched from this position, the next character that ends every IRI found there.
