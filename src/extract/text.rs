@@ -437,7 +437,7 @@ impl Iterator for Iris<'_> {
                 continue;
             }
             self.weighed = Some(ws);
-            if let Some(end) = iri_at(text, ws, &mut self.reach) {
+            if let Some(end) = iri_at(text, ws, Some(&mut self.reach)) {
                 self.pos = end;
                 self.search = self.search.max(end);
                 self.run = None;
@@ -450,8 +450,9 @@ impl Iterator for Iris<'_> {
 }
 
 /// The end of the IRI whose first word starts at `i`, if one does there; `reach` keeps what
-/// the searches for closers found, for the IRIs after it.
-fn iri_at(text: &str, i: usize, reach: &mut Reach) -> Option<usize> {
+/// the searches for closers found, for the IRIs after it (without it, the IRI is walked to its
+/// end: what the tests compare the searches with).
+fn iri_at(text: &str, i: usize, reach: Option<&mut Reach>) -> Option<usize> {
     let b = text.as_bytes();
     let mut word_end = i;
     while word_end < b.len() && is_scheme_byte(b[word_end]) {
@@ -477,7 +478,10 @@ fn iri_at(text: &str, i: usize, reach: &mut Reach) -> Option<usize> {
     } else {
         return None;
     };
-    let (mut end, cut) = cut_end(text, i, b[prefix_end - 1] == b':', reach);
+    let (mut end, cut) = match reach {
+        Some(reach) => cut_end(text, i, b[prefix_end - 1] == b':', reach),
+        None => walked_end(text, i),
+    };
     if cut {
         // What the cut leaves at the end (`…/a.[x]`) is punctuation again.
         while text[i..end].ends_with(['.', ',', ':', ';', '!', '?', '\'', '*']) {
@@ -492,13 +496,16 @@ fn iri_at(text: &str, i: usize, reach: &mut Reach) -> Option<usize> {
 /// when it starts with one, whose `:` is its first. `reach` keeps what the searches found, for
 /// the IRIs after `i` in `text`.
 ///
-/// An IRI cut at a `[` that nothing closes ends there whatever follows the `[`: it is not
-/// walked to the end of its line first (each IRI of `http://a.org/x[` repeated on one line
-/// was: 480 KB took 45 s).
+/// The first `[` the cut weighs decides it without a walk to the IRI's end when nothing closes
+/// it before the walk must stop, or one `]` closes it at the IRI's end ([`bracket_at_end`]):
+/// each IRI of `http://a.org/x[` repeated on one line was walked to the line's end (480 KB:
+/// 45 s), or to the one `]` after them all.
 pub(crate) fn cut_end(text: &str, i: usize, scheme: bool, reach: &mut Reach) -> (usize, bool) {
-    if let Some(q) = unclosed_bracket(text, i, scheme, reach) {
-        return (q, true);
-    }
+    bracket_at_end(text, i, scheme, reach).unwrap_or_else(|| walked_end(text, i))
+}
+
+/// [`cut_end`] by a walk to the IRI's end.
+fn walked_end(text: &str, i: usize) -> (usize, bool) {
     let end = iri_end(text, i);
     match text_placeholders::macro_cut(&text[i..end]) {
         Some(k) => (i + k, true),
@@ -506,31 +513,111 @@ pub(crate) fn cut_end(text: &str, i: usize, scheme: bool, reach: &mut Reach) -> 
     }
 }
 
-/// Where [`text_placeholders::macro_cut`] cuts the IRI starting at `i` when the `[` it cuts
-/// at is closed by nothing before the next character that ends every IRI: then the cut is
-/// known once the IRI is walked as far as that `[`. `None` when it is not so.
-fn unclosed_bracket(text: &str, i: usize, scheme: bool, reach: &mut Reach) -> Option<usize> {
+/// [`cut_end`] for an IRI whose first weighed `[` is closed by nothing before the walk from
+/// `i` stops, or by a `]` that only punctuation follows before it stops (then that `]` ends
+/// the IRI), known from the searches `reach` keeps and a walk as far as the `[`; `None` when
+/// it is not so (the IRI is then walked to its end).
+fn bracket_at_end(text: &str, i: usize, scheme: bool, reach: &mut Reach) -> Option<(usize, bool)> {
     let b = text.as_bytes();
+    let len = b.len();
     // The cut weighs the `[`s after the IRI's first `:`, or all of them if it has none.
     let from = if scheme {
         i + memchr::memchr(b':', &b[i..])? + 1
     } else {
         i
     };
-    let q = reach.next_byte(b, 0, from)?;
-    let stop = reach.next_stop(text, q);
-    if reach.next_byte(b, 1, q).is_some_and(|k| k < stop) {
+    let q = reach.next(Reach::OPEN, b, from)?;
+    // The walk reaches past the `[`, or the IRI does not hold it. (Each kind of search is made
+    // from one kind of position, IRI after IRI in order, so that each goes over a stretch of
+    // the text once.)
+    if reach.next_stop(0, text, i) < q || walk_to_end(&text[..q + 1], i, true) != q + 1 {
         return None;
     }
-    if !scheme {
-        // A `:` after the `[` (and so perhaps in the IRI) would move the cut's first look.
-        match reach.next_byte(b, 2, i) {
-            Some(c) if c > q && c < stop => return None,
-            _ => {}
+    // Where the walk stops at the latest past the `[`: at a character that ends every IRI, at
+    // its closing quote, or where running CJK text starts.
+    let mut limit = reach.next_stop(1, text, q);
+    if let Some(quote) = closing_quote(text, i) {
+        let slot = Reach::QUOTES.iter().position(|&c| c == quote)?;
+        limit = limit.min(reach.next(Reach::QUOTE + slot, b, q).unwrap_or(len));
+    }
+    let non_ascii = reach.next(Reach::NON_ASCII, b, i).unwrap_or(len);
+    if non_ascii > q
+        && non_ascii < limit
+        && text[non_ascii..].chars().next().is_some_and(is_cjk)
+        && b[non_ascii - 1].is_ascii_alphanumeric()
+    {
+        // Its authority ends at its first `/`, `?` or `#` (no blank comes before the limit).
+        let host = if b[i..].len() >= 4 && b[i..i + 4].eq_ignore_ascii_case(b"www.") {
+            Some(i)
+        } else {
+            let k = i + b[i..]
+                .iter()
+                .position(|&c| !is_scheme_byte(c))
+                .unwrap_or(len - i);
+            b[k..].starts_with(b"://").then_some(k + 3)
+        };
+        let authority_end = host.map_or(i, |h| {
+            [Reach::SLASH, Reach::QUERY, Reach::FRAGMENT]
+                .into_iter()
+                .filter_map(|slot| reach.next(slot, b, h))
+                .min()
+                .unwrap_or(len)
+        });
+        if non_ascii > authority_end {
+            limit = limit.min(non_ascii);
         }
     }
-    // The IRI ends past the `[` if its walk reaches past it; it ends at `stop` at the latest.
-    (walk_to_end(&text[..q + 1], i, true) == q + 1).then_some(q)
+    if !scheme {
+        // A `:` after the `[` in the IRI would move the cut's first look past it.
+        let c = reach.next(Reach::COLON, b, i).unwrap_or(len);
+        if c > q && c < limit {
+            return None;
+        }
+    }
+    let Some(close) = reach.next(Reach::CLOSE, b, q).filter(|&k| k < limit) else {
+        // Nothing closes it in the IRI: the cut is there.
+        return Some((q, true));
+    };
+    // One `]` that ends the IRI: no other `]`, no `}`, no `)` that could end the walk or be
+    // trimmed, and only punctuation dropped from the end between it and the limit.
+    let before = |slot: usize, reach: &mut Reach, from: usize| {
+        reach.next(slot, b, from).is_some_and(|k| k < limit)
+    };
+    let (paren, paren_from) = match text[..i].ends_with('(') {
+        true => (Reach::PAREN, i),
+        false => (Reach::PAREN_AFTER, close + 1),
+    };
+    if before(Reach::CLOSE_AFTER, reach, close + 1)
+        || before(Reach::BRACE, reach, i)
+        || before(paren, reach, paren_from)
+        || reach.next(Reach::UNTRIMMED, b, close + 1).unwrap_or(len) < limit
+    {
+        return None;
+    }
+    // The content has no `]`; it is ASCII if no byte past ASCII comes before the `]`.
+    let ascii = reach.next(Reach::NON_ASCII_IN, b, q).unwrap_or(len) > close;
+    // An IPvFuture literal (`v`, an address with a `.`, then perhaps `%25` and a zone of
+    // unreserved bytes), read from where the searches found those.
+    let future = || {
+        let pct = reach
+            .next(Reach::PCT25, b, q + 1)
+            .filter(|&p| p + 3 <= close);
+        let address_end = pct.unwrap_or(close);
+        address_end - (q + 1) > 2
+            && reach
+                .next(Reach::DOT, b, q + 1)
+                .is_some_and(|d| d < address_end)
+            && pct.is_none_or(|p| {
+                reach
+                    .next(Reach::NOT_ZONE, b, p + 3)
+                    .is_none_or(|k| k >= close)
+            })
+    };
+    if text_placeholders::kept_at_end(&text[i..close + 1], q - i, ascii, future) {
+        Some((close + 1, false))
+    } else {
+        Some((q, true))
+    }
 }
 
 /// What searches for closers and for the ends of IRIs found, kept from one IRI of a text to the
@@ -538,38 +625,93 @@ fn unclosed_bracket(text: &str, i: usize, scheme: bool, reach: &mut Reach) -> Op
 /// that a text of IRIs each before an unclosed `[` is searched once, not once per IRI.
 #[derive(Default)]
 pub(crate) struct Reach {
-    /// For `[`, `]` and `:` ([`Reach::BYTES`]): searched from this position, found there.
-    bytes: [Option<(usize, Option<usize>)>; 3],
-    /// Searched from this position, the next character that ends every IRI found there.
-    stop: Option<(usize, usize)>,
+    /// Per kind of byte ([`Reach::OPEN`] and after): searched from this position, found there.
+    next: [Option<(usize, Option<usize>)>; Reach::KINDS],
+    /// Searched from this position, the next character that ends every IRI found there: from
+    /// an IRI's start, and from its `[`.
+    stop: [Option<(usize, usize)>; 2],
 }
 
 impl Reach {
-    /// The bytes [`Reach::next_byte`] looks for, by index.
-    const BYTES: [u8; 3] = [b'[', b']', b':'];
+    // The kinds of bytes searched for: the first nine by their byte (`BYTES`).
+    const OPEN: usize = 0;
+    const CLOSE: usize = 1;
+    const COLON: usize = 2;
+    const BRACE: usize = 3;
+    const PAREN: usize = 4;
+    const SLASH: usize = 5;
+    const QUERY: usize = 6;
+    const FRAGMENT: usize = 7;
+    const DOT: usize = 8;
+    const BYTES: &[u8; 9] = b"[]:})/?#.";
+    /// `]` and `)` again, searched for from other positions.
+    const CLOSE_AFTER: usize = 9;
+    const PAREN_AFTER: usize = 10;
+    /// A byte past ASCII, from an IRI's start and from its `[`.
+    const NON_ASCII: usize = 11;
+    const NON_ASCII_IN: usize = 12;
+    /// A byte that is not punctuation dropped from an IRI's end whatever comes before it.
+    const UNTRIMMED: usize = 13;
+    /// `%25`, which starts the zone of an IP literal.
+    const PCT25: usize = 14;
+    /// A byte a zone cannot hold.
+    const NOT_ZONE: usize = 15;
+    /// The closing quotes of [`QUOTES`], from this kind on, in their order.
+    const QUOTE: usize = 16;
+    const KINDS: usize = Self::QUOTE + QUOTES.len();
+    /// The closing quotes, by kind from [`Reach::QUOTE`].
+    const QUOTES: [char; QUOTES.len()] = {
+        let mut out = ['\0'; QUOTES.len()];
+        let mut k = 0;
+        while k < QUOTES.len() {
+            out[k] = QUOTES[k].1;
+            k += 1;
+        }
+        out
+    };
 
-    /// The first `BYTES[which]` of `b` at or after `from`.
-    fn next_byte(&mut self, b: &[u8], which: usize, from: usize) -> Option<usize> {
-        if let Some((searched, found)) = self.bytes[which]
+    /// The first byte of kind `slot` of `b` at or after `from` (for a quote, its first byte).
+    fn next(&mut self, slot: usize, b: &[u8], from: usize) -> Option<usize> {
+        if let Some((searched, found)) = self.next[slot]
             && searched <= from
             && found.is_none_or(|f| f >= from)
         {
             return found;
         }
-        let found = memchr::memchr(Self::BYTES[which], &b[from..]).map(|k| from + k);
+        let rest = &b[from..];
+        let found = match slot {
+            Self::CLOSE_AFTER => memchr::memchr(b']', rest),
+            Self::PAREN_AFTER => memchr::memchr(b')', rest),
+            Self::NON_ASCII | Self::NON_ASCII_IN => rest.iter().position(|c| !c.is_ascii()),
+            Self::UNTRIMMED => rest
+                .iter()
+                .position(|c| !matches!(c, b'.' | b',' | b':' | b';' | b'!' | b'?' | b'*' | b'`')),
+            Self::PCT25 => memchr::memmem::find(rest, b"%25"),
+            Self::NOT_ZONE => rest
+                .iter()
+                .position(|c| !(c.is_ascii_alphanumeric() || b"-._~%".contains(c))),
+            Self::QUOTE.. => {
+                let mut utf8 = [0; 4];
+                let quote = Self::QUOTES[slot - Self::QUOTE].encode_utf8(&mut utf8);
+                memchr::memmem::find(rest, quote.as_bytes())
+            }
+            _ => memchr::memchr(Self::BYTES[slot], rest),
+        }
+        .map(|k| from + k);
         crate::work::add(
             crate::work::Work::OpenerScans,
             found.map_or(b.len(), |f| f + 1) - from,
         );
-        self.bytes[which] = Some((from, found));
+        self.next[slot] = Some((from, found));
         found
     }
 
     /// The first character at or after `from` (a character boundary) where every walk to an
     /// IRI's end stops ([`walk_to_end`]): one that ends any IRI, or a full-width sentence mark
-    /// that no ASCII letter or digit follows; the text's end if none does.
-    fn next_stop(&mut self, text: &str, from: usize) -> usize {
-        if let Some((searched, found)) = self.stop
+    /// that no ASCII letter or digit follows; the text's end if none does. `slot` 0 is searched
+    /// from IRIs' starts, 1 from their `[`.
+    fn next_stop(&mut self, slot: usize, text: &str, from: usize) -> usize {
+        if let Some((searched, found)) = self.stop[slot]
             && searched <= from
             && found >= from
         {
@@ -592,7 +734,7 @@ impl Reach {
             }
         }
         crate::work::add(crate::work::Work::OpenerScans, found - from + 1);
-        self.stop = Some((from, found));
+        self.stop[slot] = Some((from, found));
         found
     }
 }
@@ -809,7 +951,7 @@ mod tests {
                 i += 1;
                 continue;
             }
-            match iri_at(text, i, &mut Reach::default()) {
+            match iri_at(text, i, None) {
                 Some(end) => {
                     found.push(i..end);
                     i = end;
@@ -899,6 +1041,20 @@ mod tests {
         "wWw",
         "w",
         "1",
+        "{",
+        "}",
+        "`",
+        "v1.",
+        "%25",
+        "\u{201C}",
+        "\u{201D}",
+        "[v",
+        "[/",
+        "[:",
+        "@]",
+        "[[",
+        "www.a[",
+        "http://[",
     ];
 
     proptest! {
@@ -908,6 +1064,22 @@ mod tests {
         fn detect_agrees_with_the_byte_by_byte_scan(parts in proptest::collection::vec(select(PIECES), 0..40)) {
             let text = parts.concat();
             prop_assert_eq!(detect(&text), detect_byte_by_byte(&text), "{:?}", text);
+        }
+
+        /// Wherever an IRI starts, the searches kept from IRI to IRI end it where a walk to its
+        /// end and the cut there do, with the same searches kept for every start in order.
+        #[test]
+        fn cut_end_agrees_with_the_walk(parts in proptest::collection::vec(select(PIECES), 0..40)) {
+            let text = parts.concat();
+            let mut reach = Reach::default();
+            for (start, _) in text.char_indices() {
+                // As the detector says: a word that a `:` follows is a scheme.
+                let word = text[start..].bytes().take_while(|&c| is_scheme_byte(c)).count();
+                let scheme = word > 0 && text[start + word..].starts_with(':');
+                let walked = walked_end(&text, start);
+                prop_assert_eq!(cut_end(&text, start, scheme, &mut reach), walked, "{:?} from {}", text, start);
+                prop_assert_eq!(cut_end(&text, start, scheme, &mut Reach::default()), walked);
+            }
         }
 
         /// Wherever an IRI starts, it ends where the character-by-character walk says.
@@ -1051,6 +1223,25 @@ mod tests {
         assert_eq!(
             iris("http://[2001:db8::1]:8080/x"),
             ["http://[2001:db8::1]:8080/x"]
+        );
+    }
+
+    #[test]
+    fn iris_before_one_far_bracket_end_at_their_own() {
+        // Each `[` is closed by the last `]` at the end of its IRI: an AsciiDoc macro's, cut.
+        let text = "http://a.org/x[http://b.org/y[[http://c.org/z[/w].";
+        assert_eq!(
+            iris(text),
+            ["http://a.org/x", "http://b.org/y", "http://c.org/z[/w]"]
+        );
+        // An IP literal or an optional part closed there stays.
+        assert_eq!(
+            iris("http://[v1.x http://[v7.a%25b]"),
+            ["http://", "http://[v7.a%25b]"]
+        );
+        assert_eq!(
+            iris("'http://[::1]' http://h[:port]"),
+            ["http://[::1]", "http://h[:port]"]
         );
     }
 

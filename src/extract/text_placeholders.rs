@@ -92,6 +92,30 @@ fn brackets(iri: &str) -> (Option<usize>, Vec<Range<usize>>) {
     (None, parts)
 }
 
+/// Whether the `[` at `open` of `iri`, closed by the `]` that ends `iri` with no `]` between
+/// (so `[[…` reads as no optional part), stays in it: an IP literal, or (`ascii` when its content
+/// is) an optional part of a synopsis; if not, [`macro_cut`] cuts `iri` at `open` when it is
+/// the first `[` weighed. Decided without reading the content through: the IRIs of a line are
+/// each cut at such a `[` before one `]` far after them.
+///
+/// `future` says whether content that starts with `v` is an IPvFuture literal (as
+/// [`is_ip_literal`] would): its caller knows without reading it through.
+pub(crate) fn kept_at_end(
+    iri: &str,
+    open: usize,
+    ascii: bool,
+    future: impl FnOnce() -> bool,
+) -> bool {
+    let content = &iri[open + 1..iri.len() - 1];
+    let ip = at_host_start(iri, open)
+        && if content.starts_with(['v', 'V']) {
+            future()
+        } else {
+            is_ip_literal(content)
+        };
+    ip || (ascii && !content.starts_with('[') && reads_optional(content))
+}
+
 /// Whether bracketed `content` reads as an optional part of a synopsis: it starts with a
 /// delimiter (`[:port]`, `[/path]`) or ends as a user name does (`[user@]`); one that starts
 /// with a nested group reads as that group does (`[[:#]port]`).
@@ -137,6 +161,15 @@ fn at_host_start(iri: &str, i: usize) -> bool {
 
 /// An IPv6 address (with an optional `%25` zone) or an IPvFuture, by its characters.
 fn is_ip_literal(s: &str) -> bool {
+    // An IPv6 address's bytes first, which stops at the first that none may be (the `/` of the
+    // text after it): an IPvFuture's address may hold any.
+    if !s.starts_with(['v', 'V'])
+        && !s
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || b":.-_~%".contains(&c))
+    {
+        return false;
+    }
     let (addr, zone) = s.split_once("%25").unwrap_or((s, ""));
     let v6 = addr.contains(':')
         && addr
