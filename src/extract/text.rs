@@ -520,11 +520,15 @@ fn walked_end(text: &str, i: usize) -> (usize, bool) {
 fn bracket_at_end(text: &str, i: usize, scheme: bool, reach: &mut Reach) -> Option<(usize, bool)> {
     let b = text.as_bytes();
     let len = b.len();
-    // The cut weighs the `[`s after the IRI's first `:`, or all of them if it has none.
+    // The cut weighs the `[`s after the IRI's first `:`, or all of them if it has none: the
+    // `:` the walk comes to before it stops, if the walk passes the `[` after it (checked next).
     let from = if scheme {
         i + memchr::memchr(b':', &b[i..])? + 1
     } else {
-        i
+        match reach.next(Reach::COLON, b, i) {
+            Some(c) if c < reach.next_stop(0, text, i) => c + 1,
+            _ => i,
+        }
     };
     let q = reach.next(Reach::OPEN, b, from)?;
     // The walk reaches past the `[`, or the IRI does not hold it. (Each kind of search is made
@@ -565,13 +569,6 @@ fn bracket_at_end(text: &str, i: usize, scheme: bool, reach: &mut Reach) -> Opti
         });
         if non_ascii > authority_end {
             limit = limit.min(non_ascii);
-        }
-    }
-    if !scheme {
-        // A `:` after the `[` in the IRI would move the cut's first look past it.
-        let c = reach.next(Reach::COLON, b, i).unwrap_or(len);
-        if c > q && c < limit {
-            return None;
         }
     }
     let Some(close) = reach.next(Reach::CLOSE, b, q).filter(|&k| k < limit) else {
