@@ -60,9 +60,14 @@ pub enum Work {
     MarkupRuns,
     /// Bytes searched for where a part of a reStructuredText document ends.
     PartEnds,
+    /// Bytes looked at from an opener for what closes it or where it stops: the walk from a
+    /// plain-text IRI's start to its end, the search for the `]` of a `[` in it, and the
+    /// searches of each extractor for the closer of a bracket, quote, backtick or template
+    /// expression.
+    OpenerScans,
 }
 
-const KINDS: usize = 18;
+const KINDS: usize = 19;
 
 /// Every kind of work, in the order of [`all`]'s counts.
 pub const ALL: [Work; KINDS] = [
@@ -84,6 +89,7 @@ pub const ALL: [Work; KINDS] = [
     Work::EditDistance,
     Work::MarkupRuns,
     Work::PartEnds,
+    Work::OpenerScans,
 ];
 
 thread_local! {

@@ -562,3 +562,70 @@ fn unknown_rule_names_are_matched_without_a_suggestion_until_reported() {
         "suggestions looked for past the reports made"
     );
 }
+
+/// The formats whose prose is searched for IRIs as plain text is, with a file name of each.
+const PROSE: [(&str, Format); 4] = [
+    ("a.txt", Format::Text),
+    ("a.md", Format::Markdown),
+    ("a.rst", Format::Rst),
+    ("a.adoc", Format::Asciidoc),
+];
+
+#[test]
+fn iris_each_before_an_unclosed_bracket_cost_linear_work() {
+    // `http://a.org/x[` over and over on one line: each IRI ends at its `[` (nothing closes it:
+    // an AsciiDoc macro's), which was known only once its walk had reached the end of the line,
+    // and the next IRI walked there again (480 KB took 45 s). The same with one `]` at the end,
+    // which closes each `[` at the end of its IRI.
+    for (name, format) in PROSE {
+        for opener in ["[", "[[", "[-", "[`"] {
+            for tail in ["", "\n", "]", "]. x"] {
+                let work = |n: usize| {
+                    let doc = format!("http://a.org/x{opener}").repeat(n) + tail;
+                    let (file, work) = checked(name, format, &doc, Work::OpenerScans);
+                    // (Backquotes make code spans of some: `[` and a backquote open an
+                    // AsciiDoc macro's attributes, taken whole.)
+                    assert!(file.iris >= 1, "{name} {opener:?} {n}");
+                    work
+                };
+                assert_linear(
+                    &format!("{name}: IRIs before {opener:?}, then {tail:?}"),
+                    work(2_000),
+                    work(8_000),
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn macro_targets_on_one_long_asciidoc_line_cost_linear_work() {
+    // Each word that may start a macro looks for where its target ends (a blank, a `[`): from
+    // each of `http://a.org/x/http://a.org/x/…` to the line's end. And an IRI after an
+    // attribute reference, cut at an unclosed `[`, was walked to the line's end from each; the
+    // `{endsb}` closing each `{startsb}` of an IRI was searched for to its end.
+    // What, the document for n, whether it has IRIs (`link:` without its `[…]` is no link).
+    type Case = (&'static str, fn(usize) -> String, bool);
+    let cases: [Case; 4] = [
+        ("URLs", |n| "http://a.org/x/".repeat(n), true),
+        ("links", |n| "link:a/".repeat(n), false),
+        (
+            "references",
+            |n| ":url-a: http://a.org/\n\n".to_string() + &"{url-a}/x[".repeat(n),
+            true,
+        ),
+        (
+            "synopses",
+            |n| format!("http://a.org/{}", "{startsb}x".repeat(n)),
+            true,
+        ),
+    ];
+    for (what, doc, iris) in cases {
+        let work = |n: usize| {
+            let (file, work) = checked("a.adoc", Format::Asciidoc, &doc(n), Work::OpenerScans);
+            assert_eq!(file.iris >= 1, iris, "{what} {n}");
+            work
+        };
+        assert_linear(what, work(2_000), work(8_000));
+    }
+}

@@ -304,6 +304,8 @@ fn extract_with(text: &str, urls: Option<&HashedSet>) -> Extraction {
         url_attributes: HashSet::new(),
         document_urls: urls,
         closers: Closers::default(),
+        targets: TargetEnds::default(),
+        iri_reach: text::Reach::default(),
     };
     s.blocks();
     s.inline();
@@ -552,6 +554,9 @@ pub fn attribute_references(iri: &str) -> Vec<Range<usize>> {
     let b = iri.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
+    // Where the last search for `{endsb}` went and what it found: each `{startsb}` before it
+    // finds the same (one search from each of many unclosed ones went to the IRI's end).
+    let mut endsb: Option<(usize, Option<usize>)> = None;
     while let Some(k) = memchr::memchr(b'{', &b[i..]) {
         i += k;
         match attribute_name_end(b, i + 1) {
@@ -559,9 +564,25 @@ pub fn attribute_references(iri: &str) -> Vec<Range<usize>> {
                 // `{startsb}…{endsb}` is `[…]`: an optional part of a synopsis
                 // (`git://host.xz{startsb}:port{endsb}/`), one placeholder as in plain text.
                 let end = match &iri[i + 1..close] {
-                    "startsb" => iri[close..]
-                        .find("{endsb}")
-                        .map_or(close + 1, |k| close + k + "{endsb}".len()),
+                    "startsb" => {
+                        let found = match endsb {
+                            Some((from, found))
+                                if from <= close && found.is_none_or(|f| f >= close) =>
+                            {
+                                found
+                            }
+                            _ => {
+                                let found = iri[close..].find("{endsb}").map(|k| close + k);
+                                crate::work::add(
+                                    crate::work::Work::OpenerScans,
+                                    found.map_or(iri.len(), |f| f + 1) - close,
+                                );
+                                endsb = Some((close, found));
+                                found
+                            }
+                        };
+                        found.map_or(close + 1, |k| k + "{endsb}".len())
+                    }
                     _ => close + 1,
                 };
                 out.push(i..end);
@@ -597,6 +618,40 @@ struct Scan<'a> {
     document_urls: Option<&'a HashedSet>,
     /// The searches for the marks that close escaped ones ([`resolve_references`]).
     closers: Closers,
+    /// The searches for where macro targets end, in the text being read inline.
+    targets: TargetEnds,
+    /// The searches for where IRIs after attribute references end, in `text`.
+    iri_reach: text::Reach,
+}
+
+/// Where a macro's target ends, searched for once per stretch of text: the target of each URL
+/// in `http://a/x/http://a/x/…` (one line) was searched for to the line's end, from each.
+#[derive(Default)]
+struct TargetEnds {
+    /// Per kind (0: blank, `[` or `]`, a URL macro's, `InlineLinkRx`'s `[^\s\[\]]+`; 1: blank
+    /// or `[`, a named macro's):
+    /// searched from this position, found there (the text's end if none).
+    next: [Option<(usize, usize)>; 2],
+}
+
+impl TargetEnds {
+    /// The first byte of `b` at or after `from` that ends a target of `kind`.
+    fn find(&mut self, b: &[u8], kind: usize, from: usize) -> usize {
+        if let Some((searched, found)) = self.next[kind]
+            && searched <= from
+            && from <= found
+        {
+            return found;
+        }
+        let ends = |c: &u8| c.is_ascii_whitespace() || *c == b'[' || (kind == 0 && *c == b']');
+        let found = b[from..]
+            .iter()
+            .position(ends)
+            .map_or(b.len(), |k| from + k);
+        crate::work::add(crate::work::Work::OpenerScans, found - from + 1);
+        self.next[kind] = Some((from, found));
+        found
+    }
 }
 
 /// A delimiter line of a block whose content is not text: `----`, `....`, `++++`, `////`
@@ -841,8 +896,8 @@ impl Scan<'_> {
     ) -> Option<usize> {
         const SCHEMES: [&[u8]; 5] = [b"https://", b"http://", b"file://", b"ftp://", b"irc://"];
         let scheme = SCHEMES.iter().find(|p| b[i..].starts_with(p))?;
-        let len = target_len(&b[i..]);
-        let open = i + len;
+        let open = self.targets.find(b, 0, i);
+        let len = open - i;
         if len == scheme.len() || b.get(open) != Some(&b'[') {
             return None;
         }
@@ -905,10 +960,7 @@ impl Scan<'_> {
                 masked::find_in_paragraph(b, target_at + 2, |k| b[k..].starts_with(b"++")).ok()?;
             (target_at + 2..close, close + 2)
         } else {
-            let len = b[target_at..]
-                .iter()
-                .take_while(|c| !c.is_ascii_whitespace() && **c != b'[')
-                .count();
+            let len = self.targets.find(b, 1, target_at) - target_at;
             if len == 0 || b[target_at] == b':' {
                 return None;
             }
@@ -971,7 +1023,7 @@ impl Scan<'_> {
         }
         // Asciidoctor replaces the reference before it reads macros: `{issue}466[#466]` is the
         // URL macro `https://…/issues/466[#466]`, which ends at its `[`.
-        let open = i + target_len(&b[i..]);
+        let open = self.targets.find(b, 0, i);
         if b.get(open) == Some(&b'[')
             && let Some(close) = Self::attrlist_close(b, open, failed)
         {
@@ -980,10 +1032,7 @@ impl Scan<'_> {
             hides.push(i..close + 1);
             return Some(close + 1);
         }
-        let mut end = text::iri_end(self.text, i);
-        if let Some(k) = text_placeholders::macro_cut(&self.text[i..end]) {
-            end = i + k;
-        }
+        let (end, _) = text::cut_end(self.text, i, false, &mut self.iri_reach);
         let end = end.max(close + 1);
         self.push(i..end, "asciidoc:url");
         hides.push(i..end);
@@ -1014,14 +1063,6 @@ impl Scan<'_> {
             reference_texts: Vec::new(),
         });
     }
-}
-
-/// The length of a URL macro's target at the start of `b`: up to the first blank, `[` or `]`
-/// (`InlineLinkRx`'s `[^\s\[\]]+`).
-fn target_len(b: &[u8]) -> usize {
-    b.iter()
-        .take_while(|c| !c.is_ascii_whitespace() && !matches!(c, b'[' | b']'))
-        .count()
 }
 
 /// The value of the attribute `name=` in the attribute list at `range` of `b`, as

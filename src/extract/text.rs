@@ -378,6 +378,8 @@ pub struct Iris<'t> {
     run: Option<(usize, Option<usize>, usize)>,
     /// The last word weighed, so a word with both a `.` and a `:` is weighed once.
     weighed: Option<usize>,
+    /// What searches for closers and ends found, kept for the next IRI.
+    reach: Reach,
 }
 
 impl<'t> Iris<'t> {
@@ -389,6 +391,7 @@ impl<'t> Iris<'t> {
             search: 0,
             run: None,
             weighed: None,
+            reach: Reach::default(),
         }
     }
 }
@@ -434,7 +437,7 @@ impl Iterator for Iris<'_> {
                 continue;
             }
             self.weighed = Some(ws);
-            if let Some(end) = iri_at(text, ws) {
+            if let Some(end) = iri_at(text, ws, Some(&mut self.reach)) {
                 self.pos = end;
                 self.search = self.search.max(end);
                 self.run = None;
@@ -446,8 +449,10 @@ impl Iterator for Iris<'_> {
     }
 }
 
-/// The end of the IRI whose first word starts at `i`, if one does there.
-fn iri_at(text: &str, i: usize) -> Option<usize> {
+/// The end of the IRI whose first word starts at `i`, if one does there; `reach` keeps what
+/// the searches for closers found, for the IRIs after it (without it, the IRI is walked to its
+/// end: what the tests compare the searches with).
+fn iri_at(text: &str, i: usize, reach: Option<&mut Reach>) -> Option<usize> {
     let b = text.as_bytes();
     let mut word_end = i;
     while word_end < b.len() && is_scheme_byte(b[word_end]) {
@@ -473,15 +478,262 @@ fn iri_at(text: &str, i: usize) -> Option<usize> {
     } else {
         return None;
     };
-    let mut end = iri_end(text, i);
-    if let Some(k) = text_placeholders::macro_cut(&text[i..end]) {
-        end = i + k;
+    let (mut end, cut) = match reach {
+        Some(reach) => cut_end(text, i, b[prefix_end - 1] == b':', reach),
+        None => walked_end(text, i),
+    };
+    if cut {
         // What the cut leaves at the end (`…/a.[x]`) is punctuation again.
         while text[i..end].ends_with(['.', ',', ':', ';', '!', '?', '\'', '*']) {
             end -= 1;
         }
     }
     (end > prefix_end).then_some(end)
+}
+
+/// Where the IRI starting at `i` ends ([`iri_end`]), or is cut by
+/// [`text_placeholders::macro_cut`] (then with `true`, and its punctuation left on); `scheme`
+/// when it starts with one, whose `:` is its first. `reach` keeps what the searches found, for
+/// the IRIs after `i` in `text`.
+///
+/// The first `[` the cut weighs decides it without a walk to the IRI's end when nothing closes
+/// it before the walk must stop, or one `]` closes it at the IRI's end ([`bracket_at_end`]):
+/// each IRI of `http://a.org/x[` repeated on one line was walked to the line's end (480 KB:
+/// 45 s), or to the one `]` after them all.
+pub(crate) fn cut_end(text: &str, i: usize, scheme: bool, reach: &mut Reach) -> (usize, bool) {
+    bracket_at_end(text, i, scheme, reach).unwrap_or_else(|| walked_end(text, i))
+}
+
+/// [`cut_end`] by a walk to the IRI's end.
+fn walked_end(text: &str, i: usize) -> (usize, bool) {
+    let end = iri_end(text, i);
+    match text_placeholders::macro_cut(&text[i..end]) {
+        Some(k) => (i + k, true),
+        None => (end, false),
+    }
+}
+
+/// [`cut_end`] for an IRI whose first weighed `[` is closed by nothing before the walk from
+/// `i` stops, or by a `]` that only punctuation follows before it stops (then that `]` ends
+/// the IRI), known from the searches `reach` keeps and a walk as far as the `[`; `None` when
+/// it is not so (the IRI is then walked to its end).
+fn bracket_at_end(text: &str, i: usize, scheme: bool, reach: &mut Reach) -> Option<(usize, bool)> {
+    let b = text.as_bytes();
+    let len = b.len();
+    // The cut weighs the `[`s after the IRI's first `:`, or all of them if it has none: the
+    // `:` the walk comes to before it stops, if the walk passes the `[` after it (checked next).
+    let from = if scheme {
+        i + memchr::memchr(b':', &b[i..])? + 1
+    } else {
+        match reach.next(Reach::COLON, b, i) {
+            Some(c) if c < reach.next_stop(0, text, i) => c + 1,
+            _ => i,
+        }
+    };
+    let q = reach.next(Reach::OPEN, b, from)?;
+    // The walk reaches past the `[`, or the IRI does not hold it. (Each kind of search is made
+    // from one kind of position, IRI after IRI in order, so that each goes over a stretch of
+    // the text once.)
+    if reach.next_stop(0, text, i) < q || walk_to_end(&text[..q + 1], i, true) != q + 1 {
+        return None;
+    }
+    // Where the walk stops at the latest past the `[`: at a character that ends every IRI, at
+    // its closing quote, or where running CJK text starts.
+    let mut limit = reach.next_stop(1, text, q);
+    if let Some(quote) = closing_quote(text, i) {
+        let slot = Reach::QUOTES.iter().position(|&c| c == quote)?;
+        limit = limit.min(reach.next(Reach::QUOTE + slot, b, q).unwrap_or(len));
+    }
+    let non_ascii = reach.next(Reach::NON_ASCII, b, i).unwrap_or(len);
+    if non_ascii > q
+        && non_ascii < limit
+        && text[non_ascii..].chars().next().is_some_and(is_cjk)
+        && b[non_ascii - 1].is_ascii_alphanumeric()
+    {
+        // Its authority ends at its first `/`, `?` or `#` (no blank comes before the limit).
+        let host = if b[i..].len() >= 4 && b[i..i + 4].eq_ignore_ascii_case(b"www.") {
+            Some(i)
+        } else {
+            let k = i + b[i..]
+                .iter()
+                .position(|&c| !is_scheme_byte(c))
+                .unwrap_or(len - i);
+            b[k..].starts_with(b"://").then_some(k + 3)
+        };
+        let authority_end = host.map_or(i, |h| {
+            [Reach::SLASH, Reach::QUERY, Reach::FRAGMENT]
+                .into_iter()
+                .filter_map(|slot| reach.next(slot, b, h))
+                .min()
+                .unwrap_or(len)
+        });
+        if non_ascii > authority_end {
+            limit = limit.min(non_ascii);
+        }
+    }
+    let Some(close) = reach.next(Reach::CLOSE, b, q).filter(|&k| k < limit) else {
+        // Nothing closes it in the IRI: the cut is there.
+        return Some((q, true));
+    };
+    // One `]` that ends the IRI: no other `]`, no `}`, no `)` that could end the walk or be
+    // trimmed, and only punctuation dropped from the end between it and the limit.
+    let before = |slot: usize, reach: &mut Reach, from: usize| {
+        reach.next(slot, b, from).is_some_and(|k| k < limit)
+    };
+    let (paren, paren_from) = match text[..i].ends_with('(') {
+        true => (Reach::PAREN, i),
+        false => (Reach::PAREN_AFTER, close + 1),
+    };
+    if before(Reach::CLOSE_AFTER, reach, close + 1)
+        || before(Reach::BRACE, reach, i)
+        || before(paren, reach, paren_from)
+        || reach.next(Reach::UNTRIMMED, b, close + 1).unwrap_or(len) < limit
+    {
+        return None;
+    }
+    // The content has no `]`; it is ASCII if no byte past ASCII comes before the `]`.
+    let ascii = reach.next(Reach::NON_ASCII_IN, b, q).unwrap_or(len) > close;
+    // An IPvFuture literal (`v`, an address with a `.`, then perhaps `%25` and a zone of
+    // unreserved bytes), read from where the searches found those.
+    let future = || {
+        let pct = reach
+            .next(Reach::PCT25, b, q + 1)
+            .filter(|&p| p + 3 <= close);
+        let address_end = pct.unwrap_or(close);
+        address_end - (q + 1) > 2
+            && reach
+                .next(Reach::DOT, b, q + 1)
+                .is_some_and(|d| d < address_end)
+            && pct.is_none_or(|p| {
+                reach
+                    .next(Reach::NOT_ZONE, b, p + 3)
+                    .is_none_or(|k| k >= close)
+            })
+    };
+    if text_placeholders::kept_at_end(&text[i..close + 1], q - i, ascii, future) {
+        Some((close + 1, false))
+    } else {
+        Some((q, true))
+    }
+}
+
+/// What searches for closers and for the ends of IRIs found, kept from one IRI of a text to the
+/// next: a search that found nothing up to a point is not made again before that point, so
+/// that a text of IRIs each before an unclosed `[` is searched once, not once per IRI.
+#[derive(Default)]
+pub(crate) struct Reach {
+    /// Per kind of byte ([`Reach::OPEN`] and after): searched from this position, found there.
+    next: [Option<(usize, Option<usize>)>; Reach::KINDS],
+    /// Searched from this position, the next character that ends every IRI found there: from
+    /// an IRI's start, and from its `[`.
+    stop: [Option<(usize, usize)>; 2],
+}
+
+impl Reach {
+    // The kinds of bytes searched for: the first nine by their byte (`BYTES`).
+    const OPEN: usize = 0;
+    const CLOSE: usize = 1;
+    const COLON: usize = 2;
+    const BRACE: usize = 3;
+    const PAREN: usize = 4;
+    const SLASH: usize = 5;
+    const QUERY: usize = 6;
+    const FRAGMENT: usize = 7;
+    const DOT: usize = 8;
+    const BYTES: &[u8; 9] = b"[]:})/?#.";
+    /// `]` and `)` again, searched for from other positions.
+    const CLOSE_AFTER: usize = 9;
+    const PAREN_AFTER: usize = 10;
+    /// A byte past ASCII, from an IRI's start and from its `[`.
+    const NON_ASCII: usize = 11;
+    const NON_ASCII_IN: usize = 12;
+    /// A byte that is not punctuation dropped from an IRI's end whatever comes before it.
+    const UNTRIMMED: usize = 13;
+    /// `%25`, which starts the zone of an IP literal.
+    const PCT25: usize = 14;
+    /// A byte a zone cannot hold.
+    const NOT_ZONE: usize = 15;
+    /// The closing quotes of [`QUOTES`], from this kind on, in their order.
+    const QUOTE: usize = 16;
+    const KINDS: usize = Self::QUOTE + QUOTES.len();
+    /// The closing quotes, by kind from [`Reach::QUOTE`].
+    const QUOTES: [char; QUOTES.len()] = {
+        let mut out = ['\0'; QUOTES.len()];
+        let mut k = 0;
+        while k < QUOTES.len() {
+            out[k] = QUOTES[k].1;
+            k += 1;
+        }
+        out
+    };
+
+    /// The first byte of kind `slot` of `b` at or after `from` (for a quote, its first byte).
+    fn next(&mut self, slot: usize, b: &[u8], from: usize) -> Option<usize> {
+        if let Some((searched, found)) = self.next[slot]
+            && searched <= from
+            && found.is_none_or(|f| f >= from)
+        {
+            return found;
+        }
+        let rest = &b[from..];
+        let found = match slot {
+            Self::CLOSE_AFTER => memchr::memchr(b']', rest),
+            Self::PAREN_AFTER => memchr::memchr(b')', rest),
+            Self::NON_ASCII | Self::NON_ASCII_IN => rest.iter().position(|c| !c.is_ascii()),
+            Self::UNTRIMMED => rest
+                .iter()
+                .position(|c| !matches!(c, b'.' | b',' | b':' | b';' | b'!' | b'?' | b'*' | b'`')),
+            Self::PCT25 => memchr::memmem::find(rest, b"%25"),
+            Self::NOT_ZONE => rest
+                .iter()
+                .position(|c| !(c.is_ascii_alphanumeric() || b"-._~%".contains(c))),
+            Self::QUOTE.. => {
+                let mut utf8 = [0; 4];
+                let quote = Self::QUOTES[slot - Self::QUOTE].encode_utf8(&mut utf8);
+                memchr::memmem::find(rest, quote.as_bytes())
+            }
+            _ => memchr::memchr(Self::BYTES[slot], rest),
+        }
+        .map(|k| from + k);
+        crate::work::add(
+            crate::work::Work::OpenerScans,
+            found.map_or(b.len(), |f| f + 1) - from,
+        );
+        self.next[slot] = Some((from, found));
+        found
+    }
+
+    /// The first character at or after `from` (a character boundary) where every walk to an
+    /// IRI's end stops ([`walk_to_end`]): one that ends any IRI, or a full-width sentence mark
+    /// that no ASCII letter or digit follows; the text's end if none does. `slot` 0 is searched
+    /// from IRIs' starts, 1 from their `[`.
+    fn next_stop(&mut self, slot: usize, text: &str, from: usize) -> usize {
+        if let Some((searched, found)) = self.stop[slot]
+            && searched <= from
+            && found >= from
+        {
+            return found;
+        }
+        let mut chars = text[from..].char_indices().peekable();
+        let mut found = text.len();
+        while let Some((k, c)) = chars.next() {
+            let plain = c.is_ascii_alphanumeric()
+                || (!c.is_ascii() && (c as u32) < 0x1680 && !matches!(c, '\u{85}' | '\u{A0}'));
+            if !plain
+                && (ends_iri(c)
+                    || (is_fullwidth_sentence_mark(c)
+                        && !chars
+                            .peek()
+                            .is_some_and(|&(_, n)| n.is_ascii_alphanumeric())))
+            {
+                found = from + k;
+                break;
+            }
+        }
+        crate::work::add(crate::work::Work::OpenerScans, found - from + 1);
+        self.stop[slot] = Some((from, found));
+        found
+    }
 }
 
 /// Where the IRI starting at `start` ends, trailing punctuation dropped.
@@ -548,6 +800,7 @@ fn walk_to_end(text: &str, start: usize, shortcut: bool) -> usize {
             balance[p] -= 1;
         }
     }
+    crate::work::add(crate::work::Work::OpenerScans, end - start + 1);
     let mut quote_count: Option<usize> = None;
     while let Some(c) = text[start..end].chars().next_back() {
         if !is_trailing_punctuation(c) {
@@ -695,7 +948,7 @@ mod tests {
                 i += 1;
                 continue;
             }
-            match iri_at(text, i) {
+            match iri_at(text, i, None) {
                 Some(end) => {
                     found.push(i..end);
                     i = end;
@@ -785,6 +1038,20 @@ mod tests {
         "wWw",
         "w",
         "1",
+        "{",
+        "}",
+        "`",
+        "v1.",
+        "%25",
+        "\u{201C}",
+        "\u{201D}",
+        "[v",
+        "[/",
+        "[:",
+        "@]",
+        "[[",
+        "www.a[",
+        "http://[",
     ];
 
     proptest! {
@@ -794,6 +1061,22 @@ mod tests {
         fn detect_agrees_with_the_byte_by_byte_scan(parts in proptest::collection::vec(select(PIECES), 0..40)) {
             let text = parts.concat();
             prop_assert_eq!(detect(&text), detect_byte_by_byte(&text), "{:?}", text);
+        }
+
+        /// Wherever an IRI starts, the searches kept from IRI to IRI end it where a walk to its
+        /// end and the cut there do, with the same searches kept for every start in order.
+        #[test]
+        fn cut_end_agrees_with_the_walk(parts in proptest::collection::vec(select(PIECES), 0..40)) {
+            let text = parts.concat();
+            let mut reach = Reach::default();
+            for (start, _) in text.char_indices() {
+                // As the detector says: a word that a `:` follows is a scheme.
+                let word = text[start..].bytes().take_while(|&c| is_scheme_byte(c)).count();
+                let scheme = word > 0 && text[start + word..].starts_with(':');
+                let walked = walked_end(&text, start);
+                prop_assert_eq!(cut_end(&text, start, scheme, &mut reach), walked, "{:?} from {}", text, start);
+                prop_assert_eq!(cut_end(&text, start, scheme, &mut Reach::default()), walked);
+            }
         }
 
         /// Wherever an IRI starts, it ends where the character-by-character walk says.
@@ -937,6 +1220,25 @@ mod tests {
         assert_eq!(
             iris("http://[2001:db8::1]:8080/x"),
             ["http://[2001:db8::1]:8080/x"]
+        );
+    }
+
+    #[test]
+    fn iris_before_one_far_bracket_end_at_their_own() {
+        // Each `[` is closed by the last `]` at the end of its IRI: an AsciiDoc macro's, cut.
+        let text = "http://a.org/x[http://b.org/y[[http://c.org/z[/w].";
+        assert_eq!(
+            iris(text),
+            ["http://a.org/x", "http://b.org/y", "http://c.org/z[/w]"]
+        );
+        // An IP literal or an optional part closed there stays.
+        assert_eq!(
+            iris("http://[v1.x http://[v7.a%25b]"),
+            ["http://", "http://[v7.a%25b]"]
+        );
+        assert_eq!(
+            iris("'http://[::1]' http://h[:port]"),
+            ["http://[::1]", "http://h[:port]"]
         );
     }
 
