@@ -469,7 +469,9 @@ mod tests {
             let mut set = CharSet::default();
             let mut model = std::collections::HashSet::new();
             for _ in 0..size {
-                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 let c = pool[(seed >> 33) as usize % pool.len()];
                 assert_eq!(set.insert(c), model.insert(c), "{c:?}");
                 assert_eq!(set.len(), model.len());
