@@ -501,9 +501,10 @@ fn each_chunk(
     } = how;
     let bytes = text.as_bytes();
     let mut labels = Labels::default();
+    let costs = chunks::Costs::new(bytes, costed.as_bytes());
     let mut pos = 0;
     while pos < text.len() {
-        let split = chunks::next_split(bytes, costed.as_bytes(), pos, budget);
+        let split = chunks::next_split(&costs, pos, budget);
         chunking.chunks += 1;
         chunking.forced += usize::from(split.forced);
         let (mut e, f, p, unclosed) = parse_chunk(
@@ -627,6 +628,13 @@ fn parse_chunk(
         reference_texts: HashMap::new(),
         reference_count: 0,
     };
+    // Whether a paragraph or heading of the chunk can show MDX ([`mdx::may_show_mdx`], with
+    // the rest of the line the chunk ends in): each is asked only then, not on every event.
+    let asks_mdx = !mdx && {
+        let b = text.as_bytes();
+        let line_end = memchr::memchr(b'\n', &b[chunk.end..]).map_or(b.len(), |k| chunk.end + k);
+        mdx::may_show_mdx(&text[chunk.start..line_end])
+    };
     let mut parser = Parser::new_ext(slice, options()).into_offset_iter();
     // Inside a code block (no IRIs), an autolink (reported as a whole), a table.
     let (mut verbatim, mut autolinks, mut tables) = (0usize, 0usize, 0usize);
@@ -651,7 +659,7 @@ fn parse_chunk(
         }
         let range = base + range.start..base + range.end;
         // A `.md` that shows MDX is read again as MDX: this parse stops there.
-        if !mdx && shows_mdx(&event, text, &range) {
+        if asks_mdx && shows_mdx(&event, text, &range) {
             parsed.shows_mdx = true;
             break;
         }
