@@ -9,8 +9,14 @@ the file's sha256. Refresh (any checkout of Chromium will do):
 
     git -C CHROMIUM show COMMIT:components/url_formatter/spoof_checks/idn_spoof_checker_unittest.cc \
         > /tmp/idn_spoof_checker_unittest.cc
-    python3 scripts/chromium-idn-cases.py /tmp/idn_spoof_checker_unittest.cc REPO COMMIT \
-        > tests/data/chromium_idn_cases.tsv
+    git -C CHROMIUM show COMMIT:components/url_formatter/spoof_checks/top_domains/test_domains.list \
+        > /tmp/test_domains.list
+    python3 scripts/chromium-idn-cases.py /tmp/idn_spoof_checker_unittest.cc /tmp/test_domains.list \
+        REPO COMMIT > tests/data/chromium_idn_cases.tsv
+
+The test's top-domain list (top_domains/test_domains.list, which the unit test puts in place of
+the real one) goes into the header as `# test-domain:` lines: Chrome's verdicts on the
+top-domain cases are against it, and the suite compares with it too.
 
 How a case becomes a row:
 - The host tested is Chromium's input (the ACE form) with every `xn--` label decoded by Python's
@@ -101,7 +107,11 @@ LITERAL = re.compile(r'u?"((?:[^"\\]|\\.)*)"')
 
 
 def main():
-    path, repo, commit = sys.argv[1], sys.argv[2], sys.argv[3]
+    path, domains_path, repo, commit = sys.argv[1:5]
+    domains_raw = open(domains_path, "rb").read()
+    test_domains = [
+        l.strip() for l in domains_raw.decode("utf-8").splitlines() if l.strip() and not l.startswith("#")
+    ]
     raw = open(path, "rb").read()
     text = raw.decode("utf-8")
     # Cases with the comment lines above each (the comment of a run of cases is shared).
@@ -136,6 +146,13 @@ def main():
     out.write("# file: components/url_formatter/spoof_checks/idn_spoof_checker_unittest.cc\n")
     out.write(f"# sha256: {hashlib.sha256(raw).hexdigest()}\n")
     out.write("# licence: BSD-3-Clause (The Chromium Authors); platform branch: Linux\n")
+    out.write(
+        "# test domains: components/url_formatter/spoof_checks/top_domains/test_domains.list, sha256 "
+        + hashlib.sha256(domains_raw).hexdigest()
+        + "\n"
+    )
+    for d in test_domains:
+        out.write(f"# test-domain: {escape(d)}\n")
     counts = {}
     lines = []
     for ace, shown, result, comment in rows:

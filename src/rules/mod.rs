@@ -24,6 +24,7 @@ mod percent;
 mod restricted;
 pub(crate) mod selection;
 mod spoof_pattern;
+mod spoof_tables;
 mod style;
 pub mod suppression;
 mod syntax;
@@ -37,6 +38,7 @@ use std::ops::Range;
 
 use serde::Serialize;
 
+pub use lookalike_domain::imitated_domain;
 pub use selection::{Selection, SelectionError};
 
 use crate::extract::{Occurrence, Problem, Related, template};
