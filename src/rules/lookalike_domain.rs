@@ -35,6 +35,11 @@ const MAX_LABELS: usize = 4;
 /// exponentially many (Chromium caps its variants the same way).
 const MAX_VARIANTS: usize = 32;
 
+/// The longest label compared, in bytes: a DNS label has at most 63 octets in its ACE form, and a
+/// character takes at least one of them and at most four bytes of UTF-8. A longer label can be
+/// no domain's, and its variants are not built (a label of a megabyte would hold 64 of them).
+const MAX_LABEL_BYTES: usize = 4 * 63;
+
 /// A list of popular domains indexed by skeleton.
 struct Index<'d> {
     /// Skeleton of the whole name → the domain (the first in list order wins a shared one).
@@ -139,6 +144,9 @@ fn extra_variants(s: &str) -> Vec<String> {
 /// that are ASCII (a popular domain's skeleton is ASCII). Empty when none is, so that no name
 /// with this label can match.
 fn label_skeletons(label: &str) -> Vec<String> {
+    if label.len() > MAX_LABEL_BYTES {
+        return Vec::new();
+    }
     if label.is_ascii() {
         // Concatenated from a table, no NFD needed (no ASCII character's prototype has a
         // combining mark). Only `%` has a skeleton that is not ASCII (`°/₀`).
@@ -392,6 +400,10 @@ mod tests {
             Some("digklmo68.co.uk")
         );
         assert_eq!(imitated_domain("at\u{E9}st.net", &list), None);
+        // A label longer than DNS allows is no domain's.
+        let long = format!("{}.com", "\u{FE}".repeat(200));
+        assert_eq!(imitated_domain(&long, &list), None);
+        assert!(label_skeletons(&"\u{FE}".repeat(200)).is_empty());
         // Any text: no panic on a label that starts inside a multi-byte character.
         assert_eq!(imitated_domain("\u{5317}\u{4EAC}.x", &list), None);
         assert_eq!(imitated_domain("", &list), None);
