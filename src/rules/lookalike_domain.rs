@@ -52,16 +52,28 @@ impl<'d> Index<'d> {
     fn new(domains: &[&'d str]) -> Index<'d> {
         let mut by_skeleton = HashMap::with_capacity(domains.len());
         let mut tlds = HashSet::new();
+        let mut add = |key: String, d: &'d str| {
+            if let Some(tld) = key.rsplit('.').next()
+                && !tlds.contains(tld)
+            {
+                tlds.insert(tld.to_string());
+            }
+            by_skeleton.entry(key).or_insert(d);
+        };
         for &d in domains {
-            let labels: Vec<String> = d.split('.').map(displayed).collect();
-            let Some(keys) = name_skeletons(&labels) else {
-                continue;
-            };
-            for key in keys {
-                if let Some(tld) = key.rsplit('.').next() {
-                    tlds.insert(tld.to_string());
+            // The bundled names are ASCII and lowercase: their skeleton is a concatenation from
+            // a table (the index is built on the first IDN host, in a few milliseconds).
+            if d.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) {
+                let mut key = String::with_capacity(d.len() + 4);
+                for b in d.bytes() {
+                    key.push_str(&ASCII_SKELETONS[usize::from(b)]);
                 }
-                by_skeleton.entry(key).or_insert(d);
+                add(key, d);
+                continue;
+            }
+            let labels: Vec<String> = d.split('.').map(displayed).collect();
+            for key in name_skeletons(&labels).unwrap_or_default() {
+                add(key, d);
             }
         }
         Index { by_skeleton, tlds }
