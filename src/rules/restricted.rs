@@ -155,7 +155,11 @@ fn check_label(label: &HostLabel<'_>, tld: Option<&str>, sink: &mut Sink<'_>) {
             continue;
         }
         let folded = host_labels::folded(c);
-        let (message, severity) = if chrome_removes(folded) {
+        // NFKC maps some of them (Greek Extended's oxia vowels), and `not-nfkc` says so.
+        let removed = chrome_removes(folded)
+            && nfkc_stable(folded)
+            && delimiter::lookalike_of(folded).is_none();
+        let (message, severity) = if removed {
             (
                 format!(
                     "{} in {} is one Chrome does not display in a host name (rarely used, or a look-alike of a quote); browsers show such a host as Punycode",
@@ -221,6 +225,39 @@ mod tests {
         assert_eq!(restriction('\u{2D30}'), Some(IdentifierType::Limited_Use));
         assert_eq!(restriction('\u{13A0}'), Some(IdentifierType::Limited_Use));
         assert_eq!(restriction('\u{3105}'), None);
+    }
+
+    /// The rules that fire on `https://HOST/`, with their severities.
+    fn fired(host: &str) -> Vec<(&'static str, Severity)> {
+        crate::rules::check(&format!("https://{host}/"), &crate::rules::Selection::all())
+            .into_iter()
+            .map(|f| (f.rule.id, f.severity))
+            .collect()
+    }
+
+    #[test]
+    fn chrome_removed_and_displayed_characters() {
+        let restricted = |host: &str| {
+            fired(host)
+                .into_iter()
+                .filter(|(id, _)| *id == "restricted-character")
+                .map(|(_, s)| s)
+                .collect::<Vec<_>>()
+        };
+        // Removed by Chrome although UTS #39 allows them: a warning each.
+        assert_eq!(restricted("a\u{2BC}b.com"), [Severity::Warning]);
+        assert_eq!(restricted("\u{1D4}nion.com"), [Severity::Warning]);
+        assert_eq!(restricted("\u{1E37}ily.com"), [Severity::Warning]);
+        // Mapped by NFKC: `not-nfc`'s, not reported twice.
+        assert!(restricted("\u{1F71}\u{3B2}.com").is_empty());
+        // Displayed by Chrome in their place.
+        assert!(restricted("\u{6CE8}\u{97F3}\u{3105}\u{3106}.tw").is_empty());
+        assert!(restricted("\u{30C8}\u{309A}.jp").is_empty());
+        assert!(!restricted("google\u{309A}.com").is_empty());
+        assert!(restricted("\u{10FD}\u{10FF}\u{10EE}.ge").is_empty());
+        assert!(restricted("\u{10FD}\u{10FF}\u{10EE}.\u{10D2}\u{10D4}").is_empty());
+        assert!(!restricted("\u{10FD}\u{10FF}\u{10EE}.com").is_empty());
+        assert!(restricted("\u{1090}\u{1091}.mm").is_empty());
     }
 
     /// Every code point, against the parts of UTS #39's derivation of Identifier_Type (§3.1,
