@@ -368,7 +368,7 @@ fn confusable_respects_script_tlds_and_real_words() {
             "https://пример.com/",
             "https://сахар.ru/",
             "https://ελληνικά.com/",
-            "https://דוד.com/",
+            "https://דוד.il/",
             // Non-ASCII Latin letters are not look-alikes of another script.
             "https://kırmızı.com/",
             "https://bücher.com/",

@@ -72,6 +72,12 @@ pub(super) fn for_each_name<'a>(input: &IriCheck<'a>, mut f: impl FnMut(&[HostLa
     }
 }
 
+/// The TLD of a name (its last non-empty label) as displayed: case-folded.
+pub(super) fn tld(labels: &[HostLabel<'_>]) -> Option<String> {
+    let last = labels.iter().rev().find(|l| !l.text.is_empty())?;
+    Some(last.text.chars().map(folded).collect())
+}
+
 /// A label as found once per IRI (without borrowing it, so that [`IriCheck`] keeps no
 /// lifetime of its own in the cache).
 pub(super) struct LabelFound {

@@ -288,7 +288,16 @@ fn highly_restrictive(word: &str) -> bool {
         !all.is_empty() || non_latin.jpan || non_latin.kore || non_latin.hanb
     }
     let (all, non_latin) = resolved_sets(word, |a, n| !restrictive(a, n));
+    if !all.is_empty() {
+        return true;
+    }
+    // Latin beside Japanese, Korean or Chinese: allowed with ASCII letters only, as Chrome
+    // allows it ("HIGHLY_RESTRICTIVE with Latin limited to ASCII-Latin"): `café카페` and
+    // `héllo中国` mix an accented Latin letter into a CJK name.
     restrictive(&all, &non_latin)
+        && !word
+            .chars()
+            .any(|c| !c.is_ascii() && props::script(c) == Script::Latin)
 }
 
 /// True when the word's resolved script set is not empty (UTS #39 single-script, augmented:
@@ -508,8 +517,14 @@ fn check_mixed_script(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
 /// The skeleton of `c` when it falls into `script`: made of letters of that script (and
 /// neutral characters), and not `c` itself. `а` (Cyrillic) falls into Latin as `a`.
 fn lookalike_into(c: char, script: Script) -> Option<String> {
-    let mut buf = [0u8; 4];
-    let sk: String = skeleton(c.encode_utf8(&mut buf)).collect();
+    // Chromium's extra mapping first (`ь` is `b`, where UTS #39 says U+0185 TONE SIX).
+    let sk: String = match whole_script::extra_skeletons(c) {
+        Some(readings) => skeleton(readings[0]).collect(),
+        None => {
+            let mut buf = [0u8; 4];
+            skeleton(c.encode_utf8(&mut buf)).collect()
+        }
+    };
     let mut hit = false;
     for k in sk.chars() {
         let s = props::script(k);
@@ -897,7 +912,13 @@ mod tests {
         ] {
             assert!(highly_restrictive(ok), "{ok}");
         }
-        for bad in ["p\u{430}ypal", "\u{3B1}\u{430}", "日本\u{430}"] {
+        for bad in [
+            "p\u{430}ypal",
+            "\u{3B1}\u{430}",
+            "日本\u{430}",
+            "caf\u{E9}\u{CE74}\u{D398}",
+            "h\u{E9}llo\u{4E2D}\u{56FD}",
+        ] {
             assert!(!highly_restrictive(bad), "{bad}");
         }
     }
@@ -913,6 +934,11 @@ mod tests {
             Some("o")
         );
         assert_eq!(lookalike_into('\u{447}', Script::Latin), None);
+        // Chromium's extra mapping before the UTS #39 skeleton (U+0185 for `ь`).
+        assert_eq!(
+            lookalike_into('\u{44C}', Script::Latin).as_deref(),
+            Some("b")
+        );
         assert_eq!(lookalike_into('a', Script::Latin), None);
         assert_eq!(lookalike_into('l', Script::Cyrillic), None);
     }

@@ -4,7 +4,7 @@
 //! does the same with its own top-domain list ("IDN in Google Chrome": a label whose skeleton
 //! matches a top domain's is shown as Punycode).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::LazyLock;
 
@@ -13,7 +13,7 @@ use unicode_security::confusable_detection::skeleton;
 
 use super::host_labels::{self, HostLabel};
 use super::top_domains::TOP_DOMAINS;
-use super::{Check, IriCheck, Rule, Severity, Sink};
+use super::{Check, IriCheck, Rule, Severity, Sink, whole_script};
 use crate::iri::chars::escape_unsafe;
 
 /// `lookalike-domain`.
@@ -30,22 +30,59 @@ pub const LOOKALIKE_DOMAIN: Rule = Rule {
 /// The most labels of a host compared (`a.b.co.uk`): popular domains have two or three.
 const MAX_LABELS: usize = 4;
 
-/// Skeleton → popular domain, built on first use (the most popular wins a shared skeleton).
-static BY_SKELETON: LazyLock<HashMap<String, &'static str>> = LazyLock::new(|| {
-    let mut map = HashMap::with_capacity(TOP_DOMAINS.len());
-    for d in TOP_DOMAINS.iter().rev() {
-        map.insert(skeleton(d).collect::<String>(), *d);
-    }
-    map
-});
+/// The most skeletons a label or a name is compared by: a letter with several readings (`þ`
+/// is `b` or `p`) multiplies them, and a label of many such letters would otherwise hold
+/// exponentially many (Chromium caps its variants the same way).
+const MAX_VARIANTS: usize = 32;
 
-/// The TLDs of the popular domains.
-static TLDS: LazyLock<std::collections::HashSet<&'static str>> = LazyLock::new(|| {
-    TOP_DOMAINS
-        .iter()
-        .filter_map(|d| d.rsplit('.').next())
-        .collect()
-});
+/// The longest label compared, in bytes: a DNS label has at most 63 octets in its ACE form, and a
+/// character takes at least one of them and at most four bytes of UTF-8. A longer label can be
+/// no domain's, and its variants are not built (a label of a megabyte would hold 64 of them).
+const MAX_LABEL_BYTES: usize = 4 * 63;
+
+/// A list of popular domains indexed by skeleton.
+struct Index<'d> {
+    /// Skeleton of the whole name → the domain (the first in list order wins a shared one).
+    by_skeleton: HashMap<String, &'d str>,
+    /// The skeletons of the domains' TLDs.
+    tlds: HashSet<String>,
+}
+
+impl<'d> Index<'d> {
+    fn new(domains: &[&'d str]) -> Index<'d> {
+        let mut by_skeleton = HashMap::with_capacity(domains.len());
+        let mut tlds = HashSet::new();
+        let mut add = |key: String, d: &'d str| {
+            if let Some(tld) = key.rsplit('.').next()
+                && !tlds.contains(tld)
+            {
+                tlds.insert(tld.to_string());
+            }
+            by_skeleton.entry(key).or_insert(d);
+        };
+        for &d in domains {
+            // The bundled names are ASCII and lowercase: their skeleton is a concatenation from
+            // a table (the index is built on the first IDN host, in a few milliseconds).
+            if d.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) {
+                let mut key = String::with_capacity(d.len() + 4);
+                for b in d.bytes() {
+                    key.push_str(&ASCII_SKELETONS[usize::from(b)]);
+                }
+                add(key, d);
+                continue;
+            }
+            let labels: Vec<String> = d.split('.').map(displayed).collect();
+            for key in name_skeletons(&labels).unwrap_or_default() {
+                add(key, d);
+            }
+        }
+        Index { by_skeleton, tlds }
+    }
+}
+
+/// The bundled list's index, built on first use: only a host with a non-ASCII label under one
+/// of the list's TLDs asks for it, so a document without one never pays for it.
+static BUILT_IN: LazyLock<Index<'static>> = LazyLock::new(|| Index::new(TOP_DOMAINS));
 
 /// The skeleton of each ASCII character (`m` is `rn`, `1` is `l`).
 static ASCII_SKELETONS: LazyLock<Vec<String>> = LazyLock::new(|| {
@@ -91,20 +128,36 @@ fn displayed(label: &str) -> String {
     }
 }
 
-/// The skeleton a label is compared by: its UTS #39 skeleton, or that of the label without
-/// diacritics, whichever is ASCII (a popular domain's skeleton is ASCII); `None` when neither
-/// is, so that no name with this label can match. Stops at the first non-ASCII character.
-fn comparable_skeleton(label: &str) -> Option<String> {
-    /// The skeleton if it is ASCII, else the first character of it that is not.
-    fn ascii_skeleton(s: &str) -> Result<String, char> {
-        let mut out = String::with_capacity(s.len());
-        for c in skeleton(s) {
-            if !c.is_ascii() {
-                return Err(c);
+/// The spellings of `s` with each letter of [`whole_script::extra_skeletons`] replaced by what
+/// it passes for (every reading of a letter that has several), at most [`MAX_VARIANTS`].
+fn extra_variants(s: &str) -> Vec<String> {
+    let mut out = vec![String::with_capacity(s.len())];
+    for c in s.chars() {
+        match whole_script::extra_skeletons(c) {
+            None => out.iter_mut().for_each(|v| v.push(c)),
+            Some(readings) => {
+                let mut next = Vec::with_capacity(out.len() * readings.len());
+                for v in &out {
+                    for r in readings {
+                        if next.len() < MAX_VARIANTS {
+                            next.push(format!("{v}{r}"));
+                        }
+                    }
+                }
+                out = next;
             }
-            out.push(c);
         }
-        Ok(out)
+    }
+    out
+}
+
+/// The skeletons a label is compared by: the UTS #39 skeletons of the label and of the label
+/// without diacritics, each taken after Chromium's extra mappings (`ь` is `b`, `ŋ` is `n`),
+/// that are ASCII (a popular domain's skeleton is ASCII). Empty when none is, so that no name
+/// with this label can match.
+fn label_skeletons(label: &str) -> Vec<String> {
+    if label.len() > MAX_LABEL_BYTES {
+        return Vec::new();
     }
     if label.is_ascii() {
         // Concatenated from a table, no NFD needed (no ASCII character's prototype has a
@@ -113,79 +166,172 @@ fn comparable_skeleton(label: &str) -> Option<String> {
         for b in label.bytes() {
             out.push_str(&ASCII_SKELETONS[usize::from(b)]);
         }
-        return out.is_ascii().then_some(out);
+        return if out.is_ascii() {
+            vec![out]
+        } else {
+            Vec::new()
+        };
     }
-    match ascii_skeleton(label) {
-        Ok(sk) => Some(sk),
-        // Removing diacritics can only help when what stopped the skeleton is one (a combining
-        // mark of a decomposed letter) or a letter with a stroke.
-        Err(c)
-            if unicode_normalization::char::canonical_combining_class(c) != 0
-                || strip_stroke(c) != c =>
-        {
-            ascii_skeleton(&without_diacritics(label)).ok()
+    let mut out: Vec<String> = Vec::new();
+    let bare = without_diacritics(label);
+    let forms: &[&str] = if bare == label {
+        &[label]
+    } else {
+        &[label, &bare]
+    };
+    for form in forms {
+        for v in extra_variants(form) {
+            let sk: String = skeleton(&v).collect();
+            if sk.is_ascii() && !out.contains(&sk) && out.len() < MAX_VARIANTS {
+                out.push(sk);
+            }
         }
-        Err(_) => None,
     }
+    out
 }
 
-/// The popular domain a name displays like, given its labels as displayed and their
-/// comparable skeletons (in order), unless the name is ASCII (then it is what it is: a
-/// typo-squat is not a look-alike).
-fn imitated(shown: &[String], skeletons: &[String]) -> Option<&'static str> {
-    if shown.iter().all(|l| l.is_ascii()) {
+/// The skeletons of a name given as labels (displayed), joined with dots; `None` when a label
+/// has none.
+fn name_skeletons(labels: &[String]) -> Option<Vec<String>> {
+    let mut names = vec![String::new()];
+    for (i, label) in labels.iter().enumerate() {
+        let sks = label_skeletons(label);
+        if sks.is_empty() {
+            return None;
+        }
+        let mut next = Vec::new();
+        for n in &names {
+            for sk in &sks {
+                if next.len() < MAX_VARIANTS {
+                    next.push(if i == 0 {
+                        sk.clone()
+                    } else {
+                        format!("{n}.{sk}")
+                    });
+                }
+            }
+        }
+        names = next;
+    }
+    Some(names)
+}
+
+/// The popular domain of `index` that a host displays like, and how many of its last labels
+/// make the look-alike name, given its labels as displayed (TLD last). The shortest such name
+/// wins (`gооgle.com` before `www.gооgle.com`). An ASCII name is never a look-alike (it is
+/// what it is: a typo-squat is not a look-alike), nor the domain itself.
+fn imitated_in<'d>(index: &Index<'d>, shown: &[String]) -> Option<(&'d str, usize)> {
+    let last: Vec<&String> = shown
+        .iter()
+        .rev()
+        .skip_while(|l| l.is_empty())
+        .take(MAX_LABELS)
+        .collect();
+    // Every popular domain's TLD skeleton is one of a few: a host under another TLD cannot be
+    // a look-alike of one (the common case for IDNs under their own TLDs).
+    let tld = last.first()?;
+    let tld_skeletons = label_skeletons(tld);
+    if !tld_skeletons.iter().any(|t| index.tlds.contains(t)) {
         return None;
     }
-    BY_SKELETON.get(&skeletons.join(".")).copied()
+    let mut skeletons: Vec<Vec<String>> = vec![tld_skeletons];
+    for n in 1..last.len() {
+        // A label no popular domain's skeleton can hold ends the search.
+        let sks = label_skeletons(last[n]);
+        if sks.is_empty() {
+            return None;
+        }
+        skeletons.push(sks);
+        let name: Vec<&String> = last[..=n].iter().rev().copied().collect();
+        if name.iter().all(|l| l.is_ascii()) {
+            continue;
+        }
+        let joined = name
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(".");
+        // Names from the TLD back: the first label's skeletons are last.
+        let mut keys = vec![String::new()];
+        for (i, sks) in skeletons.iter().rev().enumerate() {
+            let mut next = Vec::new();
+            for k in &keys {
+                for sk in sks {
+                    if next.len() < MAX_VARIANTS {
+                        next.push(if i == 0 {
+                            sk.clone()
+                        } else {
+                            format!("{k}.{sk}")
+                        });
+                    }
+                }
+            }
+            keys = next;
+        }
+        if let Some(&d) = keys.iter().find_map(|k| index.by_skeleton.get(k))
+            && !d.eq_ignore_ascii_case(&joined)
+        {
+            return Some((d, n + 1));
+        }
+    }
+    None
+}
+
+/// The domain of `domains` that `host` displays like, by the comparison `lookalike-domain` makes
+/// with its bundled list: for checking a host against another list, as Chromium's spoof-checker
+/// tests do with their own.
+pub fn imitated_domain(host: &str, domains: &[&str]) -> Option<String> {
+    let index = Index::new(domains);
+    let shown: Vec<String> = host
+        .split('.')
+        .map(|l| {
+            let ace = l
+                .as_bytes()
+                .get(..4)
+                .is_some_and(|p| p.eq_ignore_ascii_case(b"xn--"));
+            let decoded = if ace {
+                super::idn::decode_ace(l).unwrap_or_else(|| l.to_string())
+            } else {
+                l.to_string()
+            };
+            displayed(&decoded)
+        })
+        .collect();
+    imitated_in(&index, &shown).map(|(d, _)| d.to_string())
 }
 
 fn check_lookalike_domain(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     host_labels::for_each_name(input, |labels| {
-        // From the TLD back: `gооgle.com` before `www.gооgle.com`.
-        let labels: Vec<&HostLabel<'_>> = labels
+        let shown: Vec<String> = labels.iter().map(|l| displayed(&l.text)).collect();
+        let Some((domain, n)) = imitated_in(&BUILT_IN, &shown) else {
+            return;
+        };
+        let named: Vec<&HostLabel<'_>> = labels
             .iter()
             .rev()
             .skip_while(|l| l.text.is_empty())
-            .take(MAX_LABELS)
+            .take(n)
             .collect();
-        // Every popular domain's TLD is ASCII and one of a few: a host under another TLD
-        // cannot be a look-alike of one (the common case for IDNs under their own TLDs).
-        if !labels
-            .first()
-            .is_some_and(|tld| TLDS.contains(tld.text.to_ascii_lowercase().as_str()))
-        {
+        let (Some(first), Some(tld)) = (named.last(), named.first()) else {
             return;
-        }
-        let mut shown: Vec<String> = Vec::with_capacity(labels.len());
-        let mut skeletons: Vec<String> = Vec::with_capacity(labels.len());
-        for (n, label) in labels.iter().enumerate() {
-            let d = displayed(&label.text);
-            // A label no popular domain's skeleton can hold ends the search (the TLD first).
-            let Some(sk) = comparable_skeleton(&d) else {
-                return;
-            };
-            shown.insert(0, d);
-            skeletons.insert(0, sk);
-            if n == 0 {
-                continue;
-            }
-            let Some(domain) = imitated(&shown, &skeletons) else {
-                continue;
-            };
-            let name = shown.join(".");
-            let range: Range<usize> = label.range.start..labels[0].range.end;
-            sink.report(
-                range,
-                format!(
-                    "the host name `{}` looks like `{domain}`, one of the most visited domains, but is a different domain (their UTS #39 skeletons are the same)",
-                    escape_unsafe(&name)
-                ),
-                Some(format!(
-                    "link to `{domain}` if that site is meant; otherwise this name only imitates it"
-                )),
-            );
-            return;
-        }
+        };
+        let name = named
+            .iter()
+            .rev()
+            .map(|l| displayed(&l.text))
+            .collect::<Vec<_>>()
+            .join(".");
+        let range: Range<usize> = first.range.start..tld.range.end;
+        sink.report(
+            range,
+            format!(
+                "the host name `{}` looks like `{domain}`, one of the most visited domains, but is a different domain (their UTS #39 skeletons are the same)",
+                escape_unsafe(&name)
+            ),
+            Some(format!(
+                "link to `{domain}` if that site is meant; otherwise this name only imitates it"
+            )),
+        );
     });
 }
 
@@ -195,8 +341,7 @@ mod tests {
 
     fn imitated(name: &str) -> Option<&'static str> {
         let shown: Vec<String> = name.split('.').map(displayed).collect();
-        let skeletons: Option<Vec<String>> = shown.iter().map(|l| comparable_skeleton(l)).collect();
-        super::imitated(&shown, &skeletons?)
+        imitated_in(&BUILT_IN, &shown).map(|(d, _)| d)
     }
 
     #[test]
@@ -207,14 +352,14 @@ mod tests {
             .map(|b| ASCII_SKELETONS[usize::from(b)].as_str())
             .collect();
         assert_eq!(table, skeleton(&all).collect::<String>());
-        assert_eq!(comparable_skeleton(&all), None); // `%` has a non-ASCII skeleton
+        assert!(label_skeletons(&all).is_empty()); // `%` has a non-ASCII skeleton
         let name: String = all
             .chars()
             .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
             .collect();
         assert_eq!(
-            comparable_skeleton(&name),
-            Some(skeleton(&name).collect::<String>())
+            label_skeletons(&name),
+            vec![skeleton(&name).collect::<String>()]
         );
     }
 
@@ -231,5 +376,48 @@ mod tests {
             imitated("\u{43F}\u{440}\u{438}\u{43C}\u{435}\u{440}.com"),
             None
         );
+    }
+
+    #[test]
+    fn letters_with_hooks_bars_and_extra_mappings() {
+        // Chromium's extra mappings and letters with a hook, bar or stroke (issue 41).
+        assert_eq!(imitated("\u{14B}etflix.com"), Some("netflix.com"));
+        assert_eq!(imitated("wikiped\u{268}a.org"), Some("wikipedia.org"));
+        assert_eq!(imitated("spot\u{268}fy.com"), Some("spotify.com"));
+        assert_eq!(imitated("\u{44C}ing.com"), Some("bing.com"));
+        assert_eq!(imitated("coinbas\u{435}.com"), Some("coinbase.com"));
+        assert_eq!(imitated("www.\u{44C}ing.com"), Some("bing.com"));
+        // Several readings: `þ` is `b` or `p`.
+        assert_eq!(imitated("\u{FE}aypal.com"), Some("paypal.com"));
+    }
+
+    #[test]
+    fn another_list() {
+        let list = ["f\u{F3}\u{F3}.com", "test.net", "digklmo68.co.uk"];
+        assert_eq!(
+            imitated_domain("f\u{F3}o.com", &list).as_deref(),
+            Some("f\u{F3}\u{F3}.com")
+        );
+        assert_eq!(imitated_domain("f\u{F3}\u{F3}.com", &list), None);
+        assert_eq!(
+            imitated_domain("xn--tst-bma.net", &list).as_deref(),
+            Some("test.net")
+        );
+        assert_eq!(
+            imitated_domain("\u{E9}xample.test.n\u{E9}t", &list).as_deref(),
+            Some("test.net")
+        );
+        assert_eq!(
+            imitated_domain("mail.\u{111}igklmo68.co.uk", &list).as_deref(),
+            Some("digklmo68.co.uk")
+        );
+        assert_eq!(imitated_domain("at\u{E9}st.net", &list), None);
+        // A label longer than DNS allows is no domain's.
+        let long = format!("{}.com", "\u{FE}".repeat(200));
+        assert_eq!(imitated_domain(&long, &list), None);
+        assert!(label_skeletons(&"\u{FE}".repeat(200)).is_empty());
+        // Any text: no panic on a label that starts inside a multi-byte character.
+        assert_eq!(imitated_domain("\u{5317}\u{4EAC}.x", &list), None);
+        assert_eq!(imitated_domain("", &list), None);
     }
 }

@@ -25,6 +25,7 @@ mod precedence;
 mod restricted;
 pub(crate) mod selection;
 mod spoof_pattern;
+mod spoof_tables;
 mod style;
 pub mod suppression;
 mod syntax;
@@ -38,6 +39,7 @@ use std::ops::Range;
 
 use serde::Serialize;
 
+pub use lookalike_domain::imitated_domain;
 pub use selection::{Selection, SelectionError};
 
 use crate::extract::{Occurrence, Problem, Related, template};

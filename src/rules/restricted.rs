@@ -10,7 +10,7 @@ use unicode_security::GeneralSecurityProfile;
 use unicode_security::general_security_profile::IdentifierType;
 
 use super::host_labels::{self, HostLabel};
-use super::{Check, IriCheck, Rule, Severity, Sink, delimiter};
+use super::{Check, IriCheck, Rule, Severity, Sink, delimiter, whole_script};
 use crate::iri::chars::{describe, is_default_ignorable};
 use crate::iri::props;
 
@@ -30,10 +30,16 @@ pub const RESTRICTED_CHARACTER: Rule = Rule {
 /// private use: `syntax-invalid`, `syntax-private-use`; default-ignorable: `invisible-character`;
 /// not NFKC: `not-nfkc`, and UTS #46 maps it away before a browser displays the host; not a
 /// letter, digit or mark of identifiers (Not_XID: emoji, symbols, punctuation), which IDNA2008
-/// disallows: `idn-not-registrable`), or a delimiter look-alike (`confusable-delimiter`). Letters of the five scripts UAX #31 once
-/// called aspirational are allowed, as Chrome and Firefox allow them.
+/// disallows: `idn-not-registrable`), or a delimiter look-alike (`confusable-delimiter`).
+/// Bopomofo is allowed: UTS #39 §5.2 counts Han with Bopomofo as one script (Chinese), and
+/// Chrome displays it. The letters of the scripts UAX #31 once called aspirational (Canadian
+/// syllabics, Miao, Mongolian, Tifinagh, Yi) are Limited_Use and reported, as Chrome reports
+/// them since UAX #31 dropped that class.
 pub(super) fn restriction(c: char) -> Option<IdentifierType> {
     if c.is_ascii() || c.identifier_allowed() {
+        return None;
+    }
+    if props::script(c) == Script::Bopomofo {
         return None;
     }
     let t = c.identifier_type()?;
@@ -47,7 +53,6 @@ pub(super) fn restriction(c: char) -> Option<IdentifierType> {
         | IdentifierType::Default_Ignorable
         | IdentifierType::Not_NFKC
         | IdentifierType::Not_XID => None,
-        IdentifierType::Limited_Use if aspirational(c) => None,
         _ if delimiter::lookalike_of(c).is_some() => None,
         IdentifierType::Inclusion | IdentifierType::Recommended => None,
         t => Some(t),
@@ -60,17 +65,40 @@ fn nfkc_stable(c: char) -> bool {
     std::iter::once(c).nfkc().eq(std::iter::once(c))
 }
 
-/// The scripts UAX #31 (Unicode 6.0 to 9.0, Table 7) listed as aspirational use, which Chrome
-/// (crrev.com/382029, item 3) and Mozilla's IDN display algorithm still allow in a host.
-fn aspirational(c: char) -> bool {
-    matches!(
-        props::script(c),
-        Script::Canadian_Aboriginal
-            | Script::Miao
-            | Script::Mongolian
-            | Script::Tifinagh
-            | Script::Yi
-    )
+/// Characters UTS #39 allows that Chrome removes from the characters it displays
+/// (`SetAllowedUnicodeSet` in idn_spoof_checker.cc): the quote look-alikes U+02BB U+02BC, the
+/// modifier letter voicing U+02EC, the Pinyin letters with diaeresis or caron U+01CD..U+01DC,
+/// and the rarely used blocks Latin Extended Additional up to U+1E9B, Greek Extended, Cyrillic
+/// Extended-B and -C, Latin Extended-D.
+fn chrome_removes(c: char) -> bool {
+    matches!(c,
+        '\u{02BB}' | '\u{02BC}' | '\u{02EC}'
+        | '\u{01CD}'..='\u{01DC}'
+        | '\u{1C80}'..='\u{1C8F}'
+        | '\u{1E00}'..='\u{1E9B}'
+        | '\u{1F00}'..='\u{1FFF}'
+        | '\u{A640}'..='\u{A69F}'
+        | '\u{A720}'..='\u{A7FF}')
+}
+
+/// True when a restricted `c` is displayed all the same in this place, as Chrome displays it:
+/// an Uncommon_Use letter of a script at home under the TLD (the Georgian letters U+10FD..U+10FF
+/// under `.ge`, the Shan digits under `.mm`, or an IDN TLD of that script), or a kana voiced
+/// sound mark (U+3099, U+309A) after kana (`ト゚`, Ainu).
+fn displayed_here(c: char, t: IdentifierType, prev: Option<char>, tld: Option<&str>) -> bool {
+    if matches!(c, '\u{3099}' | '\u{309A}') {
+        return prev
+            .is_some_and(|p| matches!(props::script(p), Script::Hiragana | Script::Katakana));
+    }
+    if t != IdentifierType::Uncommon_Use {
+        return false;
+    }
+    let s = props::script(c);
+    let Some(tld) = tld else {
+        return false;
+    };
+    whole_script::entry(s).is_some_and(|e| e.tlds.contains(&tld))
+        || tld.chars().any(|t| props::script(t) == s)
 }
 
 /// The type's name in `IdentifierType.txt`, and what it means.
@@ -112,34 +140,60 @@ fn severity_of(c: char, t: IdentifierType) -> Severity {
 
 fn check_restricted(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     host_labels::for_each_name(input, |labels| {
+        let tld = host_labels::tld(labels);
         for label in labels {
-            check_label(label, sink);
+            check_label(label, tld.as_deref(), sink);
         }
     });
 }
 
-fn check_label(label: &HostLabel<'_>, sink: &mut Sink<'_>) {
+fn check_label(label: &HostLabel<'_>, tld: Option<&str>, sink: &mut Sink<'_>) {
+    let mut prev = None;
     for (i, c) in label.text.char_indices() {
+        let before = prev.replace(c);
         if c.is_ascii() {
             continue;
         }
-        // Most characters are allowed as written (capitals of allowed letters too): folding,
-        // a table search, only for the rest.
-        if c.identifier_allowed() {
-            continue;
-        }
-        let Some(t) = restriction(host_labels::folded(c)) else {
-            continue;
+        let folded = host_labels::folded(c);
+        // NFKC maps some of them (Greek Extended's oxia vowels), and `not-nfkc` says so.
+        let removed = chrome_removes(folded)
+            && nfkc_stable(folded)
+            && delimiter::lookalike_of(folded).is_none();
+        let (message, severity) = if removed {
+            (
+                format!(
+                    "{} in {} is one Chrome does not display in a host name (rarely used, or a look-alike of a quote); browsers show such a host as Punycode",
+                    describe(c),
+                    label.place()
+                ),
+                Severity::Warning,
+            )
+        } else {
+            // Most characters are allowed as written (capitals of allowed letters too):
+            // folding, a table search, only for the rest.
+            if c.identifier_allowed() {
+                continue;
+            }
+            let Some(t) = restriction(folded) else {
+                continue;
+            };
+            if displayed_here(folded, t, before, tld) {
+                continue;
+            }
+            let (name, meaning) = type_name(t);
+            (
+                format!(
+                    "{} in {} is restricted from identifiers (UTS #39 §3.1: Identifier_Type {name}, {meaning}); browsers show such a host as Punycode",
+                    describe(c),
+                    label.place()
+                ),
+                severity_of(folded, t),
+            )
         };
-        let (name, meaning) = type_name(t);
-        let place = label.place();
         sink.report_as(
-            severity_of(host_labels::folded(c), t),
+            severity,
             label.span(i, c.len_utf8()),
-            format!(
-                "{} in {place} is restricted from identifiers (UTS #39 §3.1: Identifier_Type {name}, {meaning}); browsers show such a host as Punycode",
-                describe(c)
-            ),
+            message,
             Some(
                 "write the name with the letters people use (UTS #39 Identifier_Status Allowed); a restricted character that looks like a common letter makes a look-alike of another name".to_string(),
             ),
@@ -166,9 +220,44 @@ mod tests {
         ] {
             assert_eq!(restriction(c), None, "{c:?}");
         }
-        // Tifinagh is Limited_Use but allowed as an aspirational script; Cherokee is not.
-        assert_eq!(restriction('\u{2D30}'), None);
+        // Tifinagh is Limited_Use, no longer allowed as an aspirational script (Chrome's cases
+        // since UAX #31 dropped the class); Bopomofo is Limited_Use but one script with Han.
+        assert_eq!(restriction('\u{2D30}'), Some(IdentifierType::Limited_Use));
         assert_eq!(restriction('\u{13A0}'), Some(IdentifierType::Limited_Use));
+        assert_eq!(restriction('\u{3105}'), None);
+    }
+
+    /// The rules that fire on `https://HOST/`, with their severities.
+    fn fired(host: &str) -> Vec<(&'static str, Severity)> {
+        crate::rules::check(&format!("https://{host}/"), &crate::rules::Selection::all())
+            .into_iter()
+            .map(|f| (f.rule.id, f.severity))
+            .collect()
+    }
+
+    #[test]
+    fn chrome_removed_and_displayed_characters() {
+        let restricted = |host: &str| {
+            fired(host)
+                .into_iter()
+                .filter(|(id, _)| *id == "restricted-character")
+                .map(|(_, s)| s)
+                .collect::<Vec<_>>()
+        };
+        // Removed by Chrome although UTS #39 allows them: a warning each.
+        assert_eq!(restricted("a\u{2BC}b.com"), [Severity::Warning]);
+        assert_eq!(restricted("\u{1D4}nion.com"), [Severity::Warning]);
+        assert_eq!(restricted("\u{1E37}ily.com"), [Severity::Warning]);
+        // Mapped by NFKC: `not-nfc`'s, not reported twice.
+        assert!(restricted("\u{1F71}\u{3B2}.com").is_empty());
+        // Displayed by Chrome in their place.
+        assert!(restricted("\u{6CE8}\u{97F3}\u{3105}\u{3106}.tw").is_empty());
+        assert!(restricted("\u{30C8}\u{309A}.jp").is_empty());
+        assert!(!restricted("google\u{309A}.com").is_empty());
+        assert!(restricted("\u{10FD}\u{10FF}\u{10EE}.ge").is_empty());
+        assert!(restricted("\u{10FD}\u{10FF}\u{10EE}.\u{10D2}\u{10D4}").is_empty());
+        assert!(!restricted("\u{10FD}\u{10FF}\u{10EE}.com").is_empty());
+        assert!(restricted("\u{1090}\u{1091}.mm").is_empty());
     }
 
     /// Every code point, against the parts of UTS #39's derivation of Identifier_Type (§3.1,
@@ -222,7 +311,7 @@ mod tests {
                         || !nfkc_stable
                         || di.contains(c)
                         || delimiter::lookalike_of(c).is_some()
-                        || aspirational(c)
+                        || props::script(c) == Script::Bopomofo
                         || c.is_ascii(),
                     "{c:?} is restricted but not reported"
                 ),

@@ -31,17 +31,20 @@ pub const SPOOF_PATTERN: Rule = Rule {
 
 fn check_patterns(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     host_labels::for_each_name(input, |labels| {
-        for label in labels {
+        let tld = host_labels::tld(labels);
+        let count = labels.len();
+        for (n, label) in labels.iter().enumerate() {
             if label.text.is_ascii() {
                 continue;
             }
             // Only a written mark can make a mark pattern (no precomposed letter carries a mark
             // twice or a hidden one), and only a character of U+3000..U+9FFF (kana, Bopomofo,
             // CJK strokes) a kana one: most labels are passed over in one cheap scan.
-            let (mut marks, mut cjk) = (false, false);
+            let (mut marks, mut cjk, mut local) = (false, false, false);
             for c in label.text.chars() {
                 marks |= !c.is_ascii() && is_nonspacing_mark(c);
                 cjk |= ('\u{3000}'..='\u{9FFF}').contains(&c);
+                local |= TLD_LETTERS.iter().any(|&(l, _)| l == c);
             }
             let found = if marks {
                 mark_pattern(&label.text)
@@ -49,6 +52,14 @@ fn check_patterns(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 None
             };
             let found = found.or_else(|| if cjk { kana_pattern(&label.text) } else { None });
+            // The TLD itself is what the letters are measured by.
+            let found = found.or_else(|| {
+                if local && n + 1 < count {
+                    tld_pattern(&label.text, tld.as_deref().unwrap_or(""))
+                } else {
+                    None
+                }
+            });
             if let Some((range, message)) = found {
                 sink.report(
                     label.span(range.start, range.len()),
@@ -58,6 +69,53 @@ fn check_patterns(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             }
         }
     });
+}
+
+/// Letters Chrome allows only under one TLD, with that TLD: `þ` (reads as `b` or `p`) and `ð`
+/// (as `o`) are Icelandic, `ə` (as `e`) Azerbaijani, and `·` between two `l` Catalan (the ela
+/// geminada, RFC 5892 appendix A.3).
+const TLD_LETTERS: [(char, &str); 4] = [
+    ('\u{00FE}', "is"),
+    ('\u{00F0}', "is"),
+    ('\u{0259}', "az"),
+    ('\u{00B7}', "cat"),
+];
+
+/// The first letter of `label` that Chrome allows only under another TLD than `tld` (or, for
+/// `·`, only between two `l`), as Chrome's `kTLDSpecificCharacters` and `HasUnsafeMiddleDot`
+/// decide. A label of the one letter alone is left alone, as Chrome leaves it.
+pub(super) fn tld_pattern(label: &str, tld: &str) -> Option<(std::ops::Range<usize>, String)> {
+    let chars: Vec<(usize, char)> = label.char_indices().collect();
+    for (k, &(i, c)) in chars.iter().enumerate() {
+        let Some(&(_, home)) = TLD_LETTERS.iter().find(|&&(l, _)| l == c) else {
+            continue;
+        };
+        let here = i..i + c.len_utf8();
+        if c == '\u{00B7}' {
+            let between_l =
+                k > 0 && chars[k - 1].1 == 'l' && chars.get(k + 1).is_some_and(|&(_, n)| n == 'l');
+            if tld != home || !between_l {
+                return Some((
+                    here,
+                    format!(
+                        "{} is allowed only between two `l` under `.cat` (the Catalan ela geminada); elsewhere it passes for a dot (Chrome's IDN policy, RFC 5892 appendix A.3)",
+                        describe(c)
+                    ),
+                ));
+            }
+            continue;
+        }
+        if chars.len() > 1 && tld != home {
+            return Some((
+                here,
+                format!(
+                    "{} is allowed only under `.{home}`, where it is a letter of the language; elsewhere it passes for a Latin letter (Chrome's IDN policy)",
+                    describe(c)
+                ),
+            ));
+        }
+    }
+    None
 }
 
 const HELP: &str = "write the name without the disguise: browsers show a host with this pattern as Punycode (`xn--...`) because it can pass for another name";
@@ -148,9 +206,13 @@ pub(super) fn mark_pattern(label: &str) -> Option<(std::ops::Range<usize>, Strin
     None
 }
 
-/// True when `c` is written with Japanese (Hiragana, Katakana or Han, by Script_Extensions).
+/// True when `c` is written with Japanese (Hiragana, Katakana or Han, by Script_Extensions; a
+/// digit or other character of every script is none).
 fn is_japanese(c: char) -> bool {
     let ext = props::script_extension(c);
+    if ext.is_common() || ext.is_inherited() {
+        return false;
+    }
     ext.contains_script(Script::Hiragana)
         || ext.contains_script(Script::Katakana)
         || ext.contains_script(Script::Han)
@@ -159,18 +221,53 @@ fn is_japanese(c: char) -> bool {
 /// True when `c` is written with Chinese, Japanese or Korean text (by Script_Extensions).
 fn is_cjk(c: char) -> bool {
     let ext = props::script_extension(c);
-    is_japanese(c) || ext.contains_script(Script::Bopomofo) || ext.contains_script(Script::Hangul)
+    is_japanese(c)
+        || !ext.is_common()
+            && !ext.is_inherited()
+            && (ext.contains_script(Script::Bopomofo) || ext.contains_script(Script::Hangul))
 }
 
+/// True when `c`'s Script_Extensions name `s` (a character of every script names none: `1` is
+/// no Katakana).
 fn has_script(c: char, s: Script) -> bool {
-    props::script_extension(c).contains_script(s)
+    let ext = props::script_extension(c);
+    !ext.is_common() && !ext.is_inherited() && ext.contains_script(s)
 }
 
-/// Katakana NO, N, SO and ZO: strokes that pass for `/`, `\` or `'` among Latin letters.
-const SLASH_KATAKANA: [char; 4] = ['\u{30CE}', '\u{30F3}', '\u{30BD}', '\u{30BE}'];
+/// True when `label` mixes scripts beyond one logical CJK script: it has a letter of a script
+/// other than Han, Hiragana, Katakana, Bopomofo and Hangul. Chrome looks for the CJK placement
+/// patterns only in such labels (a label of one script, `一123`, is displayed as it is).
+fn mixes_scripts(label: &str) -> bool {
+    label.chars().any(|c| {
+        let s = props::script(c);
+        !matches!(
+            s,
+            Script::Common
+                | Script::Inherited
+                | Script::Unknown
+                | Script::Han
+                | Script::Hiragana
+                | Script::Katakana
+                | Script::Bopomofo
+                | Script::Hangul
+        )
+    })
+}
 
-/// Han and Bopomofo strokes that pass for a hyphen or `l`: 一 ㄧ 丨 丿 乛.
-const STROKE_HAN: [char; 5] = ['\u{4E00}', '\u{3127}', '\u{4E28}', '\u{4E3F}', '\u{4E5B}'];
+/// Katakana NO, N, SO and ZO, and the ideographs 丶 乀 乁 丿: strokes that pass for `/`, `\` or
+/// `'` among Latin letters (Chrome's dangerous patterns).
+const SLASH_KATAKANA: [char; 8] = [
+    '\u{30CE}', '\u{30F3}', '\u{30BD}', '\u{30BE}', '\u{4E36}', '\u{4E40}', '\u{4E41}', '\u{4E3F}',
+];
+
+/// Han and Bopomofo characters that pass for a hyphen, a Latin letter or a digit next to
+/// characters that are not CJK: Chrome's list (一 ㄧ 丨 乛 七 丅 十 〇 ㄒ ㄚ ㄟ ㄨ ㄩ ㄈ ㆺ ㆳ 工 ㆲ
+/// 讠 丁).
+const STROKE_HAN: [char; 20] = [
+    '\u{4E00}', '\u{3127}', '\u{4E28}', '\u{4E5B}', '\u{4E03}', '\u{4E05}', '\u{5341}', '\u{3007}',
+    '\u{3112}', '\u{311A}', '\u{311F}', '\u{3128}', '\u{3129}', '\u{3108}', '\u{31BA}', '\u{31B3}',
+    '\u{5DE5}', '\u{31B2}', '\u{8BA0}', '\u{4E01}',
+];
 
 /// The first kana or CJK placement that Chrome's IDN policy treats as a spoof.
 pub(super) fn kana_pattern(label: &str) -> Option<(std::ops::Range<usize>, String)> {
@@ -181,6 +278,13 @@ pub(super) fn kana_pattern(label: &str) -> Option<(std::ops::Range<usize>, Strin
         let next = chars.get(k + 1).map(|&(_, c)| c);
         (prev.is_some() || next.is_some()) && !prev.is_some_and(p) && !next.is_some_and(p)
     };
+    // Chrome's rule for the strokes: a neighbour on either side that is not CJK.
+    let beside = |k: usize, p: fn(char) -> bool| {
+        let prev = k.checked_sub(1).map(|j| chars[j].1);
+        let next = chars.get(k + 1).map(|&(_, c)| c);
+        prev.is_some_and(|c| !p(c)) || next.is_some_and(|c| !p(c))
+    };
+    let mixed = mixes_scripts(label);
     let all_but = |k: usize, s: Script| {
         k > 0
             && k + 1 < chars.len()
@@ -192,12 +296,12 @@ pub(super) fn kana_pattern(label: &str) -> Option<(std::ops::Range<usize>, Strin
     for (k, &(i, c)) in chars.iter().enumerate() {
         let here = i..i + c.len_utf8();
         let prev = k.checked_sub(1).map(|j| chars[j].1);
-        let message = if SLASH_KATAKANA.contains(&c) && among(k, is_japanese) {
+        let message = if SLASH_KATAKANA.contains(&c) && mixed && among(k, is_japanese) {
             format!(
                 "{} stands among characters that are not Japanese, where it passes for a slash or a stroke (Chrome's IDN policy)",
                 describe(c)
             )
-        } else if STROKE_HAN.contains(&c) && among(k, is_cjk) {
+        } else if STROKE_HAN.contains(&c) && mixed && beside(k, is_cjk) {
             format!(
                 "{} stands among characters that are not Chinese, Japanese or Korean, where it passes for a hyphen or a Latin letter (Chrome's IDN policy)",
                 describe(c)
@@ -294,5 +398,30 @@ mod tests {
         assert!(!kana("\u{304B}\u{3079}\u{304B}"));
         assert!(kana("a\u{30FB}b"));
         assert!(kana("a\u{30FD}"));
+        // A digit is of no script: it is no kana before an iteration mark, and no CJK next to
+        // a stroke in a label that mixes scripts (issue 41).
+        assert!(kana("a1\u{30FD}"));
+        assert!(kana("d12\u{4E00}"));
+        assert!(!kana("\u{4E00}123"));
+        assert!(kana("google\u{4E03}com"));
+        assert!(kana("com\u{4E36}test"));
+        assert!(!kana("\u{4E36}\u{4E40}\u{4E41}\u{4E3F}"));
+        assert!(!kana("\u{3127}\u{751F}gamer"));
+        assert!(!kana("\u{30D3}\u{30BF}\u{30DF}\u{30F3}b1"));
+    }
+
+    #[test]
+    fn tld_letters() {
+        assert!(tld_pattern("a\u{FE}cdef", "com").is_some());
+        assert!(tld_pattern("a\u{FE}cdef", "is").is_none());
+        assert!(tld_pattern("mn\u{F0}pqr", "com").is_some());
+        assert!(tld_pattern("\u{259}xample", "com").is_some());
+        assert!(tld_pattern("\u{259}xample", "az").is_none());
+        assert!(tld_pattern("\u{FE}", "com").is_none());
+        assert!(tld_pattern("l\u{B7}l", "cat").is_none());
+        assert!(tld_pattern("l\u{B7}l", "com").is_some());
+        assert!(tld_pattern("a\u{B7}l", "cat").is_some());
+        assert!(tld_pattern("l\u{B7}", "cat").is_some());
+        assert!(tld_pattern("\u{B7}l", "cat").is_some());
     }
 }

@@ -131,7 +131,13 @@ pub(super) static WHOLE_SCRIPT: &[WholeScript] = &[
     },
     WholeScript {
         script: Script::Hebrew,
-        letters: &[('\u{05F2}', "''"), ('\u{05F3}', "'"), ('\u{FB26}', "o")],
+        letters: &[
+            ('\u{05D3}', "t"),
+            ('\u{05D9}', "'"),
+            ('\u{05F2}', "''"),
+            ('\u{05F3}', "'"),
+            ('\u{FB26}', "o"),
+        ],
         tlds: &["il"],
     },
     WholeScript {
@@ -185,8 +191,15 @@ pub(super) static WHOLE_SCRIPT: &[WholeScript] = &[
     WholeScript {
         script: Script::Thai,
         letters: &[
+            ('\u{0E14}', "o"),
+            ('\u{0E17}', "n"),
+            ('\u{0E19}', "u"),
             ('\u{0E1A}', "u"),
+            ('\u{0E1B}', "u"),
             ('\u{0E1E}', "w"),
+            ('\u{0E21}', "u"),
+            ('\u{0E25}', "a"),
+            ('\u{0E2B}', "n"),
             ('\u{0E40}', "l"),
             ('\u{0E41}', "ll"),
         ],
@@ -220,7 +233,13 @@ pub(super) fn letter_reading(c: char, entry: &WholeScript) -> Option<Cow<'static
     if props::script(c) != entry.script {
         return None;
     }
-    derived_reading(c)
+    derived_reading(c).or_else(|| {
+        if chromium_lists(c, entry.script) {
+            chromium_reading(c)
+        } else {
+            None
+        }
+    })
 }
 
 /// How many characters [`derived_reading`] remembers per thread.
@@ -276,28 +295,38 @@ pub(super) const ALLOWED_WORDS: &[&str] = &[
 ];
 
 /// Characters that read as digits although their skeleton is no ASCII digit, each with the
-/// digit (Chromium's `kDigitLookalikes`, idn_spoof_checker.cc). Sorted.
-pub(super) static DIGIT_LOOKALIKES: &[(char, char)] = &[
-    ('\u{03B8}', '0'), // θ GREEK SMALL LETTER THETA
-    ('\u{0437}', '3'), // з CYRILLIC SMALL LETTER ZE
-    ('\u{0499}', '3'), // ҙ CYRILLIC SMALL LETTER ZE WITH DESCENDER
-    ('\u{04E1}', '3'), // ӡ CYRILLIC SMALL LETTER ABKHASIAN DZE
-    ('\u{0577}', '2'), // շ ARMENIAN SMALL LETTER SHA
-    ('\u{0909}', '3'), // उ DEVANAGARI LETTER U
-    ('\u{0968}', '2'), // २ DEVANAGARI DIGIT TWO
-    ('\u{0993}', '3'), // ও BENGALI LETTER O
-    ('\u{09E8}', '2'), // ২ BENGALI DIGIT TWO
-    ('\u{0A24}', '3'), // ਤ GURMUKHI LETTER TA
-    ('\u{0A68}', '2'), // ੨ GURMUKHI DIGIT TWO
-    ('\u{0A69}', '3'), // ੩ GURMUKHI DIGIT THREE
-    ('\u{0AE8}', '2'), // ૨ GUJARATI DIGIT TWO
-    ('\u{0C69}', '3'), // ౩ TELUGU DIGIT THREE
-    ('\u{0CE9}', '3'), // ೩ KANNADA DIGIT THREE
-    ('\u{0CED}', '2'), // ೭ KANNADA DIGIT SEVEN
-    ('\u{1012}', '3'), // ဒ MYANMAR LETTER DA
-    ('\u{10D5}', '3'), // ვ GEORGIAN LETTER VIN
-    ('\u{10DE}', '3'), // პ GEORGIAN LETTER P'AR
-];
+/// digit: Chromium's `digit_lookalikes_` (idn_spoof_checker.cc), generated. Sorted.
+pub(super) use super::spoof_tables::DIGIT_LOOKALIKES;
+
+/// What `c` passes for before its UTS #39 skeleton is taken, if Chromium's extra confusable
+/// mappings or the letters-with-hooks table ([`super::spoof_tables::EXTRA_SKELETONS`]) has it:
+/// `ь` is `b`, `ŋ` `n`, `ɨ` `i`, `þ` `b` or `p`.
+pub(super) fn extra_skeletons(c: char) -> Option<&'static [&'static str]> {
+    if c.is_ascii() {
+        return None;
+    }
+    let table = super::spoof_tables::EXTRA_SKELETONS;
+    table
+        .binary_search_by_key(&c, |&(l, _)| l)
+        .ok()
+        .map(|k| table[k].1)
+}
+
+/// True when Chromium lists `c` among the Latin look-alikes of `script` (`kWholeScriptConfusables`).
+fn chromium_lists(c: char, script: Script) -> bool {
+    super::spoof_tables::CHROMIUM_WHOLE_SCRIPT
+        .iter()
+        .any(|&(s, letters, _)| s == script && letters.contains(c))
+}
+
+/// What a letter Chromium lists as a Latin look-alike reads as: its extra mapping carried
+/// through the UTS #39 skeleton when that is ASCII letters and digits.
+fn chromium_reading(c: char) -> Option<Cow<'static, str>> {
+    let readings = extra_skeletons(c)?;
+    let sk: String = skeleton(readings[0]).collect();
+    (!sk.is_empty() && sk.chars().all(|k| k.is_ascii_alphanumeric()))
+        .then(|| Cow::Owned(sk.to_ascii_lowercase()))
+}
 
 /// The ASCII digit `c` reads as, if it is a digit look-alike (not an ASCII digit itself).
 pub(super) fn digit_reading(c: char) -> Option<char> {
@@ -322,7 +351,7 @@ mod tests {
         ('\u{80}'..='\u{FFFF}')
             .filter(|&c| props::script(c) == script && super::super::host_labels::folded(c) == c)
             .filter(|&c| !entry.letters.iter().any(|&(l, _)| l == c))
-            .filter(|&c| letter_reading(c, entry).is_some())
+            .filter(|&c| derived_reading(c).is_some())
             .collect()
     }
 
@@ -355,6 +384,22 @@ mod tests {
             }
         }
         assert!(derived.is_empty(), "derived already: {derived:?}");
+    }
+
+    #[test]
+    fn chromium_whole_script_letters_all_read_as_latin() {
+        // Every letter Chromium lists as a Latin look-alike has a reading here, so that a label
+        // of them is a whole-script look-alike as in Chrome.
+        let mut missing = Vec::new();
+        for &(script, letters, _) in super::super::spoof_tables::CHROMIUM_WHOLE_SCRIPT {
+            let e = entry(script).unwrap_or_else(|| panic!("{script:?}"));
+            for c in letters.chars() {
+                if letter_reading(c, e).is_none() {
+                    missing.push(format!("{c} {:04X} {script:?}", c as u32));
+                }
+            }
+        }
+        assert!(missing.is_empty(), "{missing:#?}");
     }
 
     #[test]
