@@ -385,7 +385,7 @@ mod tests {
         assert_eq!(imitated("wikiped\u{268}a.org"), Some("wikipedia.org"));
         assert_eq!(imitated("spot\u{268}fy.com"), Some("spotify.com"));
         assert_eq!(imitated("\u{44C}ing.com"), Some("bing.com"));
-        assert_eq!(imitated("coinbas\u{435}.com"), Some("coinbase.com"));
+        assert_eq!(imitated("youtub\u{435}.com"), Some("youtube.com"));
         assert_eq!(imitated("www.\u{44C}ing.com"), Some("bing.com"));
         // Several readings: `þ` is `b` or `p`.
         assert_eq!(imitated("\u{FE}aypal.com"), Some("paypal.com"));
