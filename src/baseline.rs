@@ -607,7 +607,7 @@ impl Writer {
             crate::escaped_json::to_writer(&baseline, &mut out)?;
             out.flush()
         })
-        .map_err(|e| failed(e))?;
+        .map_err(failed)?;
         Ok(count)
     }
 }
