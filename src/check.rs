@@ -560,29 +560,123 @@ pub fn check_project(files: &mut [FileOutcome], options: &CheckOptions<'_>) {
             per_file[i].push(d);
         }
     }
-    for (file, mut added) in files.iter_mut().zip(per_file) {
-        file.variants = Vec::new();
-        if let Some(mut suppressions) = file.suppressions.take() {
-            file.suppressed += suppressions.apply(&mut added);
-            let room = MAX_LISTED.saturating_sub(file.diagnostics.len() + added.len());
-            let (listed, more) = suppressions.unused_up_to(room);
-            added.extend(listed);
-            if let Some(severity) = suppressions.report_severity().filter(|_| more > 0) {
-                count_unlisted(&mut file.unlisted, UNUSED_SUPPRESSION.id, severity, more);
+    for (file, added) in files.iter_mut().zip(per_file) {
+        add_project_findings(file, added, options);
+    }
+}
+
+/// Adds to one checked file the project-level diagnostics that belong to it (`added`), with
+/// its directives applied to them and its unused directives reported then, and frees what it
+/// kept for them.
+pub fn add_project_findings(
+    file: &mut FileOutcome,
+    mut added: Vec<Diagnostic>,
+    options: &CheckOptions<'_>,
+) {
+    file.variants = Vec::new();
+    if let Some(mut suppressions) = file.suppressions.take() {
+        file.suppressed += suppressions.apply(&mut added);
+        let room = MAX_LISTED.saturating_sub(file.diagnostics.len() + added.len());
+        let (listed, more) = suppressions.unused_up_to(room);
+        added.extend(listed);
+        if let Some(severity) = suppressions.report_severity().filter(|_| more > 0) {
+            count_unlisted(&mut file.unlisted, UNUSED_SUPPRESSION.id, severity, more);
+        }
+    }
+    if let Some(baseline) = options.baseline {
+        file.baselined += baseline.filter(&file.path, &mut added);
+    }
+    if added.is_empty() {
+        return;
+    }
+    if let Some(render) = options.render_project {
+        file.rendered.push_str(&render(&file.path, &added));
+    }
+    file.diagnostics.extend(added);
+    sort(&mut file.diagnostics);
+}
+
+/// The project-level findings of a run, found by a first pass over every file before the
+/// second one reports them file by file ([`ProjectFindings::add_to`]): each file's outcome is
+/// dropped once its variants are taken, so that the run holds the absolute IRIs' records
+/// ([`Variant`]), never every file's outcome (its diagnostics, report, directives) until the
+/// end. Keyed by the path as shown.
+#[derive(Debug, Default)]
+pub struct ProjectFindings {
+    by_path: std::sync::Mutex<std::collections::HashMap<String, Vec<Diagnostic>>>,
+}
+
+impl ProjectFindings {
+    /// The findings of `files`, each given as its path, the severity of `equivalent-variants`
+    /// in it and its variants, in report order.
+    pub fn of(files: &[(String, Option<Severity>, Vec<Variant>)]) -> ProjectFindings {
+        let found = {
+            let inputs: Vec<(&str, &[Variant])> = files
+                .iter()
+                .map(|(path, _, variants)| (path.as_str(), variants.as_slice()))
+                .collect();
+            equivalence::group(&inputs, Severity::Info)
+        };
+        let mut by_path: std::collections::HashMap<String, Vec<Diagnostic>> =
+            std::collections::HashMap::new();
+        for (i, mut d) in found {
+            if let Some(severity) = files[i].1 {
+                d.severity = severity;
+                by_path.entry(files[i].0.clone()).or_default().push(d);
             }
         }
-        if let Some(baseline) = options.baseline {
-            file.baselined += baseline.filter(&file.path, &mut added);
+        ProjectFindings {
+            by_path: std::sync::Mutex::new(by_path),
         }
-        if added.is_empty() {
-            continue;
-        }
-        if let Some(render) = options.render_project {
-            file.rendered.push_str(&render(&file.path, &added));
-        }
-        file.diagnostics.extend(added);
-        sort(&mut file.diagnostics);
     }
+
+    /// Adds to `file` (checked again in the second pass) the findings that belong to it, as
+    /// [`check_project`] does.
+    pub fn add_to(&self, file: &mut FileOutcome, options: &CheckOptions<'_>) {
+        let added = self
+            .by_path
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&file.path)
+            .unwrap_or_default();
+        add_project_findings(file, added, options);
+    }
+}
+
+/// The first pass of a run with project-level rules: `per_file` over every input, in order,
+/// each outcome dropped once its variants are taken; the project-level findings then.
+pub fn first_pass(
+    inputs: &[Entry],
+    load: &LoadOptions,
+    per_file: &(dyn Fn(Loaded, &FileSettings) -> FileOutcome + Sync),
+    mut keep: impl FnMut(&FileOutcome),
+) -> ProjectFindings {
+    // An IRI written in many places (or files) is held once, not once per place.
+    let mut iris: std::collections::HashSet<std::sync::Arc<str>> = std::collections::HashSet::new();
+    let mut shared = |iri: &mut std::sync::Arc<str>| match iris.get(iri) {
+        Some(held) => *iri = held.clone(),
+        None => {
+            iris.insert(iri.clone());
+        }
+    };
+    let (files, _) = run_ordered_with(inputs, Run::default(), load, per_file, &|_| {}, |files| {
+        files
+            .map(|mut f| {
+                keep(&f);
+                let mut variants = std::mem::take(&mut f.variants);
+                for v in &mut variants {
+                    shared(&mut v.key);
+                    if let Some(spelling) = &mut v.spelling {
+                        shared(spelling);
+                    }
+                }
+                variants.shrink_to_fit();
+                (std::mem::take(&mut f.path), f.variants_severity, variants)
+            })
+            .collect::<Vec<_>>()
+    });
+    drop(iris);
+    ProjectFindings::of(&files)
 }
 
 fn sort(diagnostics: &mut [Diagnostic]) {

@@ -135,18 +135,61 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         keep_bytes: fixing.is_some(),
         ..args.input.load_options()
     };
-    // The report is written while the files are checked, file by file in order, unless
-    // something needs every file first: fixes, a baseline being written, the project-level
-    // rules. (JUnit's head counts what follows: its cases wait in a temporary file.)
+    // The report is written while the files are checked, file by file in order. The
+    // project-level rules need every file first: a first pass finds their findings, each
+    // file's outcome dropped once its IRIs' records are taken, and the second one reports
+    // (only standard input, which cannot be read twice, makes the run hold every file's
+    // outcome). (JUnit's head counts what follows: its cases wait in a temporary file.)
     let project_level = walk.inputs.iter().any(|e| {
         e.settings
             .selection
             .severity_of(crate::rules::equivalence::EQUIVALENT_VARIANTS.id)
             .is_some()
     });
-    // `--fix` and `--diff` stream too, but for standard input, whose fixed document goes to
-    // standard output before its report.
+    // `--fix` streams too, but for standard input, whose fixed document goes to standard
+    // output before its report.
     let reads_stdin = args.input.paths.iter().any(|p| p.as_os_str() == "-");
+    let gathered = project_level && reads_stdin;
+    let two_passes = project_level && !reads_stdin;
+    // What the first pass of a run with project-level rules checks: nothing rendered.
+    let quiet = CheckOptions {
+        selection: &default_selection,
+        baseline: baseline.as_ref(),
+        render: None,
+        render_project: None,
+        baseline_keys: false,
+    };
+    // What `--fix` did to each file in the first pass, taken back in the second.
+    let fixed_first = std::sync::Mutex::new(std::collections::HashMap::new());
+    let project = two_passes.then(|| match fixing {
+        // `--diff` reports no finding, only diffs: it needs no first pass.
+        Some(fix) if fix.output == crate::fix::FixOutput::Write => {
+            let per_file = |loaded: check::Loaded, settings: &crate::config::FileSettings| {
+                crate::fix::run::fix_file(loaded, settings, &quiet, fix)
+            };
+            check::first_pass(&walk.inputs, &load, &per_file, |f| {
+                fixed_first
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(f.path.clone(), f.fixes.clone());
+            })
+        }
+        Some(_) => check::ProjectFindings::default(),
+        None => {
+            let per_file = |loaded: check::Loaded, settings: &crate::config::FileSettings| {
+                check::check_with(&loaded.source, settings, &quiet)
+            };
+            check::first_pass(&walk.inputs, &load, &per_file, |_| {})
+        }
+    });
+    // Each file checked, with its project-level findings when there is a first pass.
+    let check_file = |loaded: check::Loaded, settings: &crate::config::FileSettings| {
+        let mut file = check::check_with(&loaded.source, settings, &options);
+        if let Some(project) = &project {
+            project.add_to(&mut file, &options);
+        }
+        file
+    };
     // The files met while walking that cannot be read, reported with the run's.
     let already = Run {
         files: Vec::new(),
@@ -157,11 +200,24 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     let selections: Vec<&Selection> = walk.inputs.iter().map(|e| &e.settings.selection).collect();
     if let Some(fix) = fixing
         && !writing
-        && !project_level
-        && !reads_stdin
+        && (fix.output == crate::fix::FixOutput::Diff || !reads_stdin)
     {
         let per_file = |loaded: check::Loaded, settings: &crate::config::FileSettings| {
-            crate::fix::run::fix_file(loaded, settings, &options, fix)
+            let Some(project) = project
+                .as_ref()
+                .filter(|_| fix.output == crate::fix::FixOutput::Write)
+            else {
+                return crate::fix::run::fix_file(loaded, settings, &options, fix);
+            };
+            // Fixed in the first pass: checked again as it now is, with the project's findings.
+            let fixes = fixed_first
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&loaded.source.path)
+                .unwrap_or_default();
+            let mut file = crate::fix::run::recheck(loaded, settings, &options, fix, fixes);
+            project.add_to(&mut file, &options);
+            file
         };
         let streamed = super::fix::streamed(
             &walk.inputs,
@@ -189,14 +245,14 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     }
     if let Some(file) = &args.write_baseline
         && fixing.is_none()
-        && !project_level
+        && !gathered
     {
         // Only the keys are kept, each file's outcome dropped once its keys are taken.
-        let (writer, unread) = check::run_ordered(
+        let (writer, unread) = check::run_ordered_with(
             &walk.inputs,
             already,
             &load,
-            &options,
+            &check_file,
             &file_done,
             |files| {
                 let mut writer = crate::baseline::Writer::new(file);
@@ -212,16 +268,16 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         print_file_errors(&unread);
         return wrote_baseline(writer.finish(), file, &args, unread.fatal_errors > 0);
     }
-    if fixing.is_none() && !writing && !project_level {
+    if fixing.is_none() && !writing && !gathered {
         let code = std::cell::Cell::new(0u8);
         let summary = std::cell::Cell::new(Summary::default());
         let unread = std::cell::RefCell::new(Run::default());
         let report = |out: &mut dyn std::io::Write| {
-            let (written, left) = check::run_ordered(
+            let (written, left) = check::run_ordered_with(
                 &walk.inputs,
                 std::mem::take(&mut *unread.borrow_mut()),
                 &load,
-                &options,
+                &check_file,
                 &file_done,
                 |files| {
                     let unread = files.unread();

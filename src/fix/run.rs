@@ -186,6 +186,47 @@ pub fn fix_file(
         Some(fixed) if !write_failed => fixed,
         _ => original,
     };
+    settle(outcome, fixes, shown, options, fix)
+}
+
+/// A file `--fix` wrote in a first pass (which did `fixes` to it), checked again as it now is
+/// on disk: the outcome [`fix_file`] gave it, for a run whose project-level rules need every
+/// file fixed before any is reported.
+pub fn recheck(
+    loaded: Loaded,
+    settings: &FileSettings,
+    options: &CheckOptions<'_>,
+    fix: FixOptions,
+    mut fixes: FileFixes,
+) -> FileOutcome {
+    // As `fix_file`: a file not written is reported as it is, rendered by the check.
+    let quiet = CheckOptions {
+        selection: options.selection,
+        baseline: options.baseline,
+        render: None,
+        render_project: None,
+        baseline_keys: options.baseline_keys,
+    };
+    let with = if fixes.error.is_some() {
+        options
+    } else {
+        &quiet
+    };
+    let outcome = check::check_with(&loaded.source, settings, with);
+    fixes.refused = 0;
+    fixes.unsafe_available = 0;
+    settle(outcome, fixes, &loaded.source, options, fix)
+}
+
+/// A fixed file's outcome as reported: the fixes still offered that a pass refused dropped,
+/// the unsafe ones counted, rendered from `shown` (the fixed text).
+fn settle(
+    mut outcome: FileOutcome,
+    mut fixes: FileFixes,
+    shown: &Source,
+    options: &CheckOptions<'_>,
+    fix: FixOptions,
+) -> FileOutcome {
     if fixes.error.is_none() {
         // A fix the options allow that is still there was refused by the checks of a pass:
         // it is not offered (not in JSON either, where an editor would apply it).

@@ -13,9 +13,59 @@
 mod toml;
 mod yaml;
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::extract::{Occurrence, SpanMap, text};
+
+/// The most bytes of a key's dotted path that its values' origin (`front-matter:<path>`)
+/// keeps; a longer one is cut there and ends with `…`. The keys past it are still read, and
+/// their values checked: a TOML header of 8 million dotted keys (`[a.a.a…]`, 16 MB) made a
+/// path of the whole header, copied for each value and into its origin, six bytes per byte.
+pub const MAX_KEY_PATH: usize = 256;
+
+/// What ends a dotted path cut at [`MAX_KEY_PATH`].
+const CUT: &str = "…";
+
+/// Appends the key `part` to the dotted `path`, keeping the path within [`MAX_KEY_PATH`] bytes
+/// (and its mark): a path that is full takes nothing more. `cut` says that `part` is only the
+/// start of its key, so that the path is marked as cut even when it fits.
+fn push_key(path: &mut String, part: &str, cut: bool) {
+    if path.len() >= MAX_KEY_PATH {
+        // Full, and marked so when it was cut: the keys below it add nothing.
+        return;
+    }
+    if !path.is_empty() {
+        path.push('.');
+    }
+    let room = MAX_KEY_PATH - path.len();
+    if part.len() < room && !cut {
+        path.push_str(part);
+        return;
+    }
+    let mut end = part.len().min(room);
+    while !part.is_char_boundary(end) {
+        end -= 1;
+    }
+    // At most three bytes short of the limit, then its mark: full.
+    path.push_str(&part[..end]);
+    path.push_str(CUT);
+}
+
+/// Where the decoding of a quoted key whose content is `text[inner]` stops (the rest of the key
+/// is only passed over), and whether that cuts it: enough source for [`MAX_KEY_PATH`] bytes of
+/// key however its escapes shorten it (the longest, `\UHHHHHHHH`, is ten bytes for one).
+fn key_source_end(text: &str, inner: Range<usize>) -> (usize, bool) {
+    let most = inner.start + 10 * MAX_KEY_PATH + 16;
+    if inner.end <= most {
+        return (inner.end, false);
+    }
+    let mut end = most;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    (end, true)
+}
 
 /// The leading metadata block of a document.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,11 +156,12 @@ pub fn find(text: &str) -> Option<FrontMatter> {
 }
 
 /// A string value read from front matter: the dotted path of its key, and its decoded text with
-/// the map back to the source.
+/// the map back to the source (the source itself when it has no escape: a long value that is no
+/// IRI is not copied to be looked at).
 #[derive(Debug)]
-struct Value {
+struct Value<'t> {
     path: String,
-    text: String,
+    text: Cow<'t, str>,
     map: SpanMap,
 }
 
@@ -130,7 +181,7 @@ pub fn occurrences(text: &str, front: &FrontMatter, on: &mut dyn FnMut(Occurrenc
 }
 
 /// The value as an occurrence, when it is an absolute IRI.
-fn occurrence(value: Value) -> Option<Occurrence> {
+fn occurrence(value: Value<'_>) -> Option<Occurrence> {
     let r = text::absolute_iri(&value.text)?;
     let origin = if value.path.is_empty() {
         "front-matter".to_string()

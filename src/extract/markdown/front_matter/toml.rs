@@ -4,16 +4,17 @@
 //! source; literal strings are as written. Multi-line strings (`"""`, `'''`) are passed over,
 //! not read. A line that is none of these is skipped.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
-use super::Value;
+use super::{Value, push_key};
 use crate::extract::{SpanMap, span_map};
 
 /// How deep arrays and inline tables are read; deeper ones end the reading of their line.
 const MAX_DEPTH: usize = 32;
 
 /// The string values of the TOML in `text[body]`, each handed to `out` as it is read.
-pub(super) fn values(text: &str, body: Range<usize>, out: &mut dyn FnMut(Value)) {
+pub(super) fn values<'t>(text: &'t str, body: Range<usize>, out: &mut dyn FnMut(Value<'t>)) {
     let mut r = Reader {
         text,
         b: text.as_bytes(),
@@ -56,10 +57,10 @@ struct Reader<'t, 'o> {
     text: &'t str,
     b: &'t [u8],
     end: usize,
-    out: &'o mut dyn FnMut(Value),
+    out: &'o mut dyn FnMut(Value<'t>),
 }
 
-impl Reader<'_, '_> {
+impl<'t> Reader<'t, '_> {
     fn spaces(&self, mut i: usize) -> usize {
         while i < self.end && matches!(self.b[i], b' ' | b'\t') {
             i += 1;
@@ -88,21 +89,23 @@ impl Reader<'_, '_> {
         (self.line_end(i.min(self.end)) + 1).min(self.end)
     }
 
-    /// A dotted key at `i`, appended to `path`; and the position after it.
+    /// A dotted key at `i`, appended to `path` (within [`super::MAX_KEY_PATH`]: the parts past
+    /// it are read, not kept); and the position after it.
     fn key(&self, mut i: usize, mut path: String) -> Option<(String, usize)> {
         loop {
             i = self.spaces(i);
-            let part = match self.b.get(i).filter(|_| i < self.end)? {
+            match self.b.get(i).filter(|_| i < self.end)? {
                 b'"' => {
-                    let (close, (s, _)) = self.basic(i)?;
-                    i = close;
-                    s
+                    let close = self.basic_close(i)?;
+                    let (end, cut) = super::key_source_end(self.text, i + 1..close);
+                    let (part, _) = basic_escapes(self.text, i + 1..end);
+                    push_key(&mut path, &part, cut);
+                    i = close + 1;
                 }
                 b'\'' => {
-                    let close = memchr::memchr(b'\'', &self.b[i + 1..self.line_end(i)])? + i + 1;
-                    let s = self.text[i + 1..close].to_string();
+                    let close = self.literal_close(i)?;
+                    push_key(&mut path, &self.text[i + 1..close], false);
                     i = close + 1;
-                    s
                 }
                 _ => {
                     let s = i;
@@ -114,13 +117,9 @@ impl Reader<'_, '_> {
                     if i == s {
                         return None;
                     }
-                    self.text[s..i].to_string()
+                    push_key(&mut path, &self.text[s..i], false);
                 }
-            };
-            if !path.is_empty() {
-                path.push('.');
             }
-            path.push_str(&part);
             i = self.spaces(i);
             if self.b.get(i) != Some(&b'.') || i >= self.end {
                 return Some((path, i));
@@ -129,19 +128,27 @@ impl Reader<'_, '_> {
         }
     }
 
-    /// The basic string whose `"` is at `open` (on one line): the position after its closing
-    /// quote, and its decoded text.
-    fn basic(&self, open: usize) -> Option<(usize, (String, SpanMap))> {
-        let line_end = self.line_end(open);
+    /// Where the basic string whose `"` is at `open` (on one line) closes. Looked for up to
+    /// the quote, not the line's end first: a line of 4 million `"a".` keys read its rest
+    /// from each of them.
+    fn basic_close(&self, open: usize) -> Option<usize> {
         let mut i = open + 1;
-        while i < line_end {
+        while i < self.end {
             match self.b[i] {
+                b'\n' => return None,
+                b'\\' if self.b.get(i + 1) == Some(&b'\n') => return None,
                 b'\\' => i += 2,
-                b'"' => return Some((i + 1, basic_escapes(self.text, open + 1..i))),
+                b'"' => return Some(i),
                 _ => i += 1,
             }
         }
         None
+    }
+
+    /// Where the literal string whose `'` is at `open` (on one line) closes.
+    fn literal_close(&self, open: usize) -> Option<usize> {
+        let k = memchr::memchr2(b'\'', b'\n', &self.b[open + 1..self.end])? + open + 1;
+        (self.b[k] == b'\'').then_some(k)
     }
 
     /// Reads the value at `i` under `path`, pushing its strings; the position after it, or
@@ -163,14 +170,19 @@ impl Reader<'_, '_> {
         }
         match b[i] {
             b'"' => {
-                let (after, (text, map)) = self.basic(i)?;
+                let close = self.basic_close(i)?;
+                let (text, map) = basic_escapes(self.text, i + 1..close);
                 self.push(path, text, map);
-                Some(after)
+                Some(close + 1)
             }
             b'\'' => {
-                let close = memchr::memchr(b'\'', &b[i + 1..self.line_end(i)])? + i + 1;
+                let close = self.literal_close(i)?;
                 let r = i + 1..close;
-                self.push(path, self.text[r.clone()].to_string(), SpanMap::identity(r));
+                self.push(
+                    path,
+                    Cow::Borrowed(&self.text[r.clone()]),
+                    SpanMap::identity(r),
+                );
                 Some(close + 1)
             }
             b'[' => {
@@ -213,7 +225,7 @@ impl Reader<'_, '_> {
         }
     }
 
-    fn push(&mut self, path: &str, text: String, map: SpanMap) {
+    fn push(&mut self, path: &str, text: Cow<'t, str>, map: SpanMap) {
         (self.out)(Value {
             path: path.to_string(),
             text,
@@ -223,11 +235,17 @@ impl Reader<'_, '_> {
 }
 
 /// A basic string's content with TOML's escapes (`\b \t \n \f \r \e \" \\ \xHH \uHHHH
-/// \UHHHHHHHH`; 1.1's `\e` and `\x` included).
-fn basic_escapes(text: &str, inner: Range<usize>) -> (String, SpanMap) {
+/// \UHHHHHHHH`; 1.1's `\e` and `\x` included): the source itself when it has none.
+fn basic_escapes(text: &str, inner: Range<usize>) -> (Cow<'_, str>, SpanMap) {
     let b = text.as_bytes();
     let end = inner.end;
-    span_map::decode_escapes(
+    if memchr::memchr(b'\\', &b[inner.clone()]).is_none() {
+        return (
+            Cow::Borrowed(&text[inner.clone()]),
+            SpanMap::identity(inner),
+        );
+    }
+    let (decoded, map) = span_map::decode_escapes(
         text,
         inner,
         |rest| memchr::memchr(b'\\', rest),
@@ -247,7 +265,8 @@ fn basic_escapes(text: &str, inner: Range<usize>) -> (String, SpanMap) {
             };
             Some((simple.to_string(), 2))
         },
-    )
+    );
+    (Cow::Owned(decoded), map)
 }
 
 #[cfg(test)]
@@ -261,7 +280,7 @@ mod tests {
             .into_iter()
             .map(|v| {
                 let src = t[v.map.source_range()].to_string();
-                (v.path, v.text, src)
+                (v.path, v.text.into_owned(), src)
             })
             .collect()
     }
@@ -285,6 +304,35 @@ mod tests {
                 v("menu.main.url", "m", "m"),
             ]
         );
+    }
+
+    #[test]
+    fn a_long_key_path_is_cut_and_its_values_still_read() {
+        let long = "é".repeat(300);
+        let t = format!(
+            "[{}]\nu = 'x'\n[\"{long}\".b]\nv = 'y'\n",
+            "a.".repeat(1000) + "a"
+        );
+        let found = read(&t);
+        assert_eq!(found.len(), 2, "{found:?}");
+        let (ref path, ref text, _) = found[0];
+        assert!(path.starts_with("a.a.a.") && path.ends_with('…'), "{path}");
+        assert!(
+            path.len() <= super::super::MAX_KEY_PATH + 3,
+            "{}",
+            path.len()
+        );
+        assert_eq!(text, "x");
+        let (ref path, ref text, _) = found[1];
+        assert!(path.starts_with("éé") && path.ends_with('…'), "{path}");
+        assert!(
+            path.len() <= super::super::MAX_KEY_PATH + 3,
+            "{}",
+            path.len()
+        );
+        assert_eq!(text, "y");
+        // A path within the limit is whole.
+        assert_eq!(read("[a.b]\nc = 'z'\n")[0].0, "a.b.c");
     }
 
     #[test]

@@ -6,13 +6,14 @@
 //! the next lines are skipped; aliases (`*a`) are no values; anchors and tags (`&a`, `!t`) before
 //! a value are passed over.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
-use super::Value;
+use super::{Value, push_key};
 use crate::extract::{SpanMap, span_map};
 
 /// The string values of the YAML in `text[body]`, each handed to `out` as it is read.
-pub(super) fn values(text: &str, body: Range<usize>, out: &mut dyn FnMut(Value)) {
+pub(super) fn values<'t>(text: &'t str, body: Range<usize>, out: &mut dyn FnMut(Value<'t>)) {
     let b = text.as_bytes();
     // The keys whose values are nested below: (column of the key, key).
     let mut stack: Vec<(usize, String)> = Vec::new();
@@ -96,17 +97,14 @@ pub(super) fn values(text: &str, body: Range<usize>, out: &mut dyn FnMut(Value))
     }
 }
 
-/// The dotted path of `name` under the keys of `stack` (`name` empty: the path of the stack).
+/// The dotted path of `name` under the keys of `stack` (`name` empty: the path of the stack),
+/// within [`super::MAX_KEY_PATH`].
 fn join(stack: &[(usize, String)], name: &str) -> String {
     let mut path = String::new();
     for part in stack.iter().map(|(_, k)| k.as_str()).chain([name]) {
-        if part.is_empty() {
-            continue;
+        if !part.is_empty() {
+            push_key(&mut path, part, false);
         }
-        if !path.is_empty() {
-            path.push('.');
-        }
-        path.push_str(part);
     }
     path
 }
@@ -119,21 +117,19 @@ fn skip_spaces(b: &[u8], mut i: usize, end: usize) -> usize {
 }
 
 /// The key of a `key: value` at `text[r]` and where its value may start: a quoted key, or a
-/// plain one up to the first `: ` (or `:` at the end).
+/// plain one up to the first `: ` (or `:` at the end). The name is cut as a path is
+/// ([`super::MAX_KEY_PATH`]): a key is kept while the lines below it are read.
 fn key(text: &str, r: Range<usize>) -> Option<(String, usize)> {
     let b = text.as_bytes();
     let (name, after) = match b[r.start] {
-        q @ (b'"' | b'\'') => {
-            let (value, close) = quoted(text, r.start, r.end, q)?;
-            (value.0, close)
-        }
+        q @ (b'"' | b'\'') => quoted_key(text, r.start, r.end, q)?,
         b'[' | b'{' => return None,
         _ => {
             let mut i = r.start;
             loop {
                 let k = memchr::memchr(b':', &b[i..r.end])? + i;
                 if k + 1 == r.end || matches!(b[k + 1], b' ' | b'\t') {
-                    break (text[r.start..k].trim_end().to_string(), k);
+                    break (cut_key(text[r.start..k].trim_end()), k);
                 }
                 i = k + 1;
             }
@@ -146,32 +142,57 @@ fn key(text: &str, r: Range<usize>) -> Option<(String, usize)> {
 
 /// The quoted scalar opened by the quote `q` at `open`, decoded, and the position after its
 /// closing quote; `None` when it does not close before `end`.
-fn quoted(text: &str, open: usize, end: usize, q: u8) -> Option<((String, SpanMap), usize)> {
+fn quoted(text: &str, open: usize, end: usize, q: u8) -> Option<((Cow<'_, str>, SpanMap), usize)> {
+    let close = quoted_close(text, open, end, q)?;
+    Some((unquoted(text, open + 1..close, q), close + 1))
+}
+
+/// Where the quoted scalar opened by the quote `q` at `open` closes, before `end`.
+fn quoted_close(text: &str, open: usize, end: usize, q: u8) -> Option<usize> {
     let b = text.as_bytes();
     let mut i = open + 1;
     while i < end {
         match b[i] {
             b'\\' if q == b'"' => i += 2,
             b'\'' if q == b'\'' && b.get(i + 1) == Some(&b'\'') && i + 1 < end => i += 2,
-            c if c == q => {
-                let inner = open + 1..i;
-                let decoded = if q == b'"' {
-                    double_quoted(text, inner)
-                } else {
-                    single_quoted(text, inner)
-                };
-                return Some((decoded, i + 1));
-            }
+            c if c == q => return Some(i),
             _ => i += 1,
         }
     }
     None
 }
 
+/// The content `text[inner]` of a scalar quoted by `q`, decoded.
+fn unquoted(text: &str, inner: Range<usize>, q: u8) -> (Cow<'_, str>, SpanMap) {
+    if q == b'"' {
+        double_quoted(text, inner)
+    } else {
+        single_quoted(text, inner)
+    }
+}
+
+/// A quoted key as [`quoted`] reads it, only the start of which is decoded for its name
+/// ([`cut_key`]).
+fn quoted_key(text: &str, open: usize, end: usize, q: u8) -> Option<(String, usize)> {
+    let close = quoted_close(text, open, end, q)?;
+    let (to, cut) = super::key_source_end(text, open + 1..close);
+    let (name, _) = unquoted(text, open + 1..to, q);
+    let mut path = String::new();
+    push_key(&mut path, &name, cut);
+    Some((path, close + 1))
+}
+
+/// A key's name as a path keeps it: within [`super::MAX_KEY_PATH`].
+fn cut_key(name: &str) -> String {
+    let mut path = String::new();
+    push_key(&mut path, name, false);
+    path
+}
+
 /// A value node at `text[r]` (one line): a scalar or a flow collection, whose string values are
 /// pushed to `out` under `path`. False when it goes on past the line (a quoted scalar or a flow
 /// collection not closed there): the lines indented more than its key are then skipped.
-fn node(text: &str, r: Range<usize>, path: &str, out: &mut dyn FnMut(Value)) -> bool {
+fn node<'t>(text: &'t str, r: Range<usize>, path: &str, out: &mut dyn FnMut(Value<'t>)) -> bool {
     let b = text.as_bytes();
     let mut s = r.start;
     // Anchors and tags before the value.
@@ -214,7 +235,7 @@ fn node(text: &str, r: Range<usize>, path: &str, out: &mut dyn FnMut(Value)) -> 
             let v = s..s + text[s..e].trim_end().len();
             out(Value {
                 path: path.to_string(),
-                text: text[v.clone()].to_string(),
+                text: Cow::Borrowed(&text[v.clone()]),
                 map: SpanMap::identity(v),
             });
         }
@@ -231,11 +252,16 @@ struct Flow<'t> {
 /// How deep flow collections are read; deeper ones are skipped.
 const MAX_FLOW_DEPTH: usize = 32;
 
-impl Flow<'_> {
+impl<'t> Flow<'t> {
     /// The collection opened at `open` (`[` or `{`); returns the position after it, or `None`
     /// when it is not closed on the line (then nothing of it is kept). It is read twice, to
     /// know first that it is closed, rather than its values held: a line may hold thousands.
-    fn collection(&mut self, open: usize, path: &str, out: &mut dyn FnMut(Value)) -> Option<usize> {
+    fn collection(
+        &mut self,
+        open: usize,
+        path: &str,
+        out: &mut dyn FnMut(Value<'t>),
+    ) -> Option<usize> {
         self.read(open, path, &mut |_| {}, 0)?;
         self.read(open, path, out, 0)
     }
@@ -244,7 +270,7 @@ impl Flow<'_> {
         &self,
         open: usize,
         path: &str,
-        out: &mut dyn FnMut(Value),
+        out: &mut dyn FnMut(Value<'t>),
         depth: usize,
     ) -> Option<usize> {
         if depth > MAX_FLOW_DEPTH {
@@ -268,11 +294,7 @@ impl Flow<'_> {
             // A key, in a mapping (or a single-pair mapping in a sequence).
             let mut item_path = path.to_string();
             if let Some((name, after)) = self.flow_key(i, close) {
-                item_path = if path.is_empty() {
-                    name
-                } else {
-                    format!("{path}.{name}")
-                };
+                push_key(&mut item_path, &name, false);
                 i = skip_spaces(b, after, self.end);
             }
             if i >= self.end {
@@ -300,7 +322,7 @@ impl Flow<'_> {
                     if !matches!(b[s], b'*' | b'&' | b'!') {
                         out(Value {
                             path: item_path,
-                            text: self.text[v.clone()].to_string(),
+                            text: Cow::Borrowed(&self.text[v.clone()]),
                             map: SpanMap::identity(v),
                         });
                     }
@@ -314,16 +336,13 @@ impl Flow<'_> {
     fn flow_key(&self, i: usize, close: u8) -> Option<(String, usize)> {
         let b = self.text.as_bytes();
         let (name, after) = match b[i] {
-            q @ (b'"' | b'\'') => {
-                let ((name, _), after) = quoted(self.text, i, self.end, q)?;
-                (name, after)
-            }
+            q @ (b'"' | b'\'') => quoted_key(self.text, i, self.end, q)?,
             b'[' | b'{' => return None,
             _ => {
                 let mut k = i;
                 while k < self.end && b[k] != b',' && b[k] != close {
                     if b[k] == b':' && (k + 1 == self.end || matches!(b[k + 1], b' ' | b'\t')) {
-                        return Some((self.text[i..k].trim_end().to_string(), k + 1));
+                        return Some((cut_key(self.text[i..k].trim_end()), k + 1));
                     }
                     k += 1;
                 }
@@ -336,21 +355,34 @@ impl Flow<'_> {
 }
 
 /// A single-quoted scalar's content: `''` is one quote.
-fn single_quoted(text: &str, inner: Range<usize>) -> (String, SpanMap) {
+fn single_quoted(text: &str, inner: Range<usize>) -> (Cow<'_, str>, SpanMap) {
     let b = text.as_bytes();
-    span_map::decode_escapes(
+    if memchr::memchr(b'\'', &b[inner.clone()]).is_none() {
+        return (
+            Cow::Borrowed(&text[inner.clone()]),
+            SpanMap::identity(inner),
+        );
+    }
+    let (decoded, map) = span_map::decode_escapes(
         text,
         inner,
         |rest| memchr::memchr(b'\'', rest),
         |i| (b.get(i + 1) == Some(&b'\'')).then(|| ("'".to_string(), 2)),
-    )
+    );
+    (Cow::Owned(decoded), map)
 }
 
 /// A double-quoted scalar's content, with YAML 1.2's escapes (§5.7).
-fn double_quoted(text: &str, inner: Range<usize>) -> (String, SpanMap) {
+fn double_quoted(text: &str, inner: Range<usize>) -> (Cow<'_, str>, SpanMap) {
     let b = text.as_bytes();
     let end = inner.end;
-    span_map::decode_escapes(
+    if memchr::memchr(b'\\', &b[inner.clone()]).is_none() {
+        return (
+            Cow::Borrowed(&text[inner.clone()]),
+            SpanMap::identity(inner),
+        );
+    }
+    let (decoded, map) = span_map::decode_escapes(
         text,
         inner,
         |rest| memchr::memchr(b'\\', rest),
@@ -379,7 +411,8 @@ fn double_quoted(text: &str, inner: Range<usize>) -> (String, SpanMap) {
             };
             Some((simple.to_string(), 2))
         },
-    )
+    );
+    (Cow::Owned(decoded), map)
 }
 
 #[cfg(test)]
@@ -393,7 +426,7 @@ mod tests {
             .into_iter()
             .map(|v| {
                 let src = y[v.map.source_range()].to_string();
-                (v.path, v.text, src)
+                (v.path, v.text.into_owned(), src)
             })
             .collect()
     }
