@@ -100,6 +100,29 @@ fn a_slow_run_shows_progress_on_a_terminal_only() {
         lines.iter().all(|l| !l.contains(" files · ")),
         "the bar is left on screen:\n{text}"
     );
+    // The same with --fix's report and --diff's hunks, streamed as the files are fixed (in a
+    // copy, so that the files stay as they are for what follows).
+    for (mode, shown) in [("--diff", "example.org/c"), ("--fix", "Fixed 2 issues")] {
+        let copy = tempfile::tempdir().unwrap();
+        for entry in std::fs::read_dir(tmp.path()).unwrap() {
+            let entry = entry.unwrap();
+            std::fs::copy(entry.path(), copy.path().join(entry.file_name())).unwrap();
+        }
+        let (output, _) = on_terminal(
+            &script,
+            &format!(
+                "check -j 1 {mode} --unsafe-fixes '{}'",
+                copy.path().display()
+            ),
+        );
+        let lines = screen(&output);
+        let text = lines.join("\n");
+        assert!(text.contains(shown), "{mode}: {text}");
+        assert!(
+            lines.iter().all(|l| !l.contains(" files · ")),
+            "{mode}: the bar is left on screen:\n{text}"
+        );
+    }
 
     // The same run in a machine format, or with --quiet, on the same terminal: no bar.
     for extra in ["--format sarif", "--quiet"] {

@@ -228,6 +228,7 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
             &args,
             fix,
             &selections,
+            progress.as_ref(),
         );
         if let Some(p) = &progress {
             p.finish();

@@ -4,7 +4,8 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use super::args::CheckArgs;
-use super::output::{stream_report, write_report};
+use super::output::{stream_report_around, write_report};
+use super::progress::Progress;
 use super::report::{print_file_errors, render_report};
 use super::{emit, fail};
 use crate::check::{FileOutcome, LoadOptions, Loaded, Run, RunOutcome};
@@ -250,7 +251,13 @@ pub(super) fn streamed(
     args: &CheckArgs,
     fix: FixOptions,
     selections: &[&Selection],
+    progress: Option<&Progress>,
 ) -> Result<Finished, String> {
+    // Whatever goes to standard output while the bar may be drawn goes around it.
+    let around = |write: &mut dyn FnMut()| match progress {
+        Some(p) => p.suspend(|| write()),
+        None => write(),
+    };
     if fix.output == FixOutput::Diff {
         let mut totals = Totals::default();
         let mut diffed = false;
@@ -265,12 +272,14 @@ pub(super) fn streamed(
                     totals.add(&f);
                     if let Some(diff) = &f.fixes.diff {
                         diffed |= !diff.is_empty();
-                        escaped |= emit_diff(diff);
+                        around(&mut || escaped |= emit_diff(diff));
                     }
                 }
             });
-        print_file_errors(&unread);
-        say_escaped(escaped);
+        around(&mut || {
+            print_file_errors(&unread);
+            say_escaped(escaped);
+        });
         let code = if unread.fatal_errors > 0 {
             2
         } else {
@@ -319,9 +328,9 @@ pub(super) fn streamed(
         *left.borrow_mut() = unread;
         written
     };
-    let written = stream_report(args.output_file.as_deref(), report);
+    let written = stream_report_around(args.output_file.as_deref(), progress, report);
     let unread = left.into_inner();
-    print_file_errors(&unread);
+    around(&mut || print_file_errors(&unread));
     written?;
     Ok(Finished {
         totals: totals_cell.into_inner(),

@@ -63,6 +63,11 @@ impl Progress {
         }
     }
 
+    /// Runs `write` with the bar cleared, and draws it again after (output of whole lines).
+    pub(super) fn suspend<R>(&self, write: impl FnOnce() -> R) -> R {
+        self.bar.suspend(write)
+    }
+
     /// Removes the bar before the report is printed.
     pub(super) fn finish(&self) {
         self.bar.finish_and_clear();
