@@ -255,7 +255,7 @@ pub(super) fn streamed(
 ) -> Result<Finished, String> {
     // Whatever goes to standard output while the bar may be drawn goes around it.
     let around = |write: &mut dyn FnMut()| match progress {
-        Some(p) => p.suspend(|| write()),
+        Some(p) => p.suspend(&mut *write),
         None => write(),
     };
     if fix.output == FixOutput::Diff {
