@@ -27,7 +27,11 @@ pub const OPTIONS: &[OptionDoc] = &[
         in_overrides: false,
         doc: "Another configuration file this one starts from, relative to this file. Keys set \
               here replace the same keys there (the `extend-*` keys, `allow` and `[[overrides]]` \
-              add to them); globs in each file stay relative to the file that wrote them.",
+              add to them); globs in each file stay relative to the file that wrote them. It may \
+              name any `.toml` under this file's directory; above it, inside the repository, a \
+              file named `irilint.toml`, `.irilint.toml`, `pyproject.toml` or `*irilint*.toml`, \
+              or any file under the directory irilint runs in that is in no hidden directory \
+              (the book's \"Limits and guarantees\" says why).",
         example: r#"extend = "../irilint.toml""#,
     },
     OptionDoc {
