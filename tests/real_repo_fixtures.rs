@@ -179,7 +179,8 @@ fn a_layout_is_not_held_to_the_prescan_or_to_a_label_it_leaves_to_the_engine() {
     let text = std::fs::read_to_string(Path::new(DIR).join("sphinx-basic-layout.html")).unwrap();
     std::fs::write(&literal, text.replace("{{ encoding }}", "utf-8")).unwrap();
     assert_eq!(check(&[literal.to_str().unwrap()]), (0, vec![]));
-    // Without the template, the late `<meta>` is reported.
+    // Without the template, the late `<meta>` is reported: a warning on this page of ASCII,
+    // which browsers read the same whatever encoding they guess (issue 44 item 4).
     let page = dir.path().join("page.html");
     let padding = "<!-- padding -->\n".repeat(70);
     std::fs::write(
@@ -193,7 +194,7 @@ fn a_layout_is_not_held_to_the_prescan_or_to_a_label_it_leaves_to_the_engine() {
             "page.html",
             72,
             "encoding-declaration-mismatch",
-            "error"
+            "warning"
         )]
     );
 }

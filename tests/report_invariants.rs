@@ -125,17 +125,27 @@ fn from_gitlab(out: &str) -> Vec<Finding> {
 }
 
 fn from_junit(out: &str) -> Vec<Finding> {
-    // Each <failure> element's text starts with the concise line of its finding.
-    sorted(
-        out.split("<failure ")
-            .skip(1)
-            .map(|f| {
-                let text = f.split_once('>').unwrap().1;
-                parse_located(text.lines().next().unwrap())
-                    .unwrap_or_else(|| panic!("failure text without a location: {text}"))
-            })
-            .collect(),
-    )
+    // Each <failure> element's text starts with the concise line of its finding; a finding that
+    // does not fail the run is a passing test case named `PATH:LINE:COLUMN: RULE (severity)`.
+    let failing = out.split("<failure ").skip(1).map(|f| {
+        let text = f.split_once('>').unwrap().1;
+        parse_located(text.lines().next().unwrap())
+            .unwrap_or_else(|| panic!("failure text without a location: {text}"))
+    });
+    let passing = out.split("<testcase name=\"").skip(1).filter_map(|c| {
+        let name = c.split_once('"').unwrap().0;
+        let (case, severity) = name.strip_suffix(')')?.rsplit_once(" (")?;
+        assert!(["warning", "info"].contains(&severity), "{name}");
+        let unescaped = case
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&apos;", "'")
+            .replace("&amp;", "&");
+        let (location, rule) = unescaped.split_once(": ")?;
+        parse_located(&format!("{location}: {severity}[{rule}] passing"))
+    });
+    sorted(failing.chain(passing).collect())
 }
 
 fn from_sarif(out: &str) -> Vec<Finding> {
