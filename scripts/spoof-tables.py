@@ -15,13 +15,12 @@ Sources:
   diacritics cannot reach X) is mapped to LETTER X (`ɨ` → `i`, `ƙ` → `k`, `ҳ` → `х`); the
   skeleton taken after this mapping carries a Cyrillic X on to its Latin look-alike.
 
-Refresh, from any checkout of Chromium:
+Refresh, from Debian's source package of Chromium (scripts/chromium-source.sh unpacks the
+files from its orig tarball and prints the SOURCE line):
 
-    D=components/url_formatter/spoof_checks
-    git -C CHROMIUM show COMMIT:$D/skeleton_generator.cc > /tmp/skeleton_generator.cc
-    git -C CHROMIUM show COMMIT:$D/idn_spoof_checker.cc > /tmp/idn_spoof_checker.cc
-    python3 scripts/spoof-tables.py /tmp/skeleton_generator.cc /tmp/idn_spoof_checker.cc \
-        REPO COMMIT > src/rules/spoof_tables.rs
+    D=$(scripts/chromium-source.sh /tmp/chromium)   # prints the spoof_checks directory
+    python3 scripts/spoof-tables.py $D/skeleton_generator.cc $D/idn_spoof_checker.cc \
+        "$(cat /tmp/chromium/SOURCE)" > src/rules/spoof_tables.rs
 """
 import hashlib
 import re
@@ -51,9 +50,14 @@ def set_chars(body):
 
 def extra_conf(text):
     """Chromium's ExtraConf rules: char -> target."""
-    block = text[text.index('UNICODE_STRING_SIMPLE("ExtraConf")') :]
-    block = block[: block.index("UTRANS_FORWARD")]
-    rules = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', block.split("fromUTF8(", 1)[1]))
+    # The rules are the string literals after the transliterator's name, up to the call's end
+    # (`CreateTransliteratorFromRules("ExtraConf", "...")` in Chromium 150; older versions wrote
+    # `UNICODE_STRING_SIMPLE("ExtraConf"), icu::UnicodeString::fromUTF8("...")`).
+    block = text[text.index('"ExtraConf"') + len('"ExtraConf"') :]
+    block = block[: block.index(");")]
+    if "fromUTF8(" in block:
+        block = block.split("fromUTF8(", 1)[1]
+    rules = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', block))
     out = {}
     for rule in rules.split(";"):
         rule = rule.strip()
@@ -139,7 +143,7 @@ def rs_str(s):
 
 
 def main():
-    skel_path, idn_path, repo, commit = sys.argv[1:5]
+    skel_path, idn_path, source = sys.argv[1:4]
     skel_raw = open(skel_path, "rb").read()
     idn_raw = open(idn_path, "rb").read()
     skel, idn = skel_raw.decode(), idn_raw.decode()
@@ -165,7 +169,7 @@ def main():
     w(f"//! Sources: Chromium's components/url_formatter/spoof_checks/skeleton_generator.cc (sha256\n")
     w(f"//! {hashlib.sha256(skel_raw).hexdigest()}) and idn_spoof_checker.cc (sha256\n")
     w(f"//! {hashlib.sha256(idn_raw).hexdigest()}), BSD-3-Clause, read from\n")
-    w(f"//! https://github.com/{repo} at {commit};\n")
+    w(f"//! {source};\n")
     w(f"//! and the Unicode character names (UCD {unicodedata.unidata_version}, Python's `unicodedata`).\n\n")
 
     w("/// What a character passes for before its UTS #39 skeleton is taken, most likely first:\n")
@@ -191,7 +195,7 @@ def main():
     for script, letters, tlds in whole_script(idn):
         ls = "".join("\\u{%04X}" % ord(c) for c in letters)
         ts = ", ".join(f'"{t}"' for t in tlds)
-        w(f"    (unicode_script::Script::{script}, \"{ls}\", &[{ts}]),\n")
+        w(f"    (\n        unicode_script::Script::{script},\n        \"{ls}\",\n        &[{ts}],\n    ),\n")
     w("];\n")
 
 

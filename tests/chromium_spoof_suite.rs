@@ -2,16 +2,18 @@
 //! idn_spoof_checker_unittest.cc, turned into a cases file by scripts/chromium-idn-cases.py (its
 //! header names the source commit and sha256). Test data nobody in this project wrote.
 //!
-//! The cases file is not in the repository: it is made from Chromium's source, which this
-//! workplace lets no developer commit (data from a fetched repository goes only to the steering
-//! repository's shared/). So the two tests are `#[ignore]`d and read the file named by
-//! `IRILINT_CHROMIUM_CASES`:
+//! The cases file, tests/data/chromium_idn_cases.tsv, is made from Debian's source package of
+//! Chromium (`scripts/chromium-source.sh` unpacks it and checks the tarball's sha256 against
+//! Debian's .dsc; the file's header names the package, the tarball's and the test file's sha256):
 //!
 //! ```sh
-//! python3 scripts/chromium-idn-cases.py CHROMIUM/components/url_formatter/spoof_checks/idn_spoof_checker_unittest.cc \
-//!     REPO COMMIT > /tmp/chromium_idn_cases.tsv
-//! IRILINT_CHROMIUM_CASES=/tmp/chromium_idn_cases.tsv cargo test --test chromium_spoof_suite -- --ignored --nocapture
+//! D=$(scripts/chromium-source.sh /tmp/chromium)
+//! python3 scripts/chromium-idn-cases.py $D/idn_spoof_checker_unittest.cc \
+//!     $D/top_domains/idn_test_domains.list "$(cat /tmp/chromium/SOURCE)" > tests/data/chromium_idn_cases.tsv
+//! cargo test --test chromium_spoof_suite -- --nocapture     # prints recall and false alarms
 //! ```
+//!
+//! `IRILINT_CHROMIUM_CASES=FILE` runs the suite on another cases file (another Chromium's).
 //!
 //! Each host is checked as `https://HOST/` with every rule, written in Unicode and, as
 //! Chromium's test gives it, with `xn--` labels (two tests). A case counts as flagged when a
@@ -21,7 +23,7 @@
 //! Chrome refuses them as not allowed in identifiers, irilint reports them there). `idn-invalid`
 //! does not count: an invalid name is no look-alike, and Chrome's `invalid` cases are not scored.
 //!
-//! Chromium's test puts its own top-domain list (test_domains.list: `digklmo68.com`,
+//! Chromium's test puts its own top-domain list (idn_test_domains.list: `digklmo68.com`,
 //! `wmhtb.com`, `o2.com` ...) in place of the real one, and its verdicts on the top-domain cases
 //! are against that list. The suite does the same: beside the rules, which compare with the
 //! bundled list of real domains, a case counts as flagged when `lookalike-domain`'s comparison
@@ -64,12 +66,15 @@ struct Case {
     comment: String,
 }
 
-/// The cases file `IRILINT_CHROMIUM_CASES` names (see the module's documentation).
+/// The committed cases file, or the one `IRILINT_CHROMIUM_CASES` names.
 fn cases_text() -> String {
-    let path = std::env::var("IRILINT_CHROMIUM_CASES").expect(
-        "IRILINT_CHROMIUM_CASES names the cases file scripts/chromium-idn-cases.py makes from \
-         Chromium's idn_spoof_checker_unittest.cc (this test's documentation says how)",
-    );
+    let path = std::env::var("IRILINT_CHROMIUM_CASES").unwrap_or_else(|_| {
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/chromium_idn_cases.tsv"
+        )
+        .to_string()
+    });
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
@@ -191,7 +196,6 @@ fn run(form: &str, pick: fn(&Case) -> &str) -> (f64, f64) {
 }
 
 #[test]
-#[ignore = "reads the cases file IRILINT_CHROMIUM_CASES names, made from Chromium's source, which is not committed"]
 fn chromium_idn_spoof_checker_cases_in_unicode() {
     let (recall, false_alarms) = run("Unicode", |c| &c.host);
     assert!(recall >= 0.95, "recall {recall:.3}");
@@ -200,7 +204,6 @@ fn chromium_idn_spoof_checker_cases_in_unicode() {
 
 /// The same cases as Chromium's test gives them: `xn--` labels, which the rules decode.
 #[test]
-#[ignore = "reads the cases file IRILINT_CHROMIUM_CASES names, made from Chromium's source, which is not committed"]
 fn chromium_idn_spoof_checker_cases_in_ace() {
     let (recall, false_alarms) = run("ACE", |c| &c.ace);
     assert!(recall >= 0.95, "recall {recall:.3}");

@@ -71,14 +71,14 @@ fn check_patterns(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     });
 }
 
-/// Letters Chrome allows only under one TLD, with that TLD: `þ` (reads as `b` or `p`) and `ð`
-/// (as `o`) are Icelandic, `ə` (as `e`) Azerbaijani, and `·` between two `l` Catalan (the ela
-/// geminada, RFC 5892 appendix A.3).
-const TLD_LETTERS: [(char, &str); 4] = [
-    ('\u{00FE}', "is"),
-    ('\u{00F0}', "is"),
-    ('\u{0259}', "az"),
-    ('\u{00B7}', "cat"),
+/// Letters Chrome allows only under some TLDs, with those TLDs: `þ` (reads as `b` or `p`) and
+/// `ð` (as `o`) are Icelandic and Faroese, `ə` (as `e`) Azerbaijani, and `·` between two `l`
+/// Catalan (the ela geminada, RFC 5892 appendix A.3).
+const TLD_LETTERS: [(char, &[&str]); 4] = [
+    ('\u{00FE}', &["is", "fo"]),
+    ('\u{00F0}', &["is", "fo"]),
+    ('\u{0259}', &["az"]),
+    ('\u{00B7}', &["cat"]),
 ];
 
 /// The first letter of `label` that Chrome allows only under another TLD than `tld` (or, for
@@ -94,7 +94,7 @@ pub(super) fn tld_pattern(label: &str, tld: &str) -> Option<(std::ops::Range<usi
         if c == '\u{00B7}' {
             let between_l =
                 k > 0 && chars[k - 1].1 == 'l' && chars.get(k + 1).is_some_and(|&(_, n)| n == 'l');
-            if tld != home || !between_l {
+            if !home.contains(&tld) || !between_l {
                 return Some((
                     here,
                     format!(
@@ -105,12 +105,16 @@ pub(super) fn tld_pattern(label: &str, tld: &str) -> Option<(std::ops::Range<usi
             }
             continue;
         }
-        if chars.len() > 1 && tld != home {
+        if chars.len() > 1 && !home.contains(&tld) {
             return Some((
                 here,
                 format!(
-                    "{} is allowed only under `.{home}`, where it is a letter of the language; elsewhere it passes for a Latin letter (Chrome's IDN policy)",
-                    describe(c)
+                    "{} is allowed only under {}, where it is a letter of the language; elsewhere it passes for a Latin letter (Chrome's IDN policy)",
+                    describe(c),
+                    home.iter()
+                        .map(|t| format!("`.{t}`"))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
                 ),
             ));
         }
@@ -260,13 +264,14 @@ const SLASH_KATAKANA: [char; 8] = [
     '\u{30CE}', '\u{30F3}', '\u{30BD}', '\u{30BE}', '\u{4E36}', '\u{4E40}', '\u{4E41}', '\u{4E3F}',
 ];
 
-/// Han and Bopomofo characters that pass for a hyphen, a Latin letter or a digit next to
+/// Han and Bopomofo characters that pass for a hyphen, a Latin letter, a digit or a mark next to
 /// characters that are not CJK: Chrome's list (一 ㄧ 丨 乛 七 丅 十 〇 ㄒ ㄚ ㄟ ㄨ ㄩ ㄈ ㆺ ㆳ 工 ㆲ
-/// 讠 丁).
-const STROKE_HAN: [char; 20] = [
+/// 讠 丁 丶, and 亅 二 亠 冖 宀 巛, which the Kangxi radicals ⼅ ⼆ ⼇ ⼍ ⼧ ⼮ become under NFKC).
+const STROKE_HAN: [char; 27] = [
     '\u{4E00}', '\u{3127}', '\u{4E28}', '\u{4E5B}', '\u{4E03}', '\u{4E05}', '\u{5341}', '\u{3007}',
     '\u{3112}', '\u{311A}', '\u{311F}', '\u{3128}', '\u{3129}', '\u{3108}', '\u{31BA}', '\u{31B3}',
-    '\u{5DE5}', '\u{31B2}', '\u{8BA0}', '\u{4E01}',
+    '\u{5DE5}', '\u{31B2}', '\u{8BA0}', '\u{4E01}', '\u{4E36}', '\u{4E85}', '\u{4E8C}', '\u{4EA0}',
+    '\u{5196}', '\u{5B80}', '\u{5DDB}',
 ];
 
 /// The first kana or CJK placement that Chrome's IDN policy treats as a spoof.

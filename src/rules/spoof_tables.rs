@@ -2,20 +2,22 @@
 //! hand.
 //!
 //! Sources: Chromium's components/url_formatter/spoof_checks/skeleton_generator.cc (sha256
-//! 0eaaa55fcdee37ab81d51e8d506febfe16a9f13523e307d34e6fc119a9ad6820) and idn_spoof_checker.cc (sha256
-//! f58ccfdfdf1ad7c4df51d84d21aeea5521beaf6db8b967ec356c3d672ac457de), BSD-3-Clause, read from
-//! https://github.com/minok-blr/chromium-repo at 41d2c47b368de9815bbe4a766c331cee7667e108;
+//! 6f561ce6356b90669b248ac72a128903b59ca56db24c93e0ca650940760fe366) and idn_spoof_checker.cc (sha256
+//! 06222bc534805747c25e2dc14c215f9792eb2896adbc35ef850cc4254b6c6014), BSD-3-Clause, read from
+//! Debian source package chromium 150.0.7871.100-1~deb12u1 (bookworm), chromium_150.0.7871.100.orig.tar.xz sha256 2d39244586a0e28242ea082777dbfa877e9d374e62bf9f2d86a92b0a142118cd;
 //! and the Unicode character names (UCD 14.0.0, Python's `unicodedata`).
 
 /// What a character passes for before its UTS #39 skeleton is taken, most likely first:
 /// Chromium's extra confusable mappings and characters with several skeletons, then letters
 /// with a hook, bar, tail, stroke (...) mapped to the letter without it. Sorted.
 pub(super) static EXTRA_SKELETONS: &[(char, &[&str])] = &[
+    ('\u{00DF}', &["b"]),         // LATIN SMALL LETTER SHARP S
     ('\u{00E6}', &["ae"]),        // LATIN SMALL LETTER AE
     ('\u{00F8}', &["o"]),         // LATIN SMALL LETTER O WITH STROKE
     ('\u{00FE}', &["b", "p"]),    // LATIN SMALL LETTER THORN
     ('\u{0111}', &["d"]),         // LATIN SMALL LETTER D WITH STROKE
     ('\u{0127}', &["h"]),         // LATIN SMALL LETTER H WITH STROKE
+    ('\u{0131}', &["l", "i"]),    // LATIN SMALL LETTER DOTLESS I
     ('\u{0138}', &["k"]),         // LATIN SMALL LETTER KRA
     ('\u{0142}', &["l", "t"]),    // LATIN SMALL LETTER L WITH STROKE
     ('\u{014B}', &["n"]),         // LATIN SMALL LETTER ENG
@@ -386,7 +388,7 @@ pub(super) static CHROMIUM_WHOLE_SCRIPT: &[(unicode_script::Script, &str, &[&str
     ),
     (
         unicode_script::Script::Cyrillic,
-        "\u{0430}\u{044B}\u{0441}\u{0501}\u{0435}\u{050D}\u{04BB}\u{0456}\u{044E}\u{0458}\u{04CF}\u{043E}\u{0440}\u{0517}\u{051B}\u{0455}\u{051D}\u{0445}\u{0443}\u{044A}\u{044C}\u{04BD}\u{043F}\u{0433}\u{0475}\u{0461}",
+        "\u{0430}\u{044B}\u{0441}\u{0501}\u{0435}\u{050D}\u{04BB}\u{0456}\u{044E}\u{043A}\u{0458}\u{04CF}\u{043E}\u{0440}\u{0517}\u{051B}\u{0455}\u{0442}\u{051D}\u{0445}\u{0443}\u{044A}\u{044C}\u{04BD}\u{043F}\u{0433}\u{0475}\u{0461}",
         &["bg", "by", "kz", "pyc", "ru", "su", "ua", "uz"],
     ),
     (
