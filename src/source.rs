@@ -32,6 +32,9 @@ pub enum Format {
     Rst,
     /// AsciiDoc: URL, `link:` and `image:` macros, bare IRIs (see [`crate::extract::asciidoc`]).
     Asciidoc,
+    /// An EPUB package: its XHTML/HTML content documents, package (OPF) and navigation
+    /// documents, each read as its own format (see [`crate::extract::package`]).
+    Epub,
 }
 
 impl Format {
@@ -45,6 +48,24 @@ impl Format {
         Format::Asciidoc,
     ];
 
+    /// The packages: files whose parts are read, each as one of the document formats of
+    /// [`Format::ALL`]; never decoded as text themselves.
+    pub const PACKAGES: [Format; 1] = [Format::Epub];
+
+    /// Whether this is a package ([`Format::PACKAGES`]).
+    pub fn is_package(self) -> bool {
+        Format::PACKAGES.contains(&self)
+    }
+
+    /// Every format name, documents then packages, for messages that list them.
+    pub fn names() -> Vec<&'static str> {
+        Format::ALL
+            .iter()
+            .chain(&Format::PACKAGES)
+            .map(|f| f.name())
+            .collect()
+    }
+
     /// The format's name on the command line and in messages.
     pub fn name(self) -> &'static str {
         match self {
@@ -54,12 +75,16 @@ impl Format {
             Format::Markdown => "markdown",
             Format::Rst => "rst",
             Format::Asciidoc => "asciidoc",
+            Format::Epub => "epub",
         }
     }
 
     /// The format for a name given on the command line.
     pub fn from_name(name: &str) -> Option<Format> {
-        Format::ALL.into_iter().find(|f| f.name() == name)
+        Format::ALL
+            .into_iter()
+            .chain(Format::PACKAGES)
+            .find(|f| f.name() == name)
     }
 
     /// The format a file's extension implies, if irilint knows it. `.xhtml` is HTML here;
@@ -81,6 +106,7 @@ impl Format {
             "rst" | "rest" => Format::Rst,
             // Not `.asc`: it is as often an ASCII-armored PGP key or signature.
             "adoc" | "asciidoc" => Format::Asciidoc,
+            "epub" => Format::Epub,
             _ => return None,
         })
     }

@@ -296,6 +296,7 @@ fn name_of(format: Format) -> &'static str {
         Format::Markdown => "t.md",
         Format::Rst => "t.rst",
         Format::Asciidoc => "t.adoc",
+        Format::Epub => "t.epub",
     }
 }
 
