@@ -70,7 +70,7 @@ CH1 = """<?xml version="1.0" encoding="UTF-8"?>
 </html>
 """
 
-# Line 4, column 10: the shown text names another site than the target (link-text-mismatch).
+# Line 4, column 21: the host of a link whose shown text names another site (link-text-mismatch).
 CH2 = """<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>Two</title></head>
 <body>
@@ -94,6 +94,62 @@ def epub(path, extra=()):
         entry(z, "OEBPS/style.css", CSS)
         for name, data in extra:
             entry(z, name, data)
+
+
+ODF_NS = (
+    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+    'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+    'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" '
+    'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
+    'xmlns:xlink="http://www.w3.org/1999/xlink"'
+)
+
+# Line 5, column 64: U+0456 (CYRILLIC SMALL LETTER BYELORUSSIAN-UKRAINIAN I) for the `i` of a
+# `text:a`'s host (the IRI starts at column 49). Line 6, column 70: a raw space in a `draw:a`
+# around a frame. The URL written as text on line 8 is text, not a link: not read.
+CONTENT = f"""<?xml version="1.0" encoding="UTF-8"?>
+<office:document-content {ODF_NS} office:version="1.3">
+<office:body><office:text>
+<text:p>A plain link: <text:a xlink:type="simple" xlink:href="https://example.org/">example</text:a>.</text:p>
+<text:p><text:a xlink:type="simple" xlink:href="https://paypal-іnfo.example.com/">pay</text:a></text:p>
+<text:p><draw:a xlink:type="simple" xlink:href="https://example.org/a b" office:target-frame-name="_blank">
+<draw:frame draw:name="logo"/></draw:a></text:p>
+<text:p>https://example.org/written/as/text is text, not a link, in OpenDocument.</text:p>
+</office:text></office:body>
+</office:document-content>
+"""
+
+# Line 4, column 49: U+200B (ZERO WIDTH SPACE) in a footer's link (which starts at column 29).
+STYLES = f"""<?xml version="1.0" encoding="UTF-8"?>
+<office:document-styles {ODF_NS} office:version="1.3">
+<office:master-styles><style:master-page style:name="Standard"><style:footer>
+<text:p><text:a xlink:href="https://example.org/​footer">site</text:a></text:p>
+</style:footer></style:master-page></office:master-styles>
+</office:document-styles>
+"""
+
+# Not read: no finding here although it holds U+202E.
+META = f"""<?xml version="1.0" encoding="UTF-8"?>
+<office:document-meta {ODF_NS}><office:meta><meta:x xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" xlink:href="https://example.org/‮"/></office:meta></office:document-meta>
+"""
+
+MANIFEST = """<?xml version="1.0" encoding="UTF-8"?>
+<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">
+ <manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.text"/>
+ <manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>
+ <manifest:file-entry manifest:full-path="styles.xml" manifest:media-type="text/xml"/>
+ <manifest:file-entry manifest:full-path="meta.xml" manifest:media-type="text/xml"/>
+</manifest:manifest>
+"""
+
+
+def odt(path):
+    with zipfile.ZipFile(path, "w") as z:
+        entry(z, "mimetype", "application/vnd.oasis.opendocument.text", stored=True)
+        entry(z, "content.xml", CONTENT)
+        entry(z, "styles.xml", STYLES)
+        entry(z, "meta.xml", META)
+        entry(z, "META-INF/manifest.xml", MANIFEST)
 
 
 def patched(path, pairs):
@@ -128,6 +184,7 @@ def main():
         if data[at - 46 : at - 42] == b"PK\x01\x02":
             data[at - 46 + 8] |= 1
     enc.write_bytes(bytes(data).replace(name, b"OEBPS/secret1.xhtml"))
+    odt(OUT / "letter.odt")
     # Read by its content: an EPUB without its extension.
     (OUT / "book-without-extension.bin").write_bytes((OUT / "book.epub").read_bytes())
 

@@ -35,6 +35,9 @@ pub enum Format {
     /// An EPUB package: its XHTML/HTML content documents, package (OPF) and navigation
     /// documents, each read as its own format (see [`crate::extract::package`]).
     Epub,
+    /// An OpenDocument package (`.odt`, `.odp`, `.ods`): its `content.xml` and `styles.xml`,
+    /// read as XML (links are `text:a` and `draw:a` with `xlink:href`).
+    OpenDocument,
 }
 
 impl Format {
@@ -50,7 +53,7 @@ impl Format {
 
     /// The packages: files whose parts are read, each as one of the document formats of
     /// [`Format::ALL`]; never decoded as text themselves.
-    pub const PACKAGES: [Format; 1] = [Format::Epub];
+    pub const PACKAGES: [Format; 2] = [Format::Epub, Format::OpenDocument];
 
     /// Whether this is a package ([`Format::PACKAGES`]).
     pub fn is_package(self) -> bool {
@@ -76,6 +79,7 @@ impl Format {
             Format::Rst => "rst",
             Format::Asciidoc => "asciidoc",
             Format::Epub => "epub",
+            Format::OpenDocument => "opendocument",
         }
     }
 
@@ -107,6 +111,7 @@ impl Format {
             // Not `.asc`: it is as often an ASCII-armored PGP key or signature.
             "adoc" | "asciidoc" => Format::Asciidoc,
             "epub" => Format::Epub,
+            "odt" | "odp" | "ods" | "odg" => Format::OpenDocument,
             _ => return None,
         })
     }

@@ -297,6 +297,7 @@ fn name_of(format: Format) -> &'static str {
         Format::Rst => "t.rst",
         Format::Asciidoc => "t.adoc",
         Format::Epub => "t.epub",
+        Format::OpenDocument => "t.odt",
     }
 }
 

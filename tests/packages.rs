@@ -53,6 +53,56 @@ fn an_epub_is_read_part_by_part_with_findings_located_inside_it() {
 }
 
 #[test]
+fn an_opendocument_file_is_read_in_its_content_and_styles() {
+    // Checked by hand against the script's parts: U+0456 for the `i` of a `text:a`'s host
+    // (line 5, column 64), a raw space in a `draw:a` (line 6, column 70), U+200B in a footer's
+    // link of `styles.xml` (line 4, column 49). `meta.xml`, which holds U+202E, is not read.
+    let odt = "fixtures/packages/letter.odt";
+    let (code, out, err) = run(&["check", "--format", "concise", "--quiet", odt]);
+    assert_eq!(code, 1, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(
+        lines[0].starts_with(&format!("{odt}!content.xml:5:64: error[confusable] U+0456")),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with(&format!(
+            "{odt}!content.xml:6:70: warning[syntax-unwise-ascii]"
+        )),
+        "{out}"
+    );
+    assert!(
+        lines[2].starts_with(&format!(
+            "{odt}!styles.xml:4:49: error[invisible-character]"
+        )),
+        "{out}"
+    );
+    // By its `mimetype` too, and by `--input-format`.
+    let dir = tempfile::tempdir().unwrap();
+    let bare = dir.path().join("letter");
+    std::fs::copy(odt, &bare).unwrap();
+    let (code, out, _) = run(&[
+        "check",
+        "--format",
+        "concise",
+        "--quiet",
+        bare.to_str().unwrap(),
+    ]);
+    assert_eq!((code, out.lines().count()), (1, 3), "{out}");
+    let (_, out, _) = run(&[
+        "check",
+        "--format",
+        "concise",
+        "--quiet",
+        "--input-format",
+        "opendocument",
+        bare.to_str().unwrap(),
+    ]);
+    assert_eq!(out.lines().count(), 3, "{out}");
+}
+
+#[test]
 fn an_epub_is_found_in_a_directory_and_listed() {
     let (_, out, _) = run(&[
         "check",

@@ -211,7 +211,7 @@ fn extract_each_unfiltered(
         Format::Asciidoc => asciidoc::extract_each(text, on_occurrence),
         // A package's parts are documents of their own ([`package`]); the package as text
         // holds none.
-        Format::Epub => Extraction::default(),
+        Format::Epub | Format::OpenDocument => Extraction::default(),
     }
 }
 

@@ -1,4 +1,5 @@
-//! Packages: zip files whose parts are documents (EPUB), read in memory from the bytes given.
+//! Packages: zip files whose parts are documents (EPUB, OpenDocument), read in memory from the
+//! bytes given.
 //!
 //! A package is opened from its bytes (no I/O here), its central directory is checked before
 //! any part is read (entry count, declared sizes, encryption), and each part chosen for the
@@ -122,8 +123,18 @@ pub fn sniff(bytes: &[u8]) -> Option<Format> {
         if value.starts_with(b"application/epub+zip") {
             return Some(Format::Epub);
         }
+        if value.starts_with(b"application/vnd.oasis.opendocument.") {
+            return Some(Format::OpenDocument);
+        }
     }
     None
+}
+
+/// The format a part of an OpenDocument package is read as: `content.xml` and `styles.xml` at
+/// its root (the body and the master pages, headers and footers), as XML; `meta.xml`,
+/// `settings.xml`, the manifest, pictures and embedded objects are not read.
+fn opendocument_part(name: &str) -> Option<Format> {
+    matches!(name, "content.xml" | "styles.xml").then_some(Format::Xml)
 }
 
 /// An entry's name as a label: its characters when it is UTF-8, with every control character
@@ -190,6 +201,7 @@ impl<'a> Package<'a> {
             let label = label(entry.name_raw());
             let format = match kind {
                 Format::Epub => epub_part(&label),
+                Format::OpenDocument => opendocument_part(&label),
                 _ => None,
             };
             let Some(format) = format else {
