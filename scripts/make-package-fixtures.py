@@ -7,9 +7,19 @@ tests/packages.rs expects. Deterministic (fixed timestamps), so that a rebuild c
 
 The hostile shapes (a zip bomb, thousands of entries) are built by the tests themselves, not
 committed.
+
+`--book OUT.epub` also builds a real EPUB of the project's book (docs/src, in SUMMARY.md's
+order) with pandoc, when it is installed (not committed: pandoc writes a new identifier and date
+each time):
+
+    python3 scripts/make-package-fixtures.py --book /tmp/irilint-book.epub
 """
 
 import pathlib
+import re
+import shutil
+import subprocess
+import sys
 import zipfile
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "packages"
@@ -152,6 +162,85 @@ def odt(path):
         entry(z, "META-INF/manifest.xml", MANIFEST)
 
 
+W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+HYPERLINK_TYPE = R + "/hyperlink"
+RELS = "http://schemas.openxmlformats.org/package/2006/relationships"
+
+TYPES_DOCX = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">
+<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>
+<Default Extension="xml" ContentType="application/xml"/>
+<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>
+</Types>
+"""
+
+ROOT_RELS = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="{RELS}">
+<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>
+</Relationships>
+"""
+
+# Line 3, column 126: the host of an external hyperlink (its target starts at column 118) whose
+# runs, in word/document.xml, show another site (link-text-mismatch). Line 4: an internal
+# relationship (a part of the package): not read. Line 5, column 145: a raw space.
+DOCUMENT_RELS = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="{RELS}">
+<Relationship Id="rId5" Type="{HYPERLINK_TYPE}" Target="https://evil.example.net/login" TargetMode="External"/>
+<Relationship Id="rId6" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>
+<Relationship Id="rId7" Type="{HYPERLINK_TYPE}" Target="https://example.org/a&amp;b c" TargetMode="External"/>
+</Relationships>
+"""
+
+# Line 3: the hyperlink's runs (its target is rId5 above), column 41. Line 4, column 122: U+202E
+# in a field code `HYPERLINK "…"` (written as `&#x202E;`, underlined whole; the IRI starts at
+# column 102). Line 5, column 74: U+200B in a URL written as text (which starts at column 54).
+DOCUMENT = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<w:document xmlns:w="{W}" xmlns:r="{R}"><w:body>
+<w:p><w:hyperlink r:id="rId5"><w:r><w:t>https://bank.example.com/login</w:t></w:r></w:hyperlink></w:p>
+<w:p><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> HYPERLINK "https://example.org/&#x202E;gnp.exe" </w:instrText></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>
+<w:p><w:r><w:t xml:space="preserve">Written as text: https://example.org/​page and more.</w:t></w:r></w:p>
+</w:body></w:document>
+"""
+
+TYPES_PPTX = TYPES_DOCX.replace("/word/document.xml", "/ppt/slides/slide1.xml")
+A = "http://schemas.openxmlformats.org/drawingml/2006/main"
+
+# Line 3, column 139: a raw space in an external hyperlink's target (which starts at column 118);
+# its host, column 126, is not the site its run shows (link-text-mismatch).
+SLIDE_RELS = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="{RELS}">
+<Relationship Id="rId2" Type="{HYPERLINK_TYPE}" Target="https://example.org/a b" TargetMode="External"/>
+</Relationships>
+"""
+
+# Line 3, column 89: U+0456 for the `i` of a host written as text in a text box (the IRI starts at
+# column 74), the text of the run that links to rId2.
+SLIDE = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<p:sld xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:a="{A}" xmlns:r="{R}"><p:cSld><p:spTree>
+<p:sp><p:txBody><a:p><a:r><a:rPr><a:hlinkClick r:id="rId2"/></a:rPr><a:t>https://paypal-іnfo.example.com/</a:t></a:r></a:p></p:txBody></p:sp>
+</p:spTree></p:cSld></p:sld>
+"""
+
+TYPES_XLSX = TYPES_DOCX.replace("/word/document.xml", "/xl/sharedStrings.xml")
+
+# Line 3, column 28: U+202E in a shared string (which starts at column 8).
+SHARED_STRINGS = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="1" uniqueCount="1">
+<si><t>https://example.org/‮exe.pdf</t></si>
+</sst>
+"""
+
+
+def office(path, types, parts):
+    with zipfile.ZipFile(path, "w") as z:
+        # First, as Office writes it: what sniffing reads.
+        entry(z, "[Content_Types].xml", types)
+        entry(z, "_rels/.rels", ROOT_RELS)
+        for name, data in parts:
+            entry(z, name, data)
+
+
 def patched(path, pairs):
     """Replaces bytes in the whole file (names in both headers), lengths kept."""
     data = path.read_bytes()
@@ -185,9 +274,33 @@ def main():
             data[at - 46 + 8] |= 1
     enc.write_bytes(bytes(data).replace(name, b"OEBPS/secret1.xhtml"))
     odt(OUT / "letter.odt")
+    office(OUT / "report.docx", TYPES_DOCX, [
+        ("word/document.xml", DOCUMENT),
+        ("word/_rels/document.xml.rels", DOCUMENT_RELS),
+    ])
+    office(OUT / "slides.pptx", TYPES_PPTX, [
+        ("ppt/slides/slide1.xml", SLIDE),
+        ("ppt/slides/_rels/slide1.xml.rels", SLIDE_RELS),
+    ])
+    office(OUT / "sheet.xlsx", TYPES_XLSX, [("xl/sharedStrings.xml", SHARED_STRINGS)])
     # Read by its content: an EPUB without its extension.
     (OUT / "book-without-extension.bin").write_bytes((OUT / "book.epub").read_bytes())
 
 
+def book(out):
+    """The project's book as an EPUB, by pandoc (GitHub-flavoured Markdown to EPUB 3)."""
+    if shutil.which("pandoc") is None:
+        sys.exit("pandoc is not installed (Debian: apt-get install pandoc)")
+    src = OUT.parent.parent / "docs" / "src"
+    summary = (src / "SUMMARY.md").read_text(encoding="utf-8")
+    chapters = [str(src / m) for m in re.findall(r"\(([^)]+\.md)\)", summary)]
+    subprocess.run(
+        ["pandoc", "--metadata", "title=irilint", "-f", "gfm", "-t", "epub3", "-o", out, *chapters],
+        check=True,
+    )
+
+
 if __name__ == "__main__":
     main()
+    if len(sys.argv) == 3 and sys.argv[1] == "--book":
+        book(sys.argv[2])

@@ -233,6 +233,28 @@ pub struct Each<T> {
     refused: Option<FileError>,
 }
 
+/// For a relationship part of an Office document, the text shown for each external target:
+/// the runs that reference it in the part it describes, read again (within the package's
+/// limits; a part past them shows nothing here, and is refused when its turn comes).
+fn office_shown_texts(
+    package: &mut extract::package::Package<'_>,
+    rels: &extract::package::Part,
+) -> Option<std::sync::Arc<std::collections::HashMap<String, String>>> {
+    let described = extract::ooxml::described_part(&rels.label)?;
+    let part = package.read_again(&described)?.ok()?;
+    let by_id = extract::ooxml::hyperlink_texts(&String::from_utf8_lossy(&part.bytes));
+    if by_id.is_empty() {
+        return None;
+    }
+    let rels_text = String::from_utf8_lossy(&rels.bytes);
+    let shown: std::collections::HashMap<String, String> =
+        extract::ooxml::external_targets(&rels_text)
+            .into_iter()
+            .filter_map(|(id, target)| Some((target, by_id.get(&id)?.clone())))
+            .collect();
+    Some(std::sync::Arc::new(shown))
+}
+
 /// An input read: one document, or a package's bytes.
 enum Read1 {
     Document(Box<Loaded>),
@@ -266,6 +288,7 @@ fn load_each<T>(
         } => (display, format, bytes, path),
     };
     let limits = extract::package::Limits::for_len(bytes.len());
+    let package_format = format;
     let refused = |why: extract::package::Refused| FileError {
         path: display.clone(),
         message: why.0,
@@ -291,14 +314,26 @@ fn load_each<T>(
             }
         };
         let shown = format!("{display}!{}", part.label);
-        let format = Format::for_file(Path::new(&part.label), &part.bytes).unwrap_or(part.format);
+        // The package's kind decides a part's format; an XHTML part with an XML declaration is
+        // read as XML, as a file is.
+        let format = match part.format {
+            Format::Html => {
+                Format::for_file(Path::new(&part.label), &part.bytes).unwrap_or(Format::Html)
+            }
+            other => other,
+        };
         // A part that is binary, or UTF-32, holds no document irilint reads: left out.
         if utf32_bom(&part.bytes).is_some() {
             continue;
         }
-        let Ok(source) = Source::decode_owned(shown, format, part.bytes) else {
+        let shown_texts = match (package_format, part.label.ends_with(".rels")) {
+            (Format::Ooxml, true) => office_shown_texts(&mut package, &part),
+            _ => None,
+        };
+        let Ok(mut source) = Source::decode_owned(shown, format, part.bytes) else {
             continue;
         };
+        source.shown_texts = shown_texts;
         files.push(f(Loaded {
             source,
             bytes: Vec::new(),

@@ -38,6 +38,11 @@ pub enum Format {
     /// An OpenDocument package (`.odt`, `.odp`, `.ods`): its `content.xml` and `styles.xml`,
     /// read as XML (links are `text:a` and `draw:a` with `xlink:href`).
     OpenDocument,
+    /// An Office Open XML package (`.docx`, `.pptx`, `.xlsx`): its external hyperlink
+    /// relationships (`*.rels`, read as XML) and the text of its document parts (field codes
+    /// `HYPERLINK "…"`, IRIs written as text: [`crate::extract::ooxml`]). A document part read
+    /// from a package has this format too.
+    Ooxml,
 }
 
 impl Format {
@@ -53,7 +58,7 @@ impl Format {
 
     /// The packages: files whose parts are read, each as one of the document formats of
     /// [`Format::ALL`]; never decoded as text themselves.
-    pub const PACKAGES: [Format; 2] = [Format::Epub, Format::OpenDocument];
+    pub const PACKAGES: [Format; 3] = [Format::Epub, Format::OpenDocument, Format::Ooxml];
 
     /// Whether this is a package ([`Format::PACKAGES`]).
     pub fn is_package(self) -> bool {
@@ -80,6 +85,7 @@ impl Format {
             Format::Asciidoc => "asciidoc",
             Format::Epub => "epub",
             Format::OpenDocument => "opendocument",
+            Format::Ooxml => "ooxml",
         }
     }
 
@@ -112,6 +118,7 @@ impl Format {
             "adoc" | "asciidoc" => Format::Asciidoc,
             "epub" => Format::Epub,
             "odt" | "odp" | "ods" | "odg" => Format::OpenDocument,
+            "docx" | "docm" | "dotx" | "pptx" | "pptm" | "ppsx" | "xlsx" | "xlsm" => Format::Ooxml,
             _ => return None,
         })
     }
@@ -203,6 +210,10 @@ pub struct Source {
     /// Line starts, indexed the first time a position is asked for (most documents have no
     /// finding, and then no line is ever counted).
     lines: OnceLock<LineIndex>,
+    /// For a relationship part of an Office document, the text a reader sees for each external
+    /// target, by the target as prepared: the runs that reference it, in another part
+    /// (`link-text-mismatch` compares them). `None` for every other document.
+    pub shown_texts: Option<std::sync::Arc<std::collections::HashMap<String, String>>>,
 }
 
 /// Why a file was not decoded.
@@ -338,6 +349,7 @@ impl Source {
             path,
             format,
             lines: OnceLock::new(),
+            shown_texts: None,
             text,
             encoding: EncodingFacts {
                 bom,
@@ -362,6 +374,7 @@ impl Source {
             path,
             format,
             lines: OnceLock::new(),
+            shown_texts: None,
             text,
             encoding: EncodingFacts {
                 bom: None,

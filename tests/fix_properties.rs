@@ -89,7 +89,9 @@ fn document(format: Format, iri: &str) -> String {
             iri.replace(' ', "%20").replace('[', "%5B")
         ),
         // A package's parts are documents of the formats above.
-        Format::Epub | Format::OpenDocument => unreachable!("not a document format"),
+        Format::Epub | Format::OpenDocument | Format::Ooxml => {
+            unreachable!("not a document format")
+        }
     }
 }
 

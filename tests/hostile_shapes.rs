@@ -298,6 +298,7 @@ fn name_of(format: Format) -> &'static str {
         Format::Asciidoc => "t.adoc",
         Format::Epub => "t.epub",
         Format::OpenDocument => "t.odt",
+        Format::Ooxml => "t.docx",
     }
 }
 

@@ -103,6 +103,72 @@ fn an_opendocument_file_is_read_in_its_content_and_styles() {
 }
 
 #[test]
+fn office_documents_are_read_in_their_relationships_field_codes_and_text() {
+    // Checked by hand against the script's parts (columns counted in the XML as written).
+    let expected = [
+        (
+            "fixtures/packages/report.docx",
+            vec![
+                "!word/document.xml:4:122: error[bidi-formatting-character]",
+                "!word/document.xml:5:74: error[invisible-character]",
+                "!word/_rels/document.xml.rels:3:126: warning[link-text-mismatch] the link's text shows `bank.example.com`, but the link opens `evil.example.net`",
+                "!word/_rels/document.xml.rels:5:145: warning[syntax-unwise-ascii]",
+            ],
+        ),
+        (
+            "fixtures/packages/slides.pptx",
+            vec![
+                "!ppt/slides/slide1.xml:3:89: error[confusable] U+0456",
+                "!ppt/slides/_rels/slide1.xml.rels:3:126: warning[link-text-mismatch] the link's text shows `paypal-\u{456}nfo.example.com`, but the link opens `example.org`",
+                "!ppt/slides/_rels/slide1.xml.rels:3:139: warning[syntax-unwise-ascii]",
+            ],
+        ),
+        (
+            "fixtures/packages/sheet.xlsx",
+            vec!["!xl/sharedStrings.xml:3:28: error[bidi-formatting-character]"],
+        ),
+    ];
+    for (path, lines) in expected {
+        let (code, out, err) = run(&["check", "--format", "concise", "--quiet", path]);
+        assert_eq!(code, 1, "{err}");
+        let got: Vec<&str> = out.lines().collect();
+        assert_eq!(got.len(), lines.len(), "{out}");
+        for (got, want) in got.iter().zip(&lines) {
+            assert!(
+                got.starts_with(&format!("{path}{want}")),
+                "{got}\nwanted {want}"
+            );
+        }
+    }
+    // The field code and the hyperlink target are listed with their origins; the internal
+    // relationship (styles.xml) is not an IRI of the document.
+    let (_, out, _) = run(&["list", "fixtures/packages/report.docx"]);
+    assert!(
+        out.contains("document.xml:4:102: https://example.org/⟨U+202E⟩gnp.exe (HYPERLINK)"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "document.xml.rels:3:118: https://evil.example.net/login (Relationship@Target)"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("styles.xml"), "{out}");
+    // By `[Content_Types].xml`, the first entry, whatever the name.
+    let dir = tempfile::tempdir().unwrap();
+    let bare = dir.path().join("report.bin");
+    std::fs::copy("fixtures/packages/report.docx", &bare).unwrap();
+    let (code, out, _) = run(&[
+        "check",
+        "--format",
+        "concise",
+        "--quiet",
+        bare.to_str().unwrap(),
+    ]);
+    assert_eq!((code, out.lines().count()), (1, 4), "{out}");
+}
+
+#[test]
 fn an_epub_is_found_in_a_directory_and_listed() {
     let (_, out, _) = run(&[
         "check",

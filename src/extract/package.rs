@@ -1,5 +1,5 @@
-//! Packages: zip files whose parts are documents (EPUB, OpenDocument), read in memory from the
-//! bytes given.
+//! Packages: zip files whose parts are documents (EPUB, OpenDocument, Office Open XML), read in
+//! memory from the bytes given.
 //!
 //! A package is opened from its bytes (no I/O here), its central directory is checked before
 //! any part is read (entry count, declared sizes, encryption), and each part chosen for the
@@ -118,6 +118,9 @@ pub fn sniff(bytes: &[u8]) -> Option<Format> {
     let extra_len = usize::from(u16::from_le_bytes([*bytes.get(28)?, *bytes.get(29)?]));
     let name = bytes.get(30..30 + name_len)?;
     let data = 30 + name_len + extra_len;
+    if name == b"[Content_Types].xml" {
+        return Some(Format::Ooxml);
+    }
     if name == b"mimetype" {
         let value = bytes.get(data..(data + 64).min(bytes.len()))?;
         if value.starts_with(b"application/epub+zip") {
@@ -135,6 +138,41 @@ pub fn sniff(bytes: &[u8]) -> Option<Format> {
 /// `settings.xml`, the manifest, pictures and embedded objects are not read.
 fn opendocument_part(name: &str) -> Option<Format> {
     matches!(name, "content.xml" | "styles.xml").then_some(Format::Xml)
+}
+
+/// The format a part of an Office Open XML package is read as: relationship parts (`*.rels`)
+/// as XML (their external targets, [`crate::extract::xml`]); the parts that hold the text of a
+/// Word document (body, headers, footers, footnotes, endnotes, comments), of PowerPoint slides
+/// and notes, and Excel's shared strings, as Office parts ([`crate::extract::ooxml`]). Styles,
+/// themes, settings, pictures and embedded objects are not read.
+fn ooxml_part(name: &str) -> Option<Format> {
+    if name.ends_with(".rels") {
+        return Some(Format::Xml);
+    }
+    let file = name.rsplit('/').next().unwrap_or(name);
+    let numbered = |prefix: &str| {
+        file.strip_prefix(prefix)
+            .and_then(|rest| rest.strip_suffix(".xml"))
+            .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let text = match name.split_once('/') {
+        Some(("word", rest)) if !rest.contains('/') => {
+            matches!(
+                file,
+                "document.xml" | "footnotes.xml" | "endnotes.xml" | "comments.xml"
+            ) || numbered("header")
+                || numbered("footer")
+        }
+        Some(("ppt", rest)) => {
+            (rest.starts_with("slides/") && !rest[7..].contains('/') && numbered("slide"))
+                || (rest.starts_with("notesSlides/")
+                    && !rest[12..].contains('/')
+                    && numbered("notesSlide"))
+        }
+        Some(("xl", "sharedStrings.xml")) => true,
+        _ => false,
+    };
+    text.then_some(Format::Ooxml)
 }
 
 /// An entry's name as a label: its characters when it is UTF-8, with every control character
@@ -202,6 +240,7 @@ impl<'a> Package<'a> {
             let format = match kind {
                 Format::Epub => epub_part(&label),
                 Format::OpenDocument => opendocument_part(&label),
+                Format::Ooxml => ooxml_part(&label),
                 _ => None,
             };
             let Some(format) = format else {
@@ -238,11 +277,24 @@ impl<'a> Package<'a> {
     /// Decompresses the `k`th chosen part, refusing it (and the rest of the package) past the
     /// limits, whatever its header says.
     pub fn read(&mut self, k: usize) -> Result<Part, Refused> {
+        let chosen = self.chosen[k].clone();
+        self.read_entry(chosen)
+    }
+
+    /// Decompresses the chosen part named `label` once more (what an Office relationship part
+    /// needs of the part it describes), within the same limits; `None` when no such part is
+    /// read.
+    pub fn read_again(&mut self, label: &str) -> Option<Result<Part, Refused>> {
+        let chosen = self.chosen.iter().find(|c| c.label == label)?.clone();
+        Some(self.read_entry(chosen))
+    }
+
+    fn read_entry(&mut self, chosen: Chosen) -> Result<Part, Refused> {
         let Chosen {
             index,
             label,
             format,
-        } = self.chosen[k].clone();
+        } = chosen;
         let mut file = self
             .archive
             .by_index(index)

@@ -53,7 +53,8 @@ pub(super) fn in_bytes(
         | Format::Rst
         | Format::Asciidoc
         | Format::Epub
-        | Format::OpenDocument => {}
+        | Format::OpenDocument
+        | Format::Ooxml => {}
     }
     if labels.is_empty() {
         // Most documents declare nothing: no decoder to set up.
@@ -93,7 +94,8 @@ pub(super) fn in_text(format: Format, text: &str) -> (Vec<Declaration>, Option<u
         | Format::Rst
         | Format::Asciidoc
         | Format::Epub
-        | Format::OpenDocument => {}
+        | Format::OpenDocument
+        | Format::Ooxml => {}
     }
     let declarations: Vec<Declaration> = labels
         .iter()
