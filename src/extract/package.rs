@@ -96,7 +96,7 @@ pub struct Part {
 /// An open package: the parts to read, each decompressed when asked for.
 pub struct Package<'a> {
     archive: zip::ZipArchive<Cursor<&'a [u8]>>,
-    /// The parts to read, in the zip's order.
+    /// The parts to read, by name (the order reports sort paths in).
     pub chosen: Vec<Chosen>,
     /// Entries that are packages themselves, not opened (their labels).
     pub nested: Vec<String>,
@@ -265,6 +265,8 @@ impl<'a> Package<'a> {
                 format,
             });
         }
+        // Reports are sorted by path: the parts by name, whatever the zip's order.
+        chosen.sort_by(|a, b| a.label.cmp(&b.label));
         Ok(Package {
             archive,
             chosen,
