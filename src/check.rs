@@ -256,7 +256,7 @@ fn office_shown_texts(
 }
 
 /// An input read: one document, or a package's bytes.
-enum Read1 {
+enum Opened {
     Document(Box<Loaded>),
     Package {
         display: String,
@@ -274,13 +274,13 @@ fn load_each<T>(
     mut f: impl FnMut(Loaded) -> T,
 ) -> Result<Each<T>, NotLoaded> {
     let (display, format, bytes, path) = match load_input(entry, options)? {
-        Read1::Document(loaded) => {
+        Opened::Document(loaded) => {
             return Ok(Each {
                 files: vec![f(*loaded)],
                 refused: None,
             });
         }
-        Read1::Package {
+        Opened::Package {
             display,
             format,
             bytes,
@@ -848,7 +848,7 @@ fn sort(diagnostics: &mut [Diagnostic]) {
     });
 }
 
-fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Read1, NotLoaded> {
+fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Opened, NotLoaded> {
     let configured = entry.settings.format;
     let limit = options.max_file_size;
     let (display, bytes, format, explicit) = match &entry.input {
@@ -926,7 +926,7 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Read1, NotLoaded> 
         None
     };
     if let Some(format) = package {
-        return Ok(Read1::Package {
+        return Ok(Opened::Package {
             display,
             format,
             bytes,
@@ -949,7 +949,7 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Read1, NotLoaded> 
     let not_text = |NotText::Binary { nul_at }| binary(display.clone(), nul_at, explicit);
     if options.keep_bytes {
         let source = Source::decode(display.clone(), format, &bytes).map_err(not_text)?;
-        return Ok(Read1::Document(Box::new(Loaded {
+        return Ok(Opened::Document(Box::new(Loaded {
             bytes: crate::source::kept_beside(bytes, &source),
             source,
             path,
@@ -958,7 +958,7 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Read1, NotLoaded> 
     }
     // Without --fix the bytes are not needed once decoded: a UTF-8 file becomes its text.
     let source = Source::decode_owned(display.clone(), format, bytes).map_err(not_text)?;
-    Ok(Read1::Document(Box::new(Loaded {
+    Ok(Opened::Document(Box::new(Loaded {
         source,
         bytes: Vec::new(),
         path,
