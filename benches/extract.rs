@@ -66,7 +66,12 @@ fn bare_parse(format: Format, text: &str) -> usize {
             .into_offset_iter()
             .count(),
         // No parser crate for these: the same baseline as plain text.
-        Format::Text | Format::Rst | Format::Asciidoc => text.split_whitespace().count(),
+        Format::Text
+        | Format::Rst
+        | Format::Asciidoc
+        | Format::Epub
+        | Format::OpenDocument
+        | Format::Ooxml => text.split_whitespace().count(),
     }
 }
 

@@ -70,6 +70,9 @@ pub struct FileFixes {
     pub stdout: Option<Vec<u8>>,
     /// Why the fixed document was not written (changed on disk, not writable, ...).
     pub error: Option<String>,
+    /// Fixes not applied because the document is a part of a package, which `--fix` does not
+    /// write into.
+    pub in_package: usize,
 }
 
 /// The result for one file.
@@ -216,6 +219,132 @@ pub struct Loaded {
     pub bytes: Vec<u8>,
     /// The file, `None` for standard input.
     pub path: Option<std::path::PathBuf>,
+    /// A part of a package (`book.epub!OEBPS/ch1.xhtml`): its bytes are not a file's, and
+    /// `--fix` does not write them.
+    pub in_package: bool,
+}
+
+/// What one input gave: a document, or the parts of a package, each handed to `f` as it is
+/// decompressed and dropped after.
+pub struct Each<T> {
+    files: Vec<T>,
+    /// Why a package was refused (or not read past a part): an error of the run, with what was
+    /// read before it kept.
+    refused: Option<FileError>,
+}
+
+/// For a relationship part of an Office document, the text shown for each external target:
+/// the runs that reference it in the part it describes, read again (within the package's
+/// limits; a part past them shows nothing here, and is refused when its turn comes).
+fn office_shown_texts(
+    package: &mut extract::package::Package<'_>,
+    rels: &extract::package::Part,
+) -> Option<std::sync::Arc<std::collections::HashMap<String, String>>> {
+    let described = extract::ooxml::described_part(&rels.label)?;
+    let part = package.read_again(&described)?.ok()?;
+    let by_id = extract::ooxml::hyperlink_texts(&String::from_utf8_lossy(&part.bytes));
+    if by_id.is_empty() {
+        return None;
+    }
+    let rels_text = String::from_utf8_lossy(&rels.bytes);
+    let shown: std::collections::HashMap<String, String> =
+        extract::ooxml::external_targets(&rels_text)
+            .into_iter()
+            .filter_map(|(id, target)| Some((target, by_id.get(&id)?.clone())))
+            .collect();
+    Some(std::sync::Arc::new(shown))
+}
+
+/// An input read: one document, or a package's bytes.
+enum Opened {
+    Document(Box<Loaded>),
+    Package {
+        display: String,
+        format: Format,
+        bytes: Vec<u8>,
+        path: Option<std::path::PathBuf>,
+    },
+}
+
+/// Reads `entry` and hands each document in it to `f`: the file itself, or each part of a
+/// package in turn (one part in memory at a time besides the package).
+fn load_each<T>(
+    entry: &Entry,
+    options: &LoadOptions,
+    mut f: impl FnMut(Loaded) -> T,
+) -> Result<Each<T>, NotLoaded> {
+    let (display, format, bytes, path) = match load_input(entry, options)? {
+        Opened::Document(loaded) => {
+            return Ok(Each {
+                files: vec![f(*loaded)],
+                refused: None,
+            });
+        }
+        Opened::Package {
+            display,
+            format,
+            bytes,
+            path,
+        } => (display, format, bytes, path),
+    };
+    let limits = extract::package::Limits::for_len(bytes.len());
+    let package_format = format;
+    let refused = |why: extract::package::Refused| FileError {
+        path: display.clone(),
+        message: why.0,
+    };
+    let mut package = match extract::package::Package::open(format, &bytes, limits) {
+        Ok(p) => p,
+        Err(why) => {
+            return Ok(Each {
+                files: Vec::new(),
+                refused: Some(refused(why)),
+            });
+        }
+    };
+    let mut files = Vec::with_capacity(package.chosen.len());
+    for k in 0..package.chosen.len() {
+        let part = match package.read(k) {
+            Ok(part) => part,
+            Err(why) => {
+                return Ok(Each {
+                    files,
+                    refused: Some(refused(why)),
+                });
+            }
+        };
+        let shown = format!("{display}!{}", part.label);
+        // The package's kind decides a part's format; an XHTML part with an XML declaration is
+        // read as XML, as a file is.
+        let format = match part.format {
+            Format::Html => {
+                Format::for_file(Path::new(&part.label), &part.bytes).unwrap_or(Format::Html)
+            }
+            other => other,
+        };
+        // A part that is binary, or UTF-32, holds no document irilint reads: left out.
+        if utf32_bom(&part.bytes).is_some() {
+            continue;
+        }
+        let shown_texts = match (package_format, part.label.ends_with(".rels")) {
+            (Format::Ooxml, true) => office_shown_texts(&mut package, &part),
+            _ => None,
+        };
+        let Ok(mut source) = Source::decode_owned(shown, format, part.bytes) else {
+            continue;
+        };
+        source.shown_texts = shown_texts;
+        files.push(f(Loaded {
+            source,
+            bytes: Vec::new(),
+            path: path.clone(),
+            in_package: true,
+        }));
+    }
+    Ok(Each {
+        files,
+        refused: None,
+    })
 }
 
 impl Loaded {
@@ -243,15 +372,21 @@ pub fn for_each_loaded<T: Send>(
     // One job per file: rayon otherwise hands each thread a few long runs of files, and a
     // thread that finishes early cannot take over the rest of the run another is in (the HTML
     // corpus ended with one thread alone for a tenth of its time at -j2).
-    let results: Vec<Result<T, NotLoaded>> = inputs
+    let results: Vec<Result<Each<T>, NotLoaded>> = inputs
         .par_iter()
         .with_max_len(1)
-        .map(|e| load_input(e, load).map(|loaded| f(loaded, &e.settings)))
+        .map(|e| load_each(e, load, |loaded| f(loaded, &e.settings)))
         .collect();
     let mut run = Run::default();
     for r in results {
         match r {
-            Ok(t) => run.files.push(t),
+            Ok(each) => {
+                run.files.extend(each.files);
+                if let Some(error) = each.refused {
+                    run.fatal_errors += 1;
+                    run.errors.push(error);
+                }
+            }
             Err(NotLoaded::Skipped(e)) => run.skipped.extend(e),
             Err(NotLoaded::Failed { error, named }) => {
                 run.fatal_errors += usize::from(named);
@@ -348,7 +483,7 @@ pub fn run_ordered_with<R>(
     let held = AtomicUsize::new(0);
     let check_one = |i: usize| {
         let entry = &inputs[i];
-        load_input(entry, load).map(|loaded| {
+        load_each(entry, load, |loaded| {
             let file = per_file(loaded, &entry.settings);
             file_done(file.iris);
             file
@@ -372,7 +507,7 @@ pub fn run_ordered_with<R>(
     // The bytes of input being checked ([`IN_FLIGHT_BUDGET`]).
     let in_flight = (Mutex::new(0u64), Condvar::new());
     let workers = rayon::current_num_threads().min(inputs.len().max(1));
-    let (tx, rx) = crossbeam_channel::unbounded::<(usize, Result<FileOutcome, NotLoaded>)>();
+    let (tx, rx) = crossbeam_channel::unbounded::<(usize, Result<Each<FileOutcome>, NotLoaded>)>();
     let unread = std::cell::RefCell::new(already);
     std::thread::scope(|scope| {
         for _ in 0..workers {
@@ -421,8 +556,8 @@ pub fn run_ordered_with<R>(
                         *bytes.lock().unwrap_or_else(|e| e.into_inner()) -= size;
                         freed.notify_all();
                     }
-                    if let Ok(file) = &result {
-                        held.fetch_add(file.held_bytes(), Ordering::Relaxed);
+                    if let Ok(each) = &result {
+                        held.fetch_add(each.held_bytes(), Ordering::Relaxed);
                     }
                     if tx.send((i, result)).is_err() {
                         return;
@@ -448,15 +583,17 @@ pub fn run_ordered_with<R>(
 
 /// The outcomes of [`run_ordered`], in input order, as they are checked.
 pub struct Ordered<'g> {
-    rx: crossbeam_channel::Receiver<(usize, Result<FileOutcome, NotLoaded>)>,
-    pending: std::collections::BTreeMap<usize, Result<FileOutcome, NotLoaded>>,
+    rx: crossbeam_channel::Receiver<(usize, Result<Each<FileOutcome>, NotLoaded>)>,
+    pending: std::collections::BTreeMap<usize, Result<Each<FileOutcome>, NotLoaded>>,
     next: usize,
     len: usize,
     unread: &'g std::cell::RefCell<Run<()>>,
     held: &'g std::sync::atomic::AtomicUsize,
     taken: &'g (dyn Fn(usize) + Sync),
+    /// The outcomes of a package's parts not yet handed out.
+    queue: std::collections::VecDeque<FileOutcome>,
     /// With one thread, what checks input `i` when it is asked for (no workers).
-    inline: Option<&'g dyn Fn(usize) -> Result<FileOutcome, NotLoaded>>,
+    inline: Option<&'g dyn Fn(usize) -> Result<Each<FileOutcome>, NotLoaded>>,
 }
 
 impl<'g> Ordered<'g> {
@@ -471,12 +608,18 @@ impl Iterator for Ordered<'_> {
     type Item = FileOutcome;
 
     fn next(&mut self) -> Option<FileOutcome> {
-        while self.next < self.len {
+        loop {
+            if let Some(file) = self.queue.pop_front() {
+                return Some(file);
+            }
+            if self.next >= self.len {
+                return None;
+            }
             if let Some(check) = self.inline {
                 let result = check(self.next);
                 self.next += 1;
                 match result {
-                    Ok(file) => return Some(file),
+                    Ok(each) => self.loaded(each),
                     Err(e) => self.not_loaded(e),
                 }
                 continue;
@@ -492,23 +635,22 @@ impl Iterator for Ordered<'_> {
                 },
             };
             self.next += 1;
-            if let Ok(file) = &result {
+            if let Ok(each) = &result {
                 self.held
-                    .fetch_sub(file.held_bytes(), std::sync::atomic::Ordering::Relaxed);
+                    .fetch_sub(each.held_bytes(), std::sync::atomic::Ordering::Relaxed);
             }
             (self.taken)(self.next);
             match result {
-                Ok(file) => return Some(file),
+                Ok(each) => self.loaded(each),
                 Err(e) => self.not_loaded(e),
             }
         }
-        None
     }
 }
 
 impl<'g> Ordered<'g> {
     fn new(
-        rx: crossbeam_channel::Receiver<(usize, Result<FileOutcome, NotLoaded>)>,
+        rx: crossbeam_channel::Receiver<(usize, Result<Each<FileOutcome>, NotLoaded>)>,
         len: usize,
         unread: &'g std::cell::RefCell<Run<()>>,
         held: &'g std::sync::atomic::AtomicUsize,
@@ -522,7 +664,18 @@ impl<'g> Ordered<'g> {
             unread,
             held,
             taken,
+            queue: std::collections::VecDeque::new(),
             inline: None,
+        }
+    }
+
+    /// Queues what an input gave, and records a refused package.
+    fn loaded(&mut self, each: Each<FileOutcome>) {
+        self.queue.extend(each.files);
+        if let Some(error) = each.refused {
+            let mut unread = self.unread.borrow_mut();
+            unread.fatal_errors += 1;
+            unread.errors.push(error);
         }
     }
 
@@ -536,6 +689,12 @@ impl<'g> Ordered<'g> {
                 unread.errors.push(error);
             }
         }
+    }
+}
+
+impl Each<FileOutcome> {
+    fn held_bytes(&self) -> usize {
+        self.files.iter().map(FileOutcome::held_bytes).sum()
     }
 }
 
@@ -689,7 +848,7 @@ fn sort(diagnostics: &mut [Diagnostic]) {
     });
 }
 
-fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Loaded, NotLoaded> {
+fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Opened, NotLoaded> {
     let configured = entry.settings.format;
     let limit = options.max_file_size;
     let (display, bytes, format, explicit) = match &entry.input {
@@ -700,7 +859,7 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Loaded, NotLoaded>
                 .or(configured)
                 .or_else(|| Format::from_path(Path::new(&display)))
                 .unwrap_or(Format::Text);
-            let bytes = match read_limited(std::io::stdin().lock(), limit, None) {
+            let bytes = match read_limited(std::io::stdin().lock(), limit, None, format) {
                 Ok(Read::Bytes(bytes)) => bytes,
                 Ok(Read::Binary { nul_at }) => return Err(binary(display, nul_at, true)),
                 Ok(Read::TooLarge) => return Err(too_large(display, limit, true)),
@@ -734,16 +893,18 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Loaded, NotLoaded>
             if size.is_some_and(|size| size > limit) {
                 return Err(too_large(display, limit, *explicit));
             }
-            let bytes = match read_limited(file, limit, size) {
-                Ok(Read::Bytes(bytes)) => bytes,
-                Ok(Read::Binary { nul_at }) => return Err(binary(display, nul_at, *explicit)),
-                Ok(Read::TooLarge) => return Err(too_large(display, limit, *explicit)),
-                Err(e) => return Err(failed(&e)),
-            };
             let forced = if *explicit {
                 options.input_format
             } else {
                 None
+            };
+            let named_format = forced.or(configured).or_else(|| Format::from_path(path));
+            let bytes = match read_limited(file, limit, size, named_format.unwrap_or(Format::Text))
+            {
+                Ok(Read::Bytes(bytes)) => bytes,
+                Ok(Read::Binary { nul_at }) => return Err(binary(display, nul_at, *explicit)),
+                Ok(Read::TooLarge) => return Err(too_large(display, limit, *explicit)),
+                Err(e) => return Err(failed(&e)),
             };
             let format = forced
                 .or(configured)
@@ -756,6 +917,22 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Loaded, NotLoaded>
         Input::File { path, .. } => Some(path.clone()),
         Input::Stdin => None,
     };
+    // A package by its name or its format, or by its content when its bytes are binary.
+    let package = if format.is_package() {
+        Some(format)
+    } else if binary_at(&bytes).is_some() {
+        extract::package::sniff(&bytes)
+    } else {
+        None
+    };
+    if let Some(format) = package {
+        return Ok(Opened::Package {
+            display,
+            format,
+            bytes,
+            path,
+        });
+    }
     if let Some(which) = utf32_bom(&bytes) {
         // Its BOM begins like UTF-16's: read as UTF-16 it would be NULs between characters,
         // and no finding. Said, and counted as an input that cannot be read.
@@ -772,19 +949,21 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Loaded, NotLoaded>
     let not_text = |NotText::Binary { nul_at }| binary(display.clone(), nul_at, explicit);
     if options.keep_bytes {
         let source = Source::decode(display.clone(), format, &bytes).map_err(not_text)?;
-        return Ok(Loaded {
+        return Ok(Opened::Document(Box::new(Loaded {
             bytes: crate::source::kept_beside(bytes, &source),
             source,
             path,
-        });
+            in_package: false,
+        })));
     }
     // Without --fix the bytes are not needed once decoded: a UTF-8 file becomes its text.
     let source = Source::decode_owned(display.clone(), format, bytes).map_err(not_text)?;
-    Ok(Loaded {
+    Ok(Opened::Document(Box::new(Loaded {
         source,
         bytes: Vec::new(),
         path,
-    })
+        in_package: false,
+    })))
 }
 
 /// `UTF-32LE` or `UTF-32BE` when `bytes` begin with that encoding's byte order mark.
@@ -810,11 +989,13 @@ enum Read {
 /// Reads `input` whole, but looks at its first 8 KiB before reading further (a binary file is
 /// not read past them) and stops past `limit` bytes (`/dev/zero`, `yes | irilint check -`).
 /// `size`, a file's length when it was opened, sizes the buffer so that a file is read in a few
-/// calls rather than in doubling chunks (it may have grown: the limit still holds).
+/// calls rather than in doubling chunks (it may have grown: the limit still holds). A package
+/// (by `format`, or a zip by its first bytes, [`extract::package::sniff`]) is read whole.
 fn read_limited(
     mut input: impl std::io::Read,
     limit: u64,
     size: Option<u64>,
+    format: Format,
 ) -> std::io::Result<Read> {
     // One byte more than the size, so that the end is seen without growing the buffer.
     let capacity = size.map_or(0, |s| s.min(limit).saturating_add(1));
@@ -826,7 +1007,8 @@ fn read_limited(
     if utf32_bom(&bytes).is_some() {
         return Ok(Read::Bytes(bytes));
     }
-    if let Some(nul_at) = binary_at(&bytes) {
+    let package = format.is_package() || bytes.starts_with(extract::package::ZIP_MAGIC);
+    if let Some(nul_at) = binary_at(&bytes).filter(|_| !package) {
         return Ok(Read::Binary { nul_at });
     }
     // Fewer bytes than asked for: the end was reached, and asking again is one more read call

@@ -32,6 +32,17 @@ pub enum Format {
     Rst,
     /// AsciiDoc: URL, `link:` and `image:` macros, bare IRIs (see [`crate::extract::asciidoc`]).
     Asciidoc,
+    /// An EPUB package: its XHTML/HTML content documents, package (OPF) and navigation
+    /// documents, each read as its own format (see [`crate::extract::package`]).
+    Epub,
+    /// An OpenDocument package (`.odt`, `.odp`, `.ods`): its `content.xml` and `styles.xml`,
+    /// read as XML (links are `text:a` and `draw:a` with `xlink:href`).
+    OpenDocument,
+    /// An Office Open XML package (`.docx`, `.pptx`, `.xlsx`): its external hyperlink
+    /// relationships (`*.rels`, read as XML) and the text of its document parts (field codes
+    /// `HYPERLINK "…"`, IRIs written as text: [`crate::extract::ooxml`]). A document part read
+    /// from a package has this format too.
+    Ooxml,
 }
 
 impl Format {
@@ -45,6 +56,24 @@ impl Format {
         Format::Asciidoc,
     ];
 
+    /// The packages: files whose parts are read, each as one of the document formats of
+    /// [`Format::ALL`]; never decoded as text themselves.
+    pub const PACKAGES: [Format; 3] = [Format::Epub, Format::OpenDocument, Format::Ooxml];
+
+    /// Whether this is a package ([`Format::PACKAGES`]).
+    pub fn is_package(self) -> bool {
+        Format::PACKAGES.contains(&self)
+    }
+
+    /// Every format name, documents then packages, for messages that list them.
+    pub fn names() -> Vec<&'static str> {
+        Format::ALL
+            .iter()
+            .chain(&Format::PACKAGES)
+            .map(|f| f.name())
+            .collect()
+    }
+
     /// The format's name on the command line and in messages.
     pub fn name(self) -> &'static str {
         match self {
@@ -54,12 +83,18 @@ impl Format {
             Format::Markdown => "markdown",
             Format::Rst => "rst",
             Format::Asciidoc => "asciidoc",
+            Format::Epub => "epub",
+            Format::OpenDocument => "opendocument",
+            Format::Ooxml => "ooxml",
         }
     }
 
     /// The format for a name given on the command line.
     pub fn from_name(name: &str) -> Option<Format> {
-        Format::ALL.into_iter().find(|f| f.name() == name)
+        Format::ALL
+            .into_iter()
+            .chain(Format::PACKAGES)
+            .find(|f| f.name() == name)
     }
 
     /// The format a file's extension implies, if irilint knows it. `.xhtml` is HTML here;
@@ -81,6 +116,9 @@ impl Format {
             "rst" | "rest" => Format::Rst,
             // Not `.asc`: it is as often an ASCII-armored PGP key or signature.
             "adoc" | "asciidoc" => Format::Asciidoc,
+            "epub" => Format::Epub,
+            "odt" | "odp" | "ods" | "odg" => Format::OpenDocument,
+            "docx" | "docm" | "dotx" | "pptx" | "pptm" | "ppsx" | "xlsx" | "xlsm" => Format::Ooxml,
             _ => return None,
         })
     }
@@ -172,6 +210,10 @@ pub struct Source {
     /// Line starts, indexed the first time a position is asked for (most documents have no
     /// finding, and then no line is ever counted).
     lines: OnceLock<LineIndex>,
+    /// For a relationship part of an Office document, the text a reader sees for each external
+    /// target, by the target as prepared: the runs that reference it, in another part
+    /// (`link-text-mismatch` compares them). `None` for every other document.
+    pub shown_texts: Option<std::sync::Arc<std::collections::HashMap<String, String>>>,
 }
 
 /// Why a file was not decoded.
@@ -307,6 +349,7 @@ impl Source {
             path,
             format,
             lines: OnceLock::new(),
+            shown_texts: None,
             text,
             encoding: EncodingFacts {
                 bom,
@@ -331,6 +374,7 @@ impl Source {
             path,
             format,
             lines: OnceLock::new(),
+            shown_texts: None,
             text,
             encoding: EncodingFacts {
                 bom: None,

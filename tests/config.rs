@@ -550,7 +550,7 @@ fn bad_configuration_points_into_the_file() {
             "[input-format]\n\"*.adoc\" = \"asciidoctor\"\n",
             "irilint.toml:2:12",
             "unknown input format `asciidoctor`",
-            "did you mean `asciidoc`? Input formats are text, html, xml, markdown, rst, asciidoc",
+            "did you mean `asciidoc`? Input formats are text, html, xml, markdown, rst, asciidoc, epub,",
         ),
         (
             "[[overrides]]\nignore = [\"bidi\"]\n",

@@ -88,6 +88,10 @@ fn document(format: Format, iri: &str) -> String {
             "Before link:{}[x] after.\n",
             iri.replace(' ', "%20").replace('[', "%5B")
         ),
+        // A package's parts are documents of the formats above.
+        Format::Epub | Format::OpenDocument | Format::Ooxml => {
+            unreachable!("not a document format")
+        }
     }
 }
 
@@ -97,6 +101,7 @@ fn fix_once(format: Format, bytes: &[u8], unsafe_fixes: bool) -> (Vec<u8>, Sourc
         source,
         bytes: bytes.to_vec(),
         path: None,
+        in_package: false,
     };
     let settings = FileSettings {
         selection: Selection::all(),

@@ -296,6 +296,9 @@ fn name_of(format: Format) -> &'static str {
         Format::Markdown => "t.md",
         Format::Rst => "t.rst",
         Format::Asciidoc => "t.adoc",
+        Format::Epub => "t.epub",
+        Format::OpenDocument => "t.odt",
+        Format::Ooxml => "t.docx",
     }
 }
 

@@ -57,6 +57,7 @@ pub fn check_fix(data: &[u8]) -> usize {
         source,
         bytes: bytes.to_vec(),
         path: None,
+        in_package: false,
     };
     let once = fixed(&loaded, &settings, &options, fix);
     let once_bytes = match &once.changed {
@@ -70,6 +71,7 @@ pub fn check_fix(data: &[u8]) -> usize {
         source: again,
         bytes: once_bytes.clone(),
         path: None,
+        in_package: false,
     };
     let twice = fixed(&reloaded, &settings, &options, fix);
     assert_eq!(twice.applied, 0, "a second fix applied more");

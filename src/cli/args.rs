@@ -328,7 +328,7 @@ pub(super) fn parse_report_format(s: &str) -> Result<ReportFormat, String> {
 
 pub(super) fn parse_input_format(s: &str) -> Result<Format, String> {
     Format::from_name(s).ok_or_else(|| {
-        let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+        let names = Format::names();
         format!("input formats are: {}", names.join(", "))
     })
 }

@@ -231,6 +231,13 @@ fn take_note(f: &FileOutcome) -> Option<FileError> {
             plural(f.fixes.refused, "fix", "fixes")
         );
     }
+    if f.fixes.in_package > 0 {
+        eprintln!(
+            "irilint: warning: {}: {} not applied: irilint does not write into packages (EPUB, Office and OpenDocument files are zip files their tools rebuild); fix the document the package was made from",
+            escape_unsafe(&f.path),
+            plural(f.fixes.in_package, "fix", "fixes")
+        );
+    }
     f.fixes.error.as_ref().map(|e| FileError {
         path: f.path.clone(),
         message: e.clone(),

@@ -438,7 +438,7 @@ impl Parser<'_> {
                     let g = glob.get_ref().as_ref();
                     self.check_glob(g, glob.span(), dir)?;
                     let (format_name, span) = self.string(format, "input-format")?;
-                    let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+                    let names = Format::names();
                     let Some(format) = Format::from_name(&format_name) else {
                         let e = self.error(span, format!("unknown input format `{format_name}`"));
                         return Err(e.with_help(match closest(&format_name, &names) {

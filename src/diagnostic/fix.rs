@@ -87,7 +87,7 @@ pub fn place_of(source: &Source, occurrence: &Occurrence) -> Place {
     let start = occurrence.map.source_range().start;
     let before = &source.text[..start.min(source.text.len())];
     match source.format {
-        Format::Text => Place::Text,
+        Format::Text | Format::Epub | Format::OpenDocument | Format::Ooxml => Place::Text,
         Format::Rst | Format::Asciidoc if origin.contains('@') => Place::HtmlAttribute,
         Format::Rst | Format::Asciidoc => Place::LightMarkup,
         Format::Html => Place::HtmlAttribute,

@@ -10,6 +10,8 @@ pub mod hashed;
 pub mod html;
 pub mod markdown;
 pub mod masked;
+pub mod ooxml;
+pub mod package;
 pub mod rst;
 pub mod span_map;
 pub mod template;
@@ -208,6 +210,11 @@ fn extract_each_unfiltered(
         Format::Xml => xml::extract_each(text, on_occurrence),
         Format::Rst => rst::extract_each(text, on_occurrence),
         Format::Asciidoc => asciidoc::extract_each(text, on_occurrence),
+        // An Office document part (as a package reads it: [`package`]).
+        Format::Ooxml => ooxml::extract_each(text, on_occurrence),
+        // A package's parts are documents of their own ([`package`]); the package as text
+        // holds none.
+        Format::Epub | Format::OpenDocument => Extraction::default(),
     }
 }
 

@@ -49,6 +49,7 @@
 //! | `http://projectmallard.org/1.0/` | `link` `license` | `href` attribute | IRI | `link@href`, `license@href` |
 //! | `http://projectmallard.org/1.0/` | `media` | `src` attribute | IRI | `media@src` |
 //! | `http://docbook.org/ns/docbook` | `imagedata` `videodata` `audiodata` `textdata` | `fileref` attribute | IRI | `imagedata@fileref`, `videodata@fileref`, `audiodata@fileref`, `textdata@fileref` |
+//! | `http://schemas.openxmlformats.org/package/2006/relationships` | `Relationship` | `Target` attribute, when `TargetMode="External"` | IRI | `Relationship@Target` |
 //!
 //! Namespaces are compared by URI: `<zz:a xmlns:zz="http://www.w3.org/1999/xlink" zz:href=...>`
 //! is an XLink `href`. RSS 2.0 has no namespace: its rows apply to elements in no namespace in
@@ -159,6 +160,8 @@ pub const OPF: &str = "http://www.idpf.org/2007/opf";
 pub const MALLARD: &str = "http://projectmallard.org/1.0/";
 /// DocBook 5.
 pub const DOCBOOK: &str = "http://docbook.org/ns/docbook";
+/// Open Packaging Conventions relationships (`*.rels` of Office Open XML documents).
+pub const OPC_RELATIONSHIPS: &str = "http://schemas.openxmlformats.org/package/2006/relationships";
 
 /// How deep entity references may nest.
 pub const MAX_DEPTH: u32 = 16;
@@ -450,6 +453,14 @@ pub const SLOTS: &[Slot] = &[
         Node::Attribute("fileref"),
         Value::Iri,
     ),
+    // An external relationship's target: where an Office document's hyperlink (or linked
+    // picture) leads. An internal one names a part of the package.
+    Slot {
+        elements: Elements::In(OPC_RELATIONSHIPS, &["Relationship"]),
+        node: Node::Attribute("Target"),
+        value: Value::Iri,
+        condition: Condition::When("TargetMode", "External"),
+    },
 ];
 
 /// An element as resolved: its namespace (`None`: no namespace) and local name.

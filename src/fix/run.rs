@@ -139,6 +139,17 @@ pub fn fix_file(
     options: &CheckOptions<'_>,
     fix: FixOptions,
 ) -> FileOutcome {
+    if loaded.in_package {
+        // A part's bytes are inside a zip the tool that built it writes: a fix is shown, never
+        // written into the package (nor diffed: no patch applies to it).
+        let mut outcome = check::check_with(&loaded.source, settings, options);
+        outcome.fixes.in_package = outcome
+            .diagnostics
+            .iter()
+            .filter(|d| d.fix.as_ref().is_some_and(|f| fix.applies(f.applicability)))
+            .count();
+        return outcome;
+    }
     let Fixed {
         changed,
         applied,

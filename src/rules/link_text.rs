@@ -79,6 +79,16 @@ fn check_link_text(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             }
         }
     }
+    // An Office hyperlink: its target is here, in a relationship part, and the text shown for
+    // it in the part whose runs reference it.
+    if let Some(shown) = origin
+        .source
+        .shown_texts
+        .as_ref()
+        .and_then(|texts| texts.get(&*occurrence.iri))
+    {
+        check_one_text(input, shown, sink);
+    }
 }
 
 /// Compares one text a reader sees for the link with its target; true when it reported.

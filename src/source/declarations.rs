@@ -48,7 +48,13 @@ pub(super) fn in_bytes(
                 .into_iter()
                 .map(|m| (m, true)),
         ),
-        Format::Text | Format::Markdown | Format::Rst | Format::Asciidoc => {}
+        Format::Text
+        | Format::Markdown
+        | Format::Rst
+        | Format::Asciidoc
+        | Format::Epub
+        | Format::OpenDocument
+        | Format::Ooxml => {}
     }
     if labels.is_empty() {
         // Most documents declare nothing: no decoder to set up.
@@ -83,7 +89,13 @@ pub(super) fn in_text(format: Format, text: &str) -> (Vec<Declaration>, Option<u
     match format {
         Format::Html => labels.extend(sniff::meta_declarations(b, Markup::Html)),
         Format::Xml => labels.extend(sniff::meta_declarations(b, Markup::Xml)),
-        Format::Text | Format::Markdown | Format::Rst | Format::Asciidoc => {}
+        Format::Text
+        | Format::Markdown
+        | Format::Rst
+        | Format::Asciidoc
+        | Format::Epub
+        | Format::OpenDocument
+        | Format::Ooxml => {}
     }
     let declarations: Vec<Declaration> = labels
         .iter()

@@ -362,7 +362,11 @@ fn undecodable(source: &Source, deciding: Option<&Declaration>, sink: &mut Docum
                 format!("convert the file to UTF-8{as_1252}"),
                 Vec::new(),
             ),
-            Format::Rst | Format::Asciidoc => (
+            Format::Rst
+            | Format::Asciidoc
+            | Format::Epub
+            | Format::OpenDocument
+            | Format::Ooxml => (
                 "irilint reads reStructuredText and AsciiDoc as UTF-8".to_string(),
                 format!("convert the file to UTF-8{as_1252}"),
                 Vec::new(),
