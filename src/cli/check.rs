@@ -182,6 +182,19 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
             check::first_pass(&walk.inputs, &load, &per_file, |_| {})
         }
     });
+    if let Some(project) = &project
+        && !args.quiet
+    {
+        for path in project.changed() {
+            eprintln!(
+                "irilint: warning: {} changed while the run read it: the equivalent-variants findings that name its IRIs are left out; run again",
+                escape_unsafe(path)
+            );
+        }
+    }
+    if let Some(message) = project.as_ref().and_then(|p| p.failed()) {
+        eprintln!("irilint: error: {message}");
+    }
     // Each file checked, with its project-level findings when there is a first pass.
     let check_file = |loaded: check::Loaded, settings: &crate::config::FileSettings| {
         let mut file = check::check_with(&loaded.source, settings, &options);
