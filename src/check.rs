@@ -182,6 +182,59 @@ pub struct LoadOptions {
     pub max_file_size: u64,
     /// Keep each input's bytes beside its text ([`Loaded::bytes`]), for `--fix` and `--diff`.
     pub keep_bytes: bool,
+    /// Standard input, once read, is kept in an anonymous temporary file (0600, in the system's
+    /// temporary directory, gone when the run ends) and read from there again: what a run that
+    /// reads its inputs twice (`equivalent-variants`) needs of it, instead of every outcome.
+    pub stdin_kept: Option<std::sync::Arc<KeptStdin>>,
+}
+
+/// Standard input as a run that reads it more than once keeps it ([`LoadOptions::stdin_kept`]).
+#[derive(Debug, Default)]
+pub struct KeptStdin(std::sync::Mutex<Option<Result<std::fs::File, NotLoaded>>>);
+
+impl KeptStdin {
+    /// Standard input's bytes: read from the process's standard input the first time (and
+    /// put aside), from the file they were put aside in afterwards; the same failure each time
+    /// when it could not be read.
+    fn read(
+        &self,
+        first: impl FnOnce() -> Result<Vec<u8>, NotLoaded>,
+        display: &str,
+    ) -> Result<Vec<u8>, NotLoaded> {
+        use std::io::{Read as _, Seek as _, Write as _};
+        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let failed = |e: &std::io::Error| NotLoaded::Failed {
+            error: FileError {
+                message: format!(
+                    "cannot read standard input again from the temporary file it was kept in: {}",
+                    describe_io_error(e)
+                ),
+                path: display.to_string(),
+            },
+            named: true,
+        };
+        match kept.as_mut() {
+            Some(Ok(file)) => {
+                let mut bytes = Vec::new();
+                file.seek(std::io::SeekFrom::Start(0))
+                    .and_then(|_| file.read_to_end(&mut bytes))
+                    .map_err(|e| failed(&e))?;
+                Ok(bytes)
+            }
+            Some(Err(e)) => Err(e.clone()),
+            None => {
+                let read = first();
+                let keep = match &read {
+                    Ok(bytes) => tempfile::tempfile()
+                        .and_then(|mut f| f.write_all(bytes).map(|()| f))
+                        .map_err(|e| failed(&e)),
+                    Err(e) => Err(e.clone()),
+                };
+                *kept = Some(keep);
+                read
+            }
+        }
+    }
 }
 
 impl Default for LoadOptions {
@@ -191,6 +244,7 @@ impl Default for LoadOptions {
             stdin_filename: None,
             max_file_size: DEFAULT_MAX_FILE_SIZE,
             keep_bytes: false,
+            stdin_kept: None,
         }
     }
 }
@@ -199,6 +253,7 @@ impl Default for LoadOptions {
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 512 << 20;
 
 /// Why an input produced no document.
+#[derive(Debug, Clone)]
 enum NotLoaded {
     /// Binary; named files carry the reason, walked ones are left out silently (as ripgrep does).
     Skipped(Option<FileError>),
@@ -816,22 +871,21 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Loaded, NotLoaded>
                 .or(configured)
                 .or_else(|| Format::from_path(Path::new(&display)))
                 .unwrap_or(Format::Text);
-            let bytes = match read_limited(std::io::stdin().lock(), limit, None) {
-                Ok(Read::Bytes(bytes)) => bytes,
-                Ok(Read::Binary { nul_at }) => return Err(binary(display, nul_at, true)),
-                Ok(Read::TooLarge) => return Err(too_large(display, limit, true)),
-                Err(e) => {
-                    return Err(NotLoaded::Failed {
-                        error: FileError {
-                            message: format!(
-                                "cannot read standard input: {}",
-                                describe_io_error(&e)
-                            ),
-                            path: display,
-                        },
-                        named: true,
-                    });
-                }
+            let read = || match read_limited(std::io::stdin().lock(), limit, None) {
+                Ok(Read::Bytes(bytes)) => Ok(bytes),
+                Ok(Read::Binary { nul_at }) => Err(binary(display.clone(), nul_at, true)),
+                Ok(Read::TooLarge) => Err(too_large(display.clone(), limit, true)),
+                Err(e) => Err(NotLoaded::Failed {
+                    error: FileError {
+                        message: format!("cannot read standard input: {}", describe_io_error(&e)),
+                        path: display.clone(),
+                    },
+                    named: true,
+                }),
+            };
+            let bytes = match &options.stdin_kept {
+                Some(kept) => kept.read(read, &display)?,
+                None => read()?,
             };
             (display, bytes, format, true)
         }

@@ -233,4 +233,73 @@ fn equivalent_variants_holds_records_of_a_budget_not_of_every_iri() {
         per_iri <= 16,
         "{per_iri} bytes more at the peak per distinct IRI added (at most 16)"
     );
+
+    stdin_among_the_inputs_is_read_again_from_a_temporary_file(dir.path());
 }
+
+/// With standard input among the inputs, the run keeps it in a temporary file and reads it
+/// again there, as it reads files again: it does not hold every file's outcome to the end
+/// (before: tens of kilobytes per file of findings, as many files more, as much more memory).
+#[cfg(unix)]
+fn stdin_among_the_inputs_is_read_again_from_a_temporary_file(dir: &Path) {
+    use std::os::fd::AsRawFd;
+    let peak = |n: usize| {
+        let root = dir.join(format!("stdin-{n}"));
+        std::fs::create_dir(&root).unwrap();
+        // Each file: 20 IRIs with two findings each (a bidi control, a fixable escape).
+        let text: String = (0..20)
+            .map(|i| format!("see http://example.org/{i}/a%7e\u{202E} here\n"))
+            .collect();
+        for k in 0..n {
+            std::fs::write(root.join(format!("f{k:04}.txt")), &text).unwrap();
+        }
+        let piped = dir.join(format!("stdin-{n}.txt"));
+        std::fs::write(&piped, "see HTTP://example.org/0/a%7e\u{202E} here\n").unwrap();
+        let file = std::fs::File::open(&piped).unwrap();
+        // Standard input is the file (this test binary runs one test).
+        // SAFETY: both descriptors are open; descriptor 0 is replaced.
+        assert!(unsafe { libc::dup2(file.as_raw_fd(), 0) } == 0);
+        let report = dir.join(format!("stdin-{n}.json"));
+        let args: Vec<std::ffi::OsString> = [
+            "irilint",
+            "check",
+            "--quiet",
+            "--extend-select",
+            "equivalent-variants,percent-encoded-unreserved",
+            "--format",
+            "json",
+            "--output-file",
+            report.to_str().unwrap(),
+            "-",
+            root.to_str().unwrap(),
+        ]
+        .iter()
+        .map(Into::into)
+        .collect();
+        let (peak, code) = peak_of(|| irilint::cli::run(args));
+        assert_eq!(code, std::process::ExitCode::from(1));
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+        let from_stdin = json["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["path"] == "-" && d["rule"] == "equivalent-variants")
+            .count();
+        assert_eq!(from_stdin, 1, "standard input's IRI is written another way");
+        assert_eq!(json["summary"]["files"], n + 1);
+        peak
+    };
+    let (small, large) = (peak(50), peak(200));
+    let per_file = large.saturating_sub(small) / 150;
+    eprintln!(
+        "standard input and files: peak {small} with 50 files, {large} with 200: {per_file} a file"
+    );
+    assert!(
+        per_file <= 4096,
+        "{per_file} bytes more at the peak per file added (at most 4,096)"
+    );
+}
+
+#[cfg(not(unix))]
+fn stdin_among_the_inputs_is_read_again_from_a_temporary_file(_: &Path) {}

@@ -149,8 +149,16 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     // `--fix` streams too, but for standard input, whose fixed document goes to standard
     // output before its report.
     let reads_stdin = args.input.paths.iter().any(|p| p.as_os_str() == "-");
-    let gathered = project_level && reads_stdin;
-    let two_passes = project_level && !reads_stdin;
+    let fix_write = fixing.is_some_and(|f| f.output == crate::fix::FixOutput::Write);
+    // Standard input is read twice from a temporary file it is kept in, but by `--fix`, which
+    // writes its fixed document to standard output before its report: that run holds every
+    // file's outcome.
+    let gathered = project_level && reads_stdin && fix_write;
+    let two_passes = project_level && !gathered;
+    let load = LoadOptions {
+        stdin_kept: (two_passes && reads_stdin).then(Default::default),
+        ..load
+    };
     // What the first pass of a run with project-level rules checks: nothing rendered.
     let quiet = CheckOptions {
         selection: &default_selection,
