@@ -150,11 +150,12 @@ impl Records {
         for r in &self.held {
             out.write_all(&r.to_bytes())?;
         }
+        // Written through before the run counts: a run that failed to be written stays held.
+        out.flush()?;
         let n = self.held.len() as u64;
         self.runs.push((self.written, n));
         self.written += n;
         self.held.clear();
-        out.flush()?;
         Ok(())
     }
 
@@ -166,7 +167,8 @@ impl Records {
             let held = std::mem::take(&mut self.held);
             return Ok(scan(held.into_iter().map(Ok), related));
         };
-        let file = spill.into_inner().map_err(|e| e.into_error())?;
+        // Every run counted was flushed: what may be left in the buffer belongs to none.
+        let (file, _) = spill.into_parts();
         let mut sources: Vec<Source> = self
             .runs
             .iter()
