@@ -76,6 +76,8 @@ pub struct Plan {
     pub ways: usize,
     /// How many places.
     pub places: usize,
+    /// Its first place, in report order.
+    pub first: Place,
     /// The first place of each of its first four spellings, in order of appearance.
     pub named: Vec<Place>,
     /// The spelling to recommend: the first place written so, or `None` for the normal form
@@ -159,8 +161,8 @@ impl Records {
         Ok(())
     }
 
-    /// The plan of each resource written more than one way, in no particular order, with at
-    /// most `related` other places each.
+    /// The plan of each resource written more than one way, in the order of their first places
+    /// (the order in which the report meets them), with at most `related` other places each.
     pub fn plans(mut self, related: usize) -> io::Result<Vec<Plan>> {
         self.held.sort_unstable();
         let Some(spill) = self.spill.take() else {
@@ -286,7 +288,8 @@ struct Spelling {
     count: usize,
 }
 
-/// The plans of the sorted `records` (by resource, spelling, place).
+/// The plans of the sorted `records` (by resource, spelling, place), in the order of their first
+/// places.
 fn scan(records: impl Iterator<Item = io::Result<Record>>, related: usize) -> Vec<Plan> {
     let mut plans = Vec::new();
     let mut group: Option<Group> = None;
@@ -308,6 +311,7 @@ fn scan(records: impl Iterator<Item = io::Result<Record>>, related: usize) -> Ve
     if let Some(plan) = group.and_then(Group::plan) {
         plans.push(plan);
     }
+    plans.sort_unstable_by_key(|p| (p.first.file, p.first.index));
     plans
 }
 
@@ -418,6 +422,7 @@ impl Group {
             key: self.key,
             ways: self.ways,
             places: self.places,
+            first: self.earliest[0].first,
             named: self.earliest.iter().map(|s| s.first).collect(),
             preferred: preferred.map(|p| p.first),
             already: preferred.map_or(0, |p| p.count),
@@ -455,8 +460,7 @@ mod tests {
                 records.push(x);
             }
             let runs = records.runs();
-            let mut plans = records.plans(3).unwrap();
-            plans.sort_by_key(|p| p.key);
+            let plans = records.plans(3).unwrap();
             (runs, plans)
         };
         let (none, held) = plans(usize::MAX);
