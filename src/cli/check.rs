@@ -156,7 +156,8 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     let gathered = project_level && reads_stdin && fix_write;
     let two_passes = project_level && !gathered;
     let load = LoadOptions {
-        stdin_kept: (two_passes && reads_stdin).then(Default::default),
+        // (`--diff` reads each input once.)
+        stdin_kept: (two_passes && reads_stdin && !diffing).then(Default::default),
         ..load
     };
     // What the first pass of a run with project-level rules checks: nothing rendered.
