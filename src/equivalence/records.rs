@@ -35,13 +35,15 @@ impl Record {
         b
     }
 
-    fn from_bytes(b: &[u8]) -> Record {
-        let at = |r: std::ops::Range<usize>| b[r].to_vec();
+    fn from_bytes(b: &[u8; RECORD_BYTES]) -> Record {
+        let (key, rest) = b.split_at(16);
+        let (spelling, rest) = rest.split_at(8);
+        let (file, index) = rest.split_at(4);
         Record {
-            key: u128::from_le_bytes(at(0..16).try_into().unwrap_or_default()),
-            spelling: u64::from_le_bytes(at(16..24).try_into().unwrap_or_default()),
-            file: u32::from_le_bytes(at(24..28).try_into().unwrap_or_default()),
-            index: u32::from_le_bytes(at(28..32).try_into().unwrap_or_default()),
+            key: u128::from_le_bytes(key.try_into().unwrap_or_default()),
+            spelling: u64::from_le_bytes(spelling.try_into().unwrap_or_default()),
+            file: u32::from_le_bytes(file.try_into().unwrap_or_default()),
+            index: u32::from_le_bytes(index.try_into().unwrap_or_default()),
         }
     }
 
@@ -254,7 +256,10 @@ impl Source<'_> {
                     *next += n;
                     *at = 0;
                 }
-                let r = Record::from_bytes(&buffer[*at..*at + RECORD_BYTES]);
+                let bytes: &[u8; RECORD_BYTES] = buffer[*at..*at + RECORD_BYTES]
+                    .try_into()
+                    .map_err(|_| io::Error::from(io::ErrorKind::InvalidData))?;
+                let r = Record::from_bytes(bytes);
                 *at += RECORD_BYTES;
                 Ok(Some(r))
             }
