@@ -185,6 +185,59 @@ pub struct LoadOptions {
     pub max_file_size: u64,
     /// Keep each input's bytes beside its text ([`Loaded::bytes`]), for `--fix` and `--diff`.
     pub keep_bytes: bool,
+    /// Standard input, once read, is kept in an anonymous temporary file (0600, in the system's
+    /// temporary directory, gone when the run ends) and read from there again: what a run that
+    /// reads its inputs twice (`equivalent-variants`) needs of it, instead of every outcome.
+    pub stdin_kept: Option<std::sync::Arc<KeptStdin>>,
+}
+
+/// Standard input as a run that reads it more than once keeps it ([`LoadOptions::stdin_kept`]).
+#[derive(Debug, Default)]
+pub struct KeptStdin(std::sync::Mutex<Option<Result<std::fs::File, NotLoaded>>>);
+
+impl KeptStdin {
+    /// Standard input's bytes: read from the process's standard input the first time (and
+    /// put aside), from the file they were put aside in afterwards; the same failure each time
+    /// when it could not be read.
+    fn read(
+        &self,
+        first: impl FnOnce() -> Result<Vec<u8>, NotLoaded>,
+        display: &str,
+    ) -> Result<Vec<u8>, NotLoaded> {
+        use std::io::{Read as _, Seek as _, Write as _};
+        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let failed = |e: &std::io::Error| NotLoaded::Failed {
+            error: FileError {
+                message: format!(
+                    "cannot read standard input again from the temporary file it was kept in: {}",
+                    describe_io_error(e)
+                ),
+                path: display.to_string(),
+            },
+            named: true,
+        };
+        match kept.as_mut() {
+            Some(Ok(file)) => {
+                let mut bytes = Vec::new();
+                file.seek(std::io::SeekFrom::Start(0))
+                    .and_then(|_| file.read_to_end(&mut bytes))
+                    .map_err(|e| failed(&e))?;
+                Ok(bytes)
+            }
+            Some(Err(e)) => Err(e.clone()),
+            None => {
+                let read = first();
+                let keep = match &read {
+                    Ok(bytes) => tempfile::tempfile()
+                        .and_then(|mut f| f.write_all(bytes).map(|()| f))
+                        .map_err(|e| failed(&e)),
+                    Err(e) => Err(e.clone()),
+                };
+                *kept = Some(keep);
+                read
+            }
+        }
+    }
 }
 
 impl Default for LoadOptions {
@@ -194,6 +247,7 @@ impl Default for LoadOptions {
             stdin_filename: None,
             max_file_size: DEFAULT_MAX_FILE_SIZE,
             keep_bytes: false,
+            stdin_kept: None,
         }
     }
 }
@@ -202,6 +256,7 @@ impl Default for LoadOptions {
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 512 << 20;
 
 /// Why an input produced no document.
+#[derive(Debug, Clone)]
 enum NotLoaded {
     /// Binary; named files carry the reason, walked ones are left out silently (as ripgrep does).
     Skipped(Option<FileError>),
@@ -757,13 +812,25 @@ pub fn add_project_findings(
 
 /// The project-level findings of a run, found by a first pass over every file before the
 /// second one reports them file by file ([`ProjectFindings::add_to`]): each file's outcome is
-/// dropped once its variants are taken, so that the run holds the absolute IRIs' records
-/// ([`Variant`]), never every file's outcome (its diagnostics, report, directives) until the
-/// end. Keyed by the path as shown.
+/// dropped once its absolute IRIs' fixed-size records are taken ([`equivalence::Record`], put
+/// aside in sorted runs in a temporary file past [`RECORDS_HELD`]), the records are merged into
+/// a plan per resource written more than one way, and only the files that hold a place of one
+/// are read again, for their spellings and places. The run holds the findings (at most
+/// [`equivalence::MAX_RELATED`] places each), never every file's outcome nor every IRI. Keyed
+/// by the path as shown.
 #[derive(Debug, Default)]
 pub struct ProjectFindings {
     by_path: std::sync::Mutex<std::collections::HashMap<String, Vec<Diagnostic>>>,
+    /// The files that changed between the first pass and their second reading, whose
+    /// findings are left out.
+    changed: Vec<String>,
+    /// Why the findings could not be made, if they could not.
+    failed: Option<String>,
 }
+
+/// How many records of absolute IRIs (32 bytes each) the first pass of `equivalent-variants`
+/// holds before it sorts them and puts them aside: 4 MiB.
+pub const RECORDS_HELD: usize = 1 << 17;
 
 impl ProjectFindings {
     /// The findings of `files`, each given as its path, the severity of `equivalent-variants`
@@ -786,6 +853,7 @@ impl ProjectFindings {
         }
         ProjectFindings {
             by_path: std::sync::Mutex::new(by_path),
+            ..ProjectFindings::default()
         }
     }
 
@@ -800,42 +868,145 @@ impl ProjectFindings {
             .unwrap_or_default();
         add_project_findings(file, added, options);
     }
+
+    /// The files that changed on disk between the first pass and their second reading: the
+    /// findings that name one of their IRIs are left out (as shown paths, in report order).
+    pub fn changed(&self) -> &[String] {
+        &self.changed
+    }
+
+    /// Why the findings could not be made (the temporary file failed), if they could not.
+    pub fn failed(&self) -> Option<&str> {
+        self.failed.as_deref()
+    }
 }
 
 /// The first pass of a run with project-level rules: `per_file` over every input, in order,
-/// each outcome dropped once its variants are taken; the project-level findings then.
+/// each outcome dropped once its variants' records are taken; the project-level findings then.
 pub fn first_pass(
     inputs: &[Entry],
     load: &LoadOptions,
     per_file: &(dyn Fn(Loaded, &FileSettings) -> FileOutcome + Sync),
-    mut keep: impl FnMut(&FileOutcome),
+    keep: impl FnMut(&FileOutcome),
 ) -> ProjectFindings {
-    // An IRI written in many places (or files) is held once, not once per place.
-    let mut iris: std::collections::HashSet<std::sync::Arc<str>> = std::collections::HashSet::new();
-    let mut shared = |iri: &mut std::sync::Arc<str>| match iris.get(iri) {
-        Some(held) => *iri = held.clone(),
-        None => {
-            iris.insert(iri.clone());
+    first_pass_held(inputs, load, per_file, keep, RECORDS_HELD)
+}
+
+/// [`first_pass`], holding at most `held` records before putting them aside.
+pub fn first_pass_held(
+    inputs: &[Entry],
+    load: &LoadOptions,
+    per_file: &(dyn Fn(Loaded, &FileSettings) -> FileOutcome + Sync),
+    mut keep: impl FnMut(&FileOutcome),
+    held: usize,
+) -> ProjectFindings {
+    let keys = equivalence::Keys::new();
+    let mut records = equivalence::Records::new(held);
+    // Each file read: its path as shown, the severity of the rule in it, its input.
+    let (files, _) = run_ordered_with(inputs, Run::default(), load, per_file, &|_| {}, |files| {
+        let mut read: Vec<(String, Option<Severity>, usize)> = Vec::new();
+        while let Some(mut f) = files.next() {
+            keep(&f);
+            let file = read.len() as u32;
+            for (index, v) in f.variants.iter().enumerate() {
+                records.push(keys.record(v, file, index as u32));
+            }
+            read.push((
+                std::mem::take(&mut f.path),
+                f.variants_severity,
+                files.next - 1,
+            ));
+        }
+        read
+    });
+    let plans = match records.plans(equivalence::MAX_RELATED) {
+        Ok(plans) => plans,
+        Err(e) => {
+            return ProjectFindings {
+                failed: Some(format!(
+                    "the records of equivalent-variants put aside in a temporary file could not be read back ({}): its findings are left out",
+                    crate::fsio::describe_io_error(&e)
+                )),
+                ..ProjectFindings::default()
+            };
         }
     };
-    let (files, _) = run_ordered_with(inputs, Run::default(), load, per_file, &|_| {}, |files| {
-        files
-            .map(|mut f| {
-                keep(&f);
-                let mut variants = std::mem::take(&mut f.variants);
-                for v in &mut variants {
-                    shared(&mut v.key);
-                    if let Some(spelling) = &mut v.spelling {
-                        shared(spelling);
-                    }
+    // The places to read again, per file: each with the hashes its record had.
+    let mut wanted: std::collections::BTreeMap<u32, Vec<(u32, u128, u64)>> =
+        std::collections::BTreeMap::new();
+    for plan in &plans {
+        for p in plan.places() {
+            wanted
+                .entry(p.file)
+                .or_default()
+                .push((p.index, plan.key, p.spelling));
+        }
+    }
+    let again: Vec<u32> = wanted.keys().copied().collect();
+    let entries: Vec<Entry> = again
+        .iter()
+        .map(|&f| inputs[files[f as usize].2].clone())
+        .collect();
+    let selection = Selection::default();
+    let check = CheckOptions::new(&selection);
+    let reread =
+        |loaded: Loaded, settings: &FileSettings| check_with(&loaded.source, settings, &check);
+    // Each wanted place as read again, when its file still holds the same IRI there.
+    let mut found: std::collections::HashMap<(u32, u32), Variant> =
+        std::collections::HashMap::new();
+    run_ordered_with(&entries, Run::default(), load, &reread, &|_| {}, |read| {
+        while let Some(f) = read.next() {
+            let file = again[read.next - 1];
+            let mut variants = f.variants;
+            for &(index, key, spelling) in wanted.get(&file).map_or(&[][..], Vec::as_slice) {
+                let Some(v) = variants.get_mut(index as usize) else {
+                    continue;
+                };
+                let r = keys.record(v, file, index);
+                if (r.key, r.spelling) == (key, spelling) {
+                    found.insert(
+                        (file, index),
+                        Variant {
+                            key: std::mem::replace(&mut v.key, "".into()),
+                            spelling: v.spelling.clone(),
+                            start: v.start,
+                            end: v.end,
+                        },
+                    );
                 }
-                variants.shrink_to_fit();
-                (std::mem::take(&mut f.path), f.variants_severity, variants)
-            })
-            .collect::<Vec<_>>()
+            }
+        }
     });
-    drop(iris);
-    ProjectFindings::of(&files)
+    drop(wanted);
+    let mut by_path: std::collections::HashMap<String, Vec<Diagnostic>> =
+        std::collections::HashMap::new();
+    let mut changed = std::collections::BTreeSet::new();
+    let path_of = |f: u32| files[f as usize].0.as_str();
+    let variant = |p: equivalence::Place| found.get(&(p.file, p.index));
+    for plan in &plans {
+        let Some(severity) = files[plan.primary.file as usize].1 else {
+            continue;
+        };
+        match equivalence::report_plan(plan, &path_of, &variant, severity) {
+            Some((file, d)) => by_path
+                .entry(files[file as usize].0.clone())
+                .or_default()
+                .push(d),
+            None => changed.extend(
+                plan.places()
+                    .filter(|p| !found.contains_key(&(p.file, p.index)))
+                    .map(|p| p.file),
+            ),
+        }
+    }
+    ProjectFindings {
+        by_path: std::sync::Mutex::new(by_path),
+        changed: changed
+            .into_iter()
+            .map(|f| files[f as usize].0.clone())
+            .collect(),
+        failed: None,
+    }
 }
 
 fn sort(diagnostics: &mut [Diagnostic]) {
@@ -859,22 +1030,21 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Opened, NotLoaded>
                 .or(configured)
                 .or_else(|| Format::from_path(Path::new(&display)))
                 .unwrap_or(Format::Text);
-            let bytes = match read_limited(std::io::stdin().lock(), limit, None, format) {
-                Ok(Read::Bytes(bytes)) => bytes,
-                Ok(Read::Binary { nul_at }) => return Err(binary(display, nul_at, true)),
-                Ok(Read::TooLarge) => return Err(too_large(display, limit, true)),
-                Err(e) => {
-                    return Err(NotLoaded::Failed {
-                        error: FileError {
-                            message: format!(
-                                "cannot read standard input: {}",
-                                describe_io_error(&e)
-                            ),
-                            path: display,
-                        },
-                        named: true,
-                    });
-                }
+            let read = || match read_limited(std::io::stdin().lock(), limit, None, format) {
+                Ok(Read::Bytes(bytes)) => Ok(bytes),
+                Ok(Read::Binary { nul_at }) => Err(binary(display.clone(), nul_at, true)),
+                Ok(Read::TooLarge) => Err(too_large(display.clone(), limit, true)),
+                Err(e) => Err(NotLoaded::Failed {
+                    error: FileError {
+                        message: format!("cannot read standard input: {}", describe_io_error(&e)),
+                        path: display.clone(),
+                    },
+                    named: true,
+                }),
+            };
+            let bytes = match &options.stdin_kept {
+                Some(kept) => kept.read(read, &display)?,
+                None => read()?,
             };
             (display, bytes, format, true)
         }

@@ -8,7 +8,12 @@
 //! place as a related location.
 
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 use std::sync::Arc;
+
+mod records;
+
+pub use records::{Place, Plan, Record, Records};
 
 use crate::diagnostic::{Diagnostic, Location, RelatedLocation};
 use crate::iri::Iri;
@@ -147,19 +152,162 @@ fn report(
         .iter()
         .enumerate()
         .filter(|&(i, _)| i != primary)
-        .map(|(_, (f, v))| RelatedLocation {
-            path: (*f != file).then(|| files[*f].0.to_string()),
+        .take(MAX_RELATED)
+        .map(|(_, (f, v))| Shown {
+            path: (*f != file).then(|| files[*f].0),
+            spelling: v.spelling(),
             start: v.start,
             end: v.end,
-            label: format!("written `{}`", escape_unsafe(v.spelling())),
+        });
+    let already = spellings
+        .iter()
+        .find(|(s, _)| *s == preferred)
+        .map_or(0, |(_, n)| *n);
+    let named = spellings.iter().take(4).map(|(s, _)| *s);
+    let first = Shown {
+        path: None,
+        spelling: first.spelling(),
+        start: first.start,
+        end: first.end,
+    };
+    let parts = Parts {
+        ways: spellings.len(),
+        places: members.len(),
+        preferred,
+        already,
+    };
+    (file, diagnostic(&parts, named, first, related, severity))
+}
+
+/// The keys of the hashes a run's [`Record`]s are made with: random for each process, so that
+/// no input can be written to make two resources' hashes meet.
+#[derive(Debug, Clone, Default)]
+pub struct Keys {
+    high: std::collections::hash_map::RandomState,
+    low: std::collections::hash_map::RandomState,
+}
+
+impl Keys {
+    /// New random keys.
+    pub fn new() -> Keys {
+        Keys::default()
+    }
+
+    /// The record of `variant`, the `index`-th of the `file`-th file in report order.
+    pub fn record(&self, variant: &Variant, file: u32, index: u32) -> Record {
+        let key = &*variant.key;
+        let high = u128::from(self.high.hash_one(key)) << 64;
+        Record {
+            key: high | u128::from(self.low.hash_one(key)),
+            spelling: variant
+                .spelling
+                .as_deref()
+                .map_or(0, |s| self.high.hash_one((1u8, s)).max(1)),
+            file,
+            index,
+        }
+    }
+}
+
+/// The diagnostic of `plan` (with `severity`) and the number of the file it belongs to, its
+/// places read again as `variant` gives them (the file of each named by `path_of`); `None` when
+/// one of them cannot be read again.
+pub fn report_plan<'a>(
+    plan: &Plan,
+    path_of: &dyn Fn(u32) -> &'a str,
+    variant: &dyn Fn(Place) -> Option<&'a Variant>,
+    severity: Severity,
+) -> Option<(u32, Diagnostic)> {
+    let primary = variant(plan.primary)?;
+    let file = plan.primary.file;
+    let named = plan
+        .named
+        .iter()
+        .map(|p| variant(*p).map(Variant::spelling))
+        .collect::<Option<Vec<&str>>>()?;
+    let preferred = match plan.preferred {
+        Some(p) => variant(p)?.spelling(),
+        None => &primary.key,
+    };
+    let related = plan
+        .related
+        .iter()
+        .map(|p| {
+            variant(*p).map(|v| Shown {
+                path: (p.file != file).then(|| path_of(p.file)),
+                spelling: v.spelling(),
+                start: v.start,
+                end: v.end,
+            })
+        })
+        .collect::<Option<Vec<Shown<'_>>>>()?;
+    let first = Shown {
+        path: None,
+        spelling: primary.spelling(),
+        start: primary.start,
+        end: primary.end,
+    };
+    let parts = Parts {
+        ways: plan.ways,
+        places: plan.places,
+        preferred,
+        already: plan.already,
+    };
+    let d = diagnostic(
+        &parts,
+        named.into_iter(),
+        first,
+        related.into_iter(),
+        severity,
+    );
+    Some((file, d))
+}
+
+/// The most other places a report of [`EQUIVALENT_VARIANTS`] lists as related locations (the
+/// first ones, in report order), as a finding of another rule keeps at most
+/// [`crate::rules::MAX_PLACES`]: its message counts them all.
+pub const MAX_RELATED: usize = crate::rules::MAX_PLACES;
+
+/// One place of a resource as a report shows it.
+struct Shown<'a> {
+    /// Its document, when it is not the report's own.
+    path: Option<&'a str>,
+    spelling: &'a str,
+    start: Location,
+    end: Location,
+}
+
+/// What a report says of its resource besides its places.
+struct Parts<'a> {
+    /// How many spellings.
+    ways: usize,
+    /// How many places.
+    places: usize,
+    /// The spelling recommended.
+    preferred: &'a str,
+    /// How many places already write it.
+    already: usize,
+}
+
+/// The report of one resource: at `first`, naming the spellings `named` (the first four, in
+/// order of appearance), with `related` as its other places.
+fn diagnostic<'a>(
+    parts: &Parts<'_>,
+    named: impl Iterator<Item = &'a str>,
+    first: Shown<'_>,
+    related: impl Iterator<Item = Shown<'a>>,
+    severity: Severity,
+) -> Diagnostic {
+    let related = related
+        .map(|p| RelatedLocation {
+            path: p.path.map(str::to_string),
+            start: p.start,
+            end: p.end,
+            label: format!("written `{}`", escape_unsafe(p.spelling)),
         })
         .collect();
-    let written: Vec<String> = spellings
-        .iter()
-        .take(4)
-        .map(|(s, _)| format!("`{}`", escape_unsafe(s)))
-        .collect();
-    let more = spellings.len().saturating_sub(4);
+    let written: Vec<String> = named.map(|s| format!("`{}`", escape_unsafe(s))).collect();
+    let more = parts.ways.saturating_sub(4);
     let ways = if more > 0 {
         format!("{} and {more} more", written.join(", "))
     } else {
@@ -167,19 +315,15 @@ fn report(
     };
     let message = format!(
         "the same resource is written {} ways in {} places: {ways}",
-        spellings.len(),
-        members.len()
+        parts.ways, parts.places
     );
-    let already = spellings
-        .iter()
-        .find(|(s, _)| *s == preferred)
-        .map_or(0, |(_, n)| *n);
+    let (preferred, already) = (parts.preferred, parts.already);
     let help = if already > 0 {
         format!(
             "write it one way everywhere, e.g. `{}` ({already} of {} places already do); \
              the spellings are equivalent, so the change is safe",
             escape_unsafe(preferred),
-            members.len()
+            parts.places
         )
     } else {
         format!(
@@ -188,7 +332,7 @@ fn report(
             escape_unsafe(preferred),
         )
     };
-    let diagnostic = Diagnostic {
+    Diagnostic {
         rule: EQUIVALENT_VARIANTS.id,
         severity,
         message: message.into(),
@@ -196,15 +340,14 @@ fn report(
         start: first.start,
         end: first.end,
         also: Vec::new(),
-        iri: Some(first.spelling().into()),
-        iri_range: Some(0..first.spelling().len()),
+        iri: Some(first.spelling.into()),
+        iri_range: Some(0..first.spelling.len()),
         component: None,
         rfc: EQUIVALENT_VARIANTS.rfc.first().copied(),
         related,
         fix: None,
         withheld: Vec::new(),
-    };
-    (file, diagnostic)
+    }
 }
 
 #[cfg(test)]

@@ -181,6 +181,7 @@ impl InputArgs {
             stdin_filename: self.stdin_filename.clone(),
             max_file_size: self.max_file_size,
             keep_bytes: false,
+            stdin_kept: None,
         }
     }
 }

@@ -149,8 +149,17 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     // `--fix` streams too, but for standard input, whose fixed document goes to standard
     // output before its report.
     let reads_stdin = args.input.paths.iter().any(|p| p.as_os_str() == "-");
-    let gathered = project_level && reads_stdin;
-    let two_passes = project_level && !reads_stdin;
+    let fix_write = fixing.is_some_and(|f| f.output == crate::fix::FixOutput::Write);
+    // Standard input is read twice from a temporary file it is kept in, but by `--fix`, which
+    // writes its fixed document to standard output before its report: that run holds every
+    // file's outcome.
+    let gathered = project_level && reads_stdin && fix_write;
+    let two_passes = project_level && !gathered;
+    let load = LoadOptions {
+        // (`--diff` reads each input once.)
+        stdin_kept: (two_passes && reads_stdin && !diffing).then(Default::default),
+        ..load
+    };
     // What the first pass of a run with project-level rules checks: nothing rendered.
     let quiet = CheckOptions {
         selection: &default_selection,
@@ -182,6 +191,19 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
             check::first_pass(&walk.inputs, &load, &per_file, |_| {})
         }
     });
+    if let Some(project) = &project
+        && !args.quiet
+    {
+        for path in project.changed() {
+            eprintln!(
+                "irilint: warning: {} changed while the run read it: the equivalent-variants findings that name its IRIs are left out; run again",
+                escape_unsafe(path)
+            );
+        }
+    }
+    if let Some(message) = project.as_ref().and_then(|p| p.failed()) {
+        eprintln!("irilint: error: {message}");
+    }
     // Each file checked, with its project-level findings when there is a first pass.
     let check_file = |loaded: check::Loaded, settings: &crate::config::FileSettings| {
         let mut file = check::check_with(&loaded.source, settings, &options);

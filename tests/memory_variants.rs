@@ -1,0 +1,322 @@
+//! `equivalent-variants` holds fixed-size records of a run's absolute IRIs, put aside in sorted
+//! runs in a temporary file past a budget, and reads again only the files that hold a place of
+//! a resource written more than one way: what a run holds does not grow with the distinct IRIs
+//! it reads, and its findings are those the rule made when it held every IRI.
+//!
+//! Before: each distinct IRI's normal form, spelling and places were held until the first pass
+//! ended, about 430 bytes per distinct IRI (2,000 files of 50 KB, 640,000 distinct IRIs: 287 MB
+//! RSS).
+//!
+//! Alone in its test binary: the allocator counts the whole process.
+
+mod common;
+
+use std::path::Path;
+
+use common::counting::{Counting, peak_of};
+use irilint::check::{self, CheckOptions, FileOutcome, LoadOptions};
+use irilint::config::FileSettings;
+use irilint::rules::Selection;
+use irilint::walk::{Entry, Input};
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Distinct IRIs per file.
+const IRIS: usize = 250;
+
+/// `n` files in a new directory `name` under `dir`, each of [`IRIS`] distinct IRIs and three
+/// resources written another way in every other file.
+fn files(dir: &Path, name: &str, n: usize) -> std::path::PathBuf {
+    let root = dir.join(name);
+    std::fs::create_dir(&root).unwrap();
+    for k in 0..n {
+        let mut text: String = (0..IRIS)
+            .map(|i| format!("see http://example.org/{k}/{i} here\n"))
+            .collect();
+        for r in 0..3 {
+            let host = if k % 2 == 0 { "example" } else { "EXAMPLE" };
+            text.push_str(&format!("and http://{host}.net/{r}/a%7e\n"));
+        }
+        std::fs::write(root.join(format!("f{k:04}.txt")), text).unwrap();
+    }
+    root
+}
+
+/// The peak of `irilint check` with `equivalent-variants` over `n` files, a JSON report written.
+fn cli_peak(dir: &Path, name: &str, n: usize, args: &[&str]) -> usize {
+    let root = files(dir, name, n);
+    let report = dir.join(format!("{name}.json"));
+    let mut all: Vec<std::ffi::OsString> = [
+        "irilint",
+        "check",
+        "--quiet",
+        "--extend-select",
+        "equivalent-variants",
+        "--format",
+        "json",
+        "--output-file",
+    ]
+    .iter()
+    .map(Into::into)
+    .collect();
+    all.push(report.clone().into());
+    all.extend(args.iter().map(Into::into));
+    all.push(root.into());
+    let (peak, code) = peak_of(|| irilint::cli::run(all));
+    assert_ne!(code, std::process::ExitCode::from(2), "{args:?}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let found: Vec<&serde_json::Value> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "equivalent-variants")
+        .collect();
+    assert_eq!(found.len(), 3, "{name}");
+    let places = format!("written 2 ways in {n} places");
+    assert!(
+        found[0]["message"].as_str().unwrap().contains(&places),
+        "{}",
+        found[0]["message"]
+    );
+    peak
+}
+
+/// A file's path, its findings, and the project's findings as rendered.
+type Found = (String, Vec<irilint::diagnostic::Diagnostic>, String);
+
+/// The findings of `equivalent-variants` over the files of `root`, per path: made in memory
+/// from every IRI (`check::run`), and by the first pass with at most `held` records held.
+fn both_ways(
+    root: &Path,
+    held: usize,
+    change: impl Fn(&FileOutcome),
+) -> (Vec<Found>, Vec<Found>, Vec<String>) {
+    let selection = Selection::from_selectors(&["equivalent-variants"], &[], &[]).unwrap();
+    let settings = std::sync::Arc::new(FileSettings {
+        selection: selection.clone(),
+        ..FileSettings::default()
+    });
+    let mut paths: Vec<_> = std::fs::read_dir(root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    let inputs: Vec<Entry> = paths
+        .into_iter()
+        .map(|path| Entry {
+            input: Input::File {
+                path,
+                explicit: false,
+            },
+            settings: settings.clone(),
+        })
+        .collect();
+    // The project's findings rendered in the order they are added to their file: the order
+    // the terminal reports show them in.
+    let render = |path: &str, found: &[irilint::diagnostic::Diagnostic]| {
+        let lines = found
+            .iter()
+            .map(|d| format!("{path}:{}: {}\n", d.start.line, d.message));
+        lines.collect::<String>()
+    };
+    let options = CheckOptions {
+        render_project: Some(&render),
+        ..CheckOptions::new(&selection)
+    };
+    let load = LoadOptions::default();
+    let held_all = check::run(&inputs, &load, &options);
+    let in_memory = held_all
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), f.diagnostics.clone(), f.rendered.clone()))
+        .collect();
+    let per_file = |loaded: check::Loaded, settings: &FileSettings| {
+        check::check_with(&loaded.source, settings, &options)
+    };
+    let project = check::first_pass_held(&inputs, &load, &per_file, change, held);
+    let streamed = held_all
+        .files
+        .iter()
+        .map(|f| {
+            let mut again = FileOutcome {
+                path: f.path.clone(),
+                ..FileOutcome::default()
+            };
+            project.add_to(&mut again, &options);
+            (f.path.clone(), again.diagnostics, again.rendered)
+        })
+        .collect();
+    (in_memory, streamed, project.changed().to_vec())
+}
+
+/// Spellings of a few resources across formats and files: percent-encoding, case, default
+/// ports, a resource written four and five ways, one in more places than a report lists.
+fn project(root: &Path) {
+    std::fs::create_dir(root).unwrap();
+    std::fs::write(
+        root.join("a.html"),
+        "<a href=\"http://example.org/~u\">x</a>\n<a href=\"HTTP://example.org/%7Eu\">y</a>\n\
+         <a href=\"http://Example.org:80/~u\">z</a>\n<a href=\"http://f.example/\">f</a>\n",
+    )
+    .unwrap();
+    // Many findings in one file: the terminal reports show them in the order the run meets
+    // their resources, not in the order of the records' hashes.
+    let more: String = (0..8)
+        .map(|j| format!("\nhttp://r{j}.example/ and HTTP://r{j}.example/\n"))
+        .collect();
+    std::fs::write(
+        root.join("b.md"),
+        "[a](http://example.org/%7eu) and <ftp://FTP.example.net/pub/> and \
+         <ftp://ftp.example.net:21/pub/>\n\nhttp://f.example/ again, http://g.example/%41\n"
+            .to_string()
+            + &more,
+    )
+    .unwrap();
+    let c: String = (0..1_200)
+        .map(|i| {
+            let host = [
+                "h.example",
+                "H.example",
+                "h.EXAMPLE",
+                "h.example:80",
+                "H.EXAMPLE",
+            ][i % 5];
+            format!("http://{host}/x\n")
+        })
+        .collect();
+    std::fs::write(root.join("c.txt"), c + "http://g.example/A\n").unwrap();
+}
+
+#[test]
+fn equivalent_variants_holds_records_of_a_budget_not_of_every_iri() {
+    let dir = tempfile::tempdir().unwrap();
+
+    // The same findings, to the byte, whether the records are all held or put aside one by one.
+    let root = dir.path().join("project");
+    project(&root);
+    for held in [1, 3, 1 << 20] {
+        let (in_memory, streamed, changed) = both_ways(&root, held, |_| {});
+        assert!(
+            in_memory == streamed,
+            "records put aside every {held}: the findings or their order differ"
+        );
+        assert!(changed.is_empty());
+        let count = |files: &[Found]| files.iter().map(|(_, d, _)| d.len()).sum::<usize>();
+        assert_eq!(count(&streamed), 12, "{streamed:#?}");
+        let largest = streamed
+            .iter()
+            .flat_map(|(_, d, _)| d)
+            .map(|d| d.related.len())
+            .max();
+        // 1,200 places of one resource: the first 1,000 others are listed, all are counted.
+        assert_eq!(largest, Some(irilint::equivalence::MAX_RELATED));
+    }
+
+    // A file that changes between the first pass and its second reading: its findings are left
+    // out and the file named, never reported at places that no longer hold the IRI.
+    let changing = root.join("b.md");
+    let (_, streamed, changed) = both_ways(&root, 2, |f| {
+        if f.path.ends_with("b.md") {
+            std::fs::write(&changing, "nothing here any more\n").unwrap();
+        }
+    });
+    assert_eq!(changed.len(), 1, "{changed:?}");
+    assert!(changed[0].ends_with("b.md"), "{changed:?}");
+    let messages: Vec<&str> = streamed
+        .iter()
+        .flat_map(|(_, d, _)| d)
+        .map(|d| &*d.message)
+        .collect();
+    assert!(
+        messages.iter().all(|m| !m.contains("example.net")),
+        "{messages:?}"
+    );
+    assert!(
+        messages.iter().any(|m| m.contains("h.example")),
+        "{messages:?}"
+    );
+
+    // Memory: 4 times the distinct IRIs cost a constant, not their records (about 430 bytes each
+    // before: 6 MB more for 15,000 IRIs more).
+    let small = cli_peak(dir.path(), "small", 20, &[]);
+    let large = cli_peak(dir.path(), "large", 80, &[]);
+    let per_iri = large.saturating_sub(small) / (60 * IRIS);
+    eprintln!(
+        "equivalent-variants: peak {small} at 5,000 IRIs, {large} at 20,000: {per_iri} a distinct IRI"
+    );
+    assert!(
+        per_iri <= 16,
+        "{per_iri} bytes more at the peak per distinct IRI added (at most 16)"
+    );
+
+    stdin_among_the_inputs_is_read_again_from_a_temporary_file(dir.path());
+}
+
+/// With standard input among the inputs, the run keeps it in a temporary file and reads it
+/// again there, as it reads files again: it does not hold every file's outcome to the end
+/// (before: tens of kilobytes per file of findings, as many files more, as much more memory).
+#[cfg(unix)]
+fn stdin_among_the_inputs_is_read_again_from_a_temporary_file(dir: &Path) {
+    use std::os::fd::AsRawFd;
+    let peak = |n: usize| {
+        let root = dir.join(format!("stdin-{n}"));
+        std::fs::create_dir(&root).unwrap();
+        // Each file: 20 IRIs with two findings each (a bidi control, a fixable escape).
+        let text: String = (0..20)
+            .map(|i| format!("see http://example.org/{i}/a%7e\u{202E} here\n"))
+            .collect();
+        for k in 0..n {
+            std::fs::write(root.join(format!("f{k:04}.txt")), &text).unwrap();
+        }
+        let piped = dir.join(format!("stdin-{n}.txt"));
+        std::fs::write(&piped, "see HTTP://example.org/0/a%7e\u{202E} here\n").unwrap();
+        let file = std::fs::File::open(&piped).unwrap();
+        // Standard input is the file (this test binary runs one test).
+        // SAFETY: both descriptors are open; descriptor 0 is replaced.
+        assert!(unsafe { libc::dup2(file.as_raw_fd(), 0) } == 0);
+        let report = dir.join(format!("stdin-{n}.json"));
+        let args: Vec<std::ffi::OsString> = [
+            "irilint",
+            "check",
+            "--quiet",
+            "--extend-select",
+            "equivalent-variants,percent-encoded-unreserved",
+            "--format",
+            "json",
+            "--output-file",
+            report.to_str().unwrap(),
+            "-",
+            root.to_str().unwrap(),
+        ]
+        .iter()
+        .map(Into::into)
+        .collect();
+        let (peak, code) = peak_of(|| irilint::cli::run(args));
+        assert_eq!(code, std::process::ExitCode::from(1));
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+        let from_stdin = json["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["path"] == "-" && d["rule"] == "equivalent-variants")
+            .count();
+        assert_eq!(from_stdin, 1, "standard input's IRI is written another way");
+        assert_eq!(json["summary"]["files"], n + 1);
+        peak
+    };
+    let (small, large) = (peak(50), peak(200));
+    let per_file = large.saturating_sub(small) / 150;
+    eprintln!(
+        "standard input and files: peak {small} with 50 files, {large} with 200: {per_file} a file"
+    );
+    assert!(
+        per_file <= 4096,
+        "{per_file} bytes more at the peak per file added (at most 4,096)"
+    );
+}
+
+#[cfg(not(unix))]
+fn stdin_among_the_inputs_is_read_again_from_a_temporary_file(_: &Path) {}
