@@ -297,8 +297,8 @@ pub fn char_name(c: char) -> String {
     if let Some(name) = control_name(c) {
         return name.to_string();
     }
-    if let Some(name) = unicode_names2::name(c) {
-        return name.to_string();
+    if let Some(name) = cached_name(c) {
+        return name;
     }
     let u = c as u32;
     if is_noncharacter(c) {
@@ -310,6 +310,33 @@ pub fn char_name(c: char) -> String {
     } else {
         "<unassigned>".to_string()
     }
+}
+
+/// The most names [`cached_name`] keeps per thread (a few hundred KB at most).
+const NAME_CACHE_SIZE: usize = 4096;
+
+/// The character's name from `unicode_names2`, remembered: the name is decoded word by word
+/// from compressed tables (a few thousand instructions), and messages name the same few
+/// characters over and over (every Cyrillic `а` of every look-alike host). The cache is per
+/// thread and is emptied when full, so it stays small whatever the input.
+fn cached_name(c: char) -> Option<String> {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    thread_local! {
+        static NAMES: RefCell<HashMap<char, Option<Box<str>>>> = RefCell::new(HashMap::new());
+    }
+    NAMES.with(|names| {
+        let mut names = names.borrow_mut();
+        if let Some(known) = names.get(&c) {
+            return known.as_deref().map(str::to_string);
+        }
+        let name = unicode_names2::name(c).map(|n| n.to_string());
+        if names.len() >= NAME_CACHE_SIZE {
+            names.clear();
+        }
+        names.insert(c, name.as_deref().map(Box::from));
+        name
+    })
 }
 
 /// `U+202E RIGHT-TO-LEFT OVERRIDE`: how messages name a character (never the raw character).

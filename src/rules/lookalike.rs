@@ -713,6 +713,10 @@ fn each_minority_letter(w: &str, dominant: Script, mut f: impl FnMut(usize, char
     true
 }
 
+/// How many minority letters of a word `confusable` keeps from the pass that counts them, for
+/// the pass that reports them: enough for any host label, few enough to hold.
+const HELD_LETTERS: usize = 64;
+
 fn check_confusable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     let tld = tld(input);
     for unit in units(input) {
@@ -732,8 +736,9 @@ fn check_confusable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 continue;
             }
             // (a) Letters of a minority script that look like letters of the word's script:
-            // found once to see that every one is a look-alike, and again to report them, so
-            // that none is held (a word of a million of them held a skeleton for each).
+            // found once to see that every one is a look-alike, then reported: a host word's
+            // few are held between the two, more are found again (a word of a million of them
+            // would hold a skeleton for each).
             let mut minority = 0usize;
             if !single_script(w) {
                 let Some(&(dominant, _)) = tally(w).first() else {
@@ -741,7 +746,15 @@ fn check_confusable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 };
                 // Only when every minority letter imitates the word's script: `iPhoneчехол` is
                 // two words run together (mixed-script says so), not a disguise.
-                let all = each_minority_letter(w, dominant, |_, _, _| minority += 1);
+                // The first few are kept from the first pass for the report (a word's letters,
+                // each with its skeleton); past that many, the second pass finds them again.
+                let mut held: Vec<(usize, char, String)> = Vec::new();
+                let all = each_minority_letter(w, dominant, |i, c, sk| {
+                    minority += 1;
+                    if held.len() < HELD_LETTERS {
+                        held.push((i, c, sk));
+                    }
+                });
                 if !all {
                     minority = 0;
                 }
@@ -779,11 +792,18 @@ fn check_confusable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                     continue;
                 }
                 if minority > 0 {
-                    each_minority_letter(w, dominant, |i, c, sk| {
+                    let mut report = |i: usize, c: char, sk: String| {
                         let at = word.start + i;
+                        let span = unit.span(&(at..at + c.len_utf8()));
+                        // This rule attaches no fix: a place added to the word's finding needs
+                        // no words of its own.
+                        if sink.merges(severity, span.start) {
+                            sink.report_as(severity, span, String::new(), None);
+                            return;
+                        }
                         sink.report_as(
                             severity,
-                            unit.span(&(at..at + c.len_utf8())),
+                            span,
                             format!(
                                 "{} in a {name} word of {} looks like {} (UTS #39 confusable)",
                                 describe(c),
@@ -792,7 +812,14 @@ fn check_confusable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                             ),
                             help(&sk),
                         );
-                    });
+                    };
+                    if minority <= HELD_LETTERS {
+                        for (i, c, sk) in held {
+                            report(i, c, sk);
+                        }
+                    } else {
+                        each_minority_letter(w, dominant, report);
+                    }
                 }
             }
             if minority > 0 || !host {

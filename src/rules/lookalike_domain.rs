@@ -109,10 +109,21 @@ fn strip_stroke(c: char) -> char {
 
 /// `s` without its combining marks (canonical decomposition, marks dropped) and strokes.
 fn without_diacritics(s: &str) -> String {
-    s.nfd()
-        .filter(|&c| unicode_normalization::char::canonical_combining_class(c) == 0)
-        .map(strip_stroke)
-        .collect()
+    // Character by character: NFD of the whole string differs from the decompositions of its
+    // characters only in the order of combining marks (canonical ordering), and all of them go.
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_ascii() {
+            out.push(c);
+            continue;
+        }
+        unicode_normalization::char::decompose_canonical(c, |d| {
+            if unicode_normalization::char::canonical_combining_class(d) == 0 {
+                out.push(strip_stroke(d));
+            }
+        });
+    }
+    out
 }
 
 /// A label as a browser displays it: letters case-folded, and compatibility characters
@@ -131,6 +142,12 @@ fn displayed(label: &str) -> String {
 /// The spellings of `s` with each letter of [`whole_script::extra_skeletons`] replaced by what
 /// it passes for (every reading of a letter that has several), at most [`MAX_VARIANTS`].
 fn extra_variants(s: &str) -> Vec<String> {
+    if !s
+        .chars()
+        .any(|c| whole_script::extra_skeletons(c).is_some())
+    {
+        return vec![s.to_string()];
+    }
     let mut out = vec![String::with_capacity(s.len())];
     for c in s.chars() {
         match whole_script::extra_skeletons(c) {
@@ -160,17 +177,7 @@ fn label_skeletons(label: &str) -> Vec<String> {
         return Vec::new();
     }
     if label.is_ascii() {
-        // Concatenated from a table, no NFD needed (no ASCII character's prototype has a
-        // combining mark). Only `%` has a skeleton that is not ASCII (`°/₀`).
-        let mut out = String::with_capacity(label.len());
-        for b in label.bytes() {
-            out.push_str(&ASCII_SKELETONS[usize::from(b)]);
-        }
-        return if out.is_ascii() {
-            vec![out]
-        } else {
-            Vec::new()
-        };
+        return ascii_skeleton(label).into_iter().collect();
     }
     let mut out: Vec<String> = Vec::new();
     let bare = without_diacritics(label);
@@ -181,13 +188,37 @@ fn label_skeletons(label: &str) -> Vec<String> {
     };
     for form in forms {
         for v in extra_variants(form) {
-            let sk: String = skeleton(&v).collect();
-            if sk.is_ascii() && !out.contains(&sk) && out.len() < MAX_VARIANTS {
+            if let Some(sk) = ascii_skeleton(&v)
+                && !out.contains(&sk)
+                && out.len() < MAX_VARIANTS
+            {
                 out.push(sk);
             }
         }
     }
     out
+}
+
+/// The UTS #39 skeleton of `s` when it is ASCII (a popular domain's is), `None` otherwise. An
+/// ASCII `s` (an accented label without its diacritics, most often) is concatenated from a
+/// table, no NFD needed (no ASCII character's prototype has a combining mark; only `%` has a
+/// skeleton that is not ASCII, `°/₀`); the skeleton of any other is given up at its first
+/// character that is not ASCII (a label with its accents stops at the first mark).
+fn ascii_skeleton(s: &str) -> Option<String> {
+    let mut out = String::with_capacity(s.len());
+    if s.is_ascii() {
+        for b in s.bytes() {
+            out.push_str(&ASCII_SKELETONS[usize::from(b)]);
+        }
+        return out.is_ascii().then_some(out);
+    }
+    for c in skeleton(s) {
+        if !c.is_ascii() {
+            return None;
+        }
+        out.push(c);
+    }
+    Some(out)
 }
 
 /// The skeletons of a name given as labels (displayed), joined with dots; `None` when a label
@@ -246,11 +277,6 @@ fn imitated_in<'d>(index: &Index<'d>, shown: &[String]) -> Option<(&'d str, usiz
         if name.iter().all(|l| l.is_ascii()) {
             continue;
         }
-        let joined = name
-            .iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join(".");
         // Names from the TLD back: the first label's skeletons are last.
         let mut keys = vec![String::new()];
         for (i, sks) in skeletons.iter().rev().enumerate() {
@@ -269,7 +295,13 @@ fn imitated_in<'d>(index: &Index<'d>, shown: &[String]) -> Option<(&'d str, usiz
             keys = next;
         }
         if let Some(&d) = keys.iter().find_map(|k| index.by_skeleton.get(k))
-            && !d.eq_ignore_ascii_case(&joined)
+            && !d.eq_ignore_ascii_case(
+                &name
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join("."),
+            )
         {
             return Some((d, n + 1));
         }
@@ -306,19 +338,21 @@ fn check_lookalike_domain(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         let Some((domain, n)) = imitated_in(&BUILT_IN, &shown) else {
             return;
         };
-        let named: Vec<&HostLabel<'_>> = labels
+        // The labels of the name, TLD first, with their displayed forms (made once, above).
+        let named: Vec<(&HostLabel<'_>, &String)> = labels
             .iter()
+            .zip(&shown)
             .rev()
-            .skip_while(|l| l.text.is_empty())
+            .skip_while(|(l, _)| l.text.is_empty())
             .take(n)
             .collect();
-        let (Some(first), Some(tld)) = (named.last(), named.first()) else {
+        let (Some(&(first, _)), Some(&(tld, _))) = (named.last(), named.first()) else {
             return;
         };
         let name = named
             .iter()
             .rev()
-            .map(|l| displayed(&l.text))
+            .map(|(_, d)| d.as_str())
             .collect::<Vec<_>>()
             .join(".");
         let range: Range<usize> = first.range.start..tld.range.end;

@@ -362,6 +362,19 @@ impl Sink<'_> {
         first.fix.is_some() || first.also.len() + 1 >= MAX_PLACES
     }
 
+    /// True when a report with `severity` at `at` would be one more place of a finding already
+    /// made (one per rule, severity and component), whose message and help are then dropped: a
+    /// rule that attaches no fix need not build them (a look-alike host names each of its
+    /// letters once per finding, not once per letter).
+    pub fn merges(&self, severity: Severity, at: usize) -> bool {
+        let key = (
+            self.rule.id,
+            self.effective(severity),
+            self.iri.component_at(at),
+        );
+        self.out.merged.is_some() && self.out.merged_index(&key).is_some()
+    }
+
     /// Attaches `fix` to the finding reported last (rules call it right after reporting).
     pub fn attach_fix(&mut self, fix: crate::iri_fix::IriFix) {
         self.out.attach_fix(fix);
