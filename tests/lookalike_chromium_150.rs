@@ -82,3 +82,22 @@ fn thorn_and_eth_belong_to_iceland_and_the_faroe_islands() {
         found[0].message
     );
 }
+
+/// Not Chromium's: letters of scripts without case that look like Latin capitals (Lisu) read as
+/// the lowercase letters of a host, so that the name they spell is named (before, only
+/// `restricted-character` warned, as for any Lisu letter).
+#[test]
+fn lisu_capitals_spell_the_domain_they_imitate() {
+    imitates("\u{A4EE}\u{A4D1}\u{A4D1}\u{A4E1}\u{A4F0}.com", "apple.com");
+    imitates(
+        "\u{A4D1}\u{A4EE}\u{A4EC}\u{A4D1}\u{A4EE}\u{A4E1}.com",
+        "paypal.com",
+    );
+    // Lisu that spells no listed name keeps its warning only.
+    let found = lookalike("\u{A4D3}\u{A4F1}\u{A4E2}\u{A4D4}.com");
+    assert!(!found.is_empty());
+    assert!(
+        ids(&found).iter().all(|&id| id == "restricted-character"),
+        "{found:#?}"
+    );
+}

@@ -180,6 +180,8 @@ fn label_skeletons(label: &str) -> Vec<String> {
         return ascii_skeleton(label).into_iter().collect();
     }
     let mut out: Vec<String> = Vec::new();
+    let lowered = capitals_lowered(label);
+    let label = lowered.as_ref();
     let bare = without_diacritics(label);
     let forms: &[&str] = if bare == label {
         &[label]
@@ -197,6 +199,42 @@ fn label_skeletons(label: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// Scripts without case whose letters look like Latin capitals (Lisu `ꓮꓑꓑꓡꓰ` reads
+/// `APPLE`), and Cherokee, whose case folding keeps the capitals (`Ꭺ`).
+const CAPITAL_SCRIPTS: [unicode_script::Script; 5] = [
+    unicode_script::Script::Lisu,
+    unicode_script::Script::Cherokee,
+    unicode_script::Script::Canadian_Aboriginal,
+    unicode_script::Script::Vai,
+    unicode_script::Script::Tifinagh,
+];
+
+/// `label` with each letter of [`CAPITAL_SCRIPTS`] whose UTS #39 skeleton is Latin capitals
+/// written as those letters in lowercase: `ꓮꓑꓑꓡꓰ.com` is read as `APPLE.COM`, which names
+/// `apple.com` (a host's ASCII letters are lowercase, so the capitals alone never meet a name).
+fn capitals_lowered(label: &str) -> std::borrow::Cow<'_, str> {
+    let reading = |c: char| {
+        if c.is_ascii() || !CAPITAL_SCRIPTS.contains(&crate::iri::props::script(c)) {
+            return None;
+        }
+        let mut buf = [0u8; 4];
+        let sk: String = skeleton(c.encode_utf8(&mut buf)).collect();
+        (!sk.is_empty() && sk.bytes().all(|b| b.is_ascii_uppercase()))
+            .then(|| sk.to_ascii_lowercase())
+    };
+    if !label.chars().any(|c| reading(c).is_some()) {
+        return std::borrow::Cow::Borrowed(label);
+    }
+    let mut out = String::with_capacity(label.len());
+    for c in label.chars() {
+        match reading(c) {
+            Some(r) => out.push_str(&r),
+            None => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// The UTS #39 skeleton of `s` when it is ASCII (a popular domain's is), `None` otherwise. An
