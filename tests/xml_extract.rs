@@ -1103,3 +1103,29 @@ fn the_iris_after_a_well_formedness_error_are_read_on() {
         assert_eq!(&xml[r], &*o.iri);
     }
 }
+
+#[test]
+fn a_page_about_templates_is_no_template_action_across_its_tags() {
+    // Cut from this project's book as pandoc writes it into an EPUB (formats/templates.md): a
+    // `{{` shown in code, and the `}}` of an example two paragraphs on. Read as one action whose
+    // strings hold markup, the text between them was blanked, `</p>` and `<ul>` with it, and the
+    // page was reported not well-formed at the next `</li>`.
+    let xhtml = "<html xmlns=\"http://www.w3.org/1999/xhtml\"><body>\n\
+                 <p>Only <code>{{</code> is plain. What is inside is the template language's, \
+                 not read (<a href=\"plain-text.md\">Plain text</a>).</p>\n\
+                 <p>A layout is read as the template it is:</p>\n<ul>\n\
+                 <li>an action (<code>{{ printf \"&lt;atom:link href=%q …/&gt;\" .Permalink }}</code>, \
+                 <code>{% trans link='&lt;a href=\"https://www.mkdocs.org/\"&gt;MkDocs&lt;/a&gt;' %}</code>) \
+                 is not a tag;</li>\n</ul><p><a href=\"https://example.com/a\u{200B}b\">x</a></p></body></html>\n";
+    let out = irilint::extract::xml::extract(xhtml);
+    assert!(out.problems.is_empty(), "{:?}", out.problems);
+    let iris: Vec<&str> = out.occurrences.iter().map(|o| &*o.iri).collect();
+    assert_eq!(
+        iris,
+        [
+            "http://www.w3.org/1999/xhtml",
+            "plain-text.md",
+            "https://example.com/a\u{200B}b"
+        ]
+    );
+}

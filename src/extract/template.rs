@@ -442,7 +442,8 @@ pub fn is_template_source(text: &str) -> bool {
 }
 
 /// True when a string literal of the template action `action` (in `"…"`, `'…'` or `` `…` ``,
-/// with `\` escapes) holds a `<` that opens markup (`<a`, `</a`, `<?xml`, `<!--`).
+/// with `\` escapes) holds a `<` that opens markup (`<a`, `</a`, `<?xml`, `<!--`), and no tag
+/// stands outside its strings (then the `{{` was text and the "action" runs over the page).
 fn string_holds_markup(action: &[u8]) -> bool {
     let mut quote: Option<u8> = None;
     let mut i = 0;
@@ -461,6 +462,15 @@ fn string_holds_markup(action: &[u8]) -> bool {
             }
             Some(_) => {}
             None if matches!(b, b'"' | b'\'' | b'`') => quote = Some(b),
+            // A tag outside any string: no action's code holds one, so the `{{` that began
+            // this was text (`<code>{{</code>` in a page about templates), not an action.
+            None if b == b'<'
+                && action
+                    .get(i + 1)
+                    .is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, b'/' | b'!')) =>
+            {
+                return false;
+            }
             None => {}
         }
         i += 1;
