@@ -281,6 +281,30 @@ fn hidden_characters_in_these_links_are_found() {
             "(https://en.wikipedia.org/wiki/Don%27t_repeat_yourself)",
             "wiki/",
         ),
+        // The Rust book in Japanese (HTML): a URL shown as the text of its own link, which a
+        // reader copies (issue 44 item 3: the text of an HTML page was never read).
+        (
+            "book-ja-text-urls.html",
+            ">https://www.rust-lang.org/tools/install<",
+            "tools/",
+        ),
+        // ... and one in an `<em>` of running Japanese text.
+        (
+            "book-ja-text-urls.html",
+            "<em>http://localhost:7878/sleep</em>",
+            "7878/",
+        ),
+        // W3C's i18n articles: a URL written as a list item, and as the text of a link.
+        (
+            "i18n-idn-and-iri.html",
+            "<li>http://ヒキワリ.ナットウ.ニホン",
+            "ニホン",
+        ),
+        (
+            "i18n-idn-and-iri.html",
+            ">https://www.w3.org/International/<",
+            "International/",
+        ),
         // GNOME help: Mallard's `license@href`.
         (
             "legal.xml",
@@ -303,6 +327,26 @@ fn hidden_characters_in_these_links_are_found() {
             "{file}: {found:?}"
         );
     }
+}
+
+/// The URLs of an HTML page's text are read as plain text's are, outside code and comments
+/// (issue 44 item 3), each where it is written: a link whose text is its `href` gives both.
+#[test]
+fn urls_in_html_text_are_read_outside_code() {
+    assert_eq!(
+        listed("i18n-idn-and-iri.html"),
+        [
+            "http://ヒキワリ.ナットウ.ニホン",
+            "/TR/",
+            "https://www.w3.org/TR/",
+            "https://www.w3.org/Consortium/Translation/Overview.html",
+            "#i18n",
+            "https://www.w3.org/International",
+            "https://www.w3.org/International/",
+            "https://www.w3.org/International/",
+        ]
+    );
+    assert_eq!(check(&["book-ja-text-urls.html"]), (0, Vec::new()));
 }
 
 /// MDX's `import`/`export` blocks and `{/* … */}` comments are code, not prose: the URLs of the

@@ -63,7 +63,7 @@ pub enum Place {
     HtmlAttribute,
     /// An XML attribute value.
     XmlAttribute,
-    /// XML element content.
+    /// XML element content, and the text of an HTML page (`&`, `<`, `>` escaped).
     XmlContent,
     /// XML CDATA: nothing can be escaped.
     XmlCdata,
@@ -90,6 +90,8 @@ pub fn place_of(source: &Source, occurrence: &Occurrence) -> Place {
         Format::Text => Place::Text,
         Format::Rst | Format::Asciidoc if origin.contains('@') => Place::HtmlAttribute,
         Format::Rst | Format::Asciidoc => Place::LightMarkup,
+        // The text of an HTML page escapes what element content does.
+        Format::Html if origin == "html:text" => Place::XmlContent,
         Format::Html => Place::HtmlAttribute,
         Format::Markdown => match origin {
             "markdown:link" | "markdown:image" | "markdown:definition" => {

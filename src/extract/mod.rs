@@ -192,10 +192,15 @@ fn extract_each_unfiltered(
 ) -> Extraction {
     let text = &source.text;
     match source.format {
-        Format::Html => Extraction {
-            comments: html::for_each_occurrence(text, 0..text.len(), on_occurrence),
-            ..Extraction::default()
-        },
+        Format::Html => {
+            let comments = html::for_each_occurrence(text, 0..text.len(), on_occurrence);
+            // The IRIs a reader sees in the page's text, after those of its attributes.
+            html::text_nodes::for_each_text_occurrence(text, 0..text.len(), on_occurrence);
+            Extraction {
+                comments,
+                ..Extraction::default()
+            }
+        }
         Format::Text => {
             for range in text::Iris::new(text) {
                 on_occurrence(text::occurrence(text, range));
