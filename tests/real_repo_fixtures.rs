@@ -305,6 +305,13 @@ fn hidden_characters_in_these_links_are_found() {
             ">https://www.w3.org/International/<",
             "International/",
         ),
+        // A full-width space between `a` and `href` (issue 44 item 5): the lost `href` is
+        // still checked as an IRI.
+        (
+            "fullwidth-space-in-tag.html",
+            "href=\"https://www.irasutoya.com/\"",
+            "www.",
+        ),
         // GNOME help: Mallard's `license@href`.
         (
             "legal.xml",
@@ -347,6 +354,35 @@ fn urls_in_html_text_are_read_outside_code() {
         ]
     );
     assert_eq!(check(&["book-ja-text-urls.html"]), (0, Vec::new()));
+}
+
+/// A full-width space (U+3000) between `a` and `href` makes the tag an element named
+/// `a\u{3000}href="…"`: each such link is reported as lost (issue 44 item 5), and `--fix` writes an
+/// ASCII space, after which the links are read as any other.
+#[test]
+fn a_full_width_space_in_a_tag_unlinks_it_and_is_fixed() {
+    let file = "fullwidth-space-in-tag.html";
+    let lost = |line| row(file, line, "unlinked-url-attribute", "error");
+    assert_eq!(check(&[file]), (1, vec![lost(4), lost(7), lost(11)]));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(file);
+    std::fs::copy(Path::new(DIR).join(file), &path).unwrap();
+    let out = Command::cargo_bin("irilint")
+        .unwrap()
+        .args(["check", "--isolated", "--fix"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let fixed = std::fs::read_to_string(&path).unwrap();
+    let original = std::fs::read_to_string(Path::new(DIR).join(file)).unwrap();
+    // Only the separators of the tags changed (the comment names the character in words).
+    assert_eq!(fixed.matches("<a href=").count(), 3);
+    assert_eq!(fixed.replace("<a href=", "<a\u{3000}href="), original);
+    assert_eq!(
+        listed(path.to_str().unwrap()),
+        ["#", "javascript:void(0)", "https://www.irasutoya.com/"]
+    );
 }
 
 /// MDX's `import`/`export` blocks and `{/* … */}` comments are code, not prose: the URLs of the

@@ -44,6 +44,7 @@ pub mod crowded;
 mod position;
 pub mod tags;
 pub mod text_nodes;
+pub mod unlinked;
 
 use std::borrow::Cow;
 use std::ops::Range;

@@ -26,7 +26,12 @@ use std::sync::Arc;
 
 use super::charref::decode_text;
 use super::crowded::{Counted, Text, comment_end, is_end_tag_of, read_tag, script_end, text_after};
-use crate::extract::{Occurrence, SpanMap, template, text, text_placeholders};
+use super::unlinked;
+use crate::extract::{MarkupFix, Occurrence, Problem, SpanMap, template, text, text_placeholders};
+use crate::iri::chars::describe;
+
+/// The id of the rule that reports URL attributes lost to a false separator.
+pub const UNLINKED_URL_ATTRIBUTE: &str = "unlinked-url-attribute";
 
 /// The origin of an IRI found in the text of an HTML page.
 pub const ORIGIN: &str = "html:text";
@@ -72,9 +77,67 @@ struct Reader<'t, 'f> {
     run: Run,
     masks: Option<Vec<Range<usize>>>,
     on_occurrence: &'f mut dyn FnMut(Occurrence),
+    problems: Vec<Problem>,
 }
 
 impl Reader<'_, '_> {
+    /// Reports the start tag at `start` when a false separator in it loses a URL attribute,
+    /// and hands on the IRIs of the lost attributes.
+    fn unlinked(&mut self, start: usize, end: usize, foreign: bool) {
+        let text = self.text;
+        let Some(lost) = unlinked::lost(text, start, end, foreign) else {
+            return;
+        };
+        // One problem per run of false separators, its fix writing a space there.
+        for (run, attribute) in &lost.runs {
+            let first = text[run.clone()].chars().next().unwrap_or(' ');
+            let mut names: Vec<String> = Vec::new();
+            for c in text[run.clone()].chars() {
+                let d = describe(c);
+                if !names.contains(&d) {
+                    names.push(d);
+                }
+            }
+            self.problems.push(Problem {
+                rule: UNLINKED_URL_ATTRIBUTE,
+                range: run.clone(),
+                message: format!(
+                    "{} is no separator in HTML: the `{attribute}` of this `<{}>` is not read, so the link is lost",
+                    describe(first),
+                    lost.element
+                ),
+                help: Some(
+                    "write an ASCII space instead: HTML separates a tag's name and attributes with ASCII whitespace only"
+                        .to_string(),
+                ),
+                related: Vec::new(),
+                milder: false,
+                fix: Some(MarkupFix {
+                    message: format!("write an ASCII space for {}", names.join(", ")),
+                    edits: vec![(run.clone(), " ".to_string())],
+                }),
+            });
+        }
+        // The lost values are IRIs all the same: what the repaired tag will link to.
+        for (name, raw) in lost.attributes {
+            let kind = super::listed_kind(&lost.element, &name).unwrap_or(super::ValueKind::Url);
+            let (value, map) = super::charref::decode_attribute(text, raw);
+            let origin = format!("{}@{name}", lost.element);
+            super::each_url_range(&value, kind, &mut |r| {
+                let occ = Occurrence {
+                    iri: Arc::from(&value[r.clone()]),
+                    map: map.slice(r),
+                    origin: origin.clone().into(),
+                    placeholders: Vec::new(),
+                    label: None,
+                    reference_texts: Vec::new(),
+                }
+                .with_templates();
+                (self.on_occurrence)(occ);
+            });
+        }
+    }
+
     fn push(&mut self, part: Range<usize>) {
         if part.is_empty() {
             return;
@@ -147,12 +210,14 @@ impl Reader<'_, '_> {
     }
 }
 
-/// Hands each IRI written in the text of the HTML `text[range]` to `on_occurrence`, in order.
+/// Hands each IRI written in the text of the HTML `text[range]` to `on_occurrence`, in order,
+/// and those of URL attributes a false separator hides ([`unlinked`]); returns the problems of
+/// those tags.
 pub fn for_each_text_occurrence(
     text: &str,
     range: Range<usize>,
     on_occurrence: &mut dyn FnMut(Occurrence),
-) {
+) -> Vec<Problem> {
     let b = text.as_bytes();
     let end = range.end;
     let mut reader = Reader {
@@ -161,6 +226,7 @@ pub fn for_each_text_occurrence(
         run: Run::default(),
         masks: None,
         on_occurrence,
+        problems: Vec::new(),
     };
     let mut foreign_depth = 0usize;
     let mut code_depth = 0usize;
@@ -246,6 +312,9 @@ pub fn for_each_text_occurrence(
         }
         let is_foreign_root =
             name.eq_ignore_ascii_case(b"svg") || name.eq_ignore_ascii_case(b"math");
+        if !end_tag && !b[p..tag.end].is_ascii() {
+            reader.unlinked(p, end, foreign_depth > 0 || is_foreign_root);
+        }
         if end_tag {
             if is_foreign_root {
                 foreign_depth = foreign_depth.saturating_sub(1);
@@ -275,7 +344,7 @@ pub fn for_each_text_occurrence(
                 let mut at = i;
                 loop {
                     let Some(k) = memchr::memmem::find(&b[at.min(end)..end], b"</") else {
-                        return;
+                        return reader.problems;
                     };
                     if is_end_tag_of(b, at + k + 2, end, name) {
                         i = at + k;
@@ -290,7 +359,7 @@ pub fn for_each_text_occurrence(
                     i = k;
                     data = i;
                 }
-                None => return,
+                None => return reader.problems,
             },
         }
     }
@@ -298,6 +367,7 @@ pub fn for_each_text_occurrence(
         reader.push(data..end);
     }
     reader.flush();
+    reader.problems
 }
 
 #[cfg(test)]
@@ -400,7 +470,7 @@ mod tests {
         let text = "intro <p>http://a.org/x</p> outro";
         let mut got = Vec::new();
         for_each_text_occurrence(text, 6..27, &mut |o| got.push(o.map.source_range()));
-        assert_eq!(got, [9..23]);
+        assert_eq!(got, vec![9..23]);
         for html in [
             "<p>http://a.org/<",
             "http://a.org/</",
