@@ -354,6 +354,16 @@ fn urls_in_html_text_are_read_outside_code() {
         ]
     );
     assert_eq!(check(&["book-ja-text-urls.html"]), (0, Vec::new()));
+    // Persian prose: the Arabic comma after a URL ends the sentence, not the path (it was a
+    // `mixed-script` warning once the page's text was read).
+    assert_eq!(
+        listed("chromium-terms-fa.html"),
+        [
+            "https://policies.google.com/terms",
+            "https://code.google.com/chromium/terms.html"
+        ]
+    );
+    assert_eq!(check(&["chromium-terms-fa.html"]), (0, Vec::new()));
 }
 
 /// A full-width space (U+3000) between `a` and `href` makes the tag an element named
