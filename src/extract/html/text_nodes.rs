@@ -40,6 +40,10 @@ pub const ORIGIN: &str = "html:text";
 /// no block never holds its text at once (an IRI across the cut is read as two).
 const MAX_RUN: usize = 64 * 1024;
 
+/// How far past the tokenizer's end of a tag holding a false separator it is read again
+/// ([`unlinked::lost`]).
+const MAX_REREAD: usize = 1024;
+
 /// Inline elements whose tags a reader's selection goes through: the text before and after is
 /// one text.
 fn joins_text(name: &[u8]) -> bool {
@@ -138,7 +142,25 @@ impl Reader<'_, '_> {
         }
     }
 
-    fn push(&mut self, part: Range<usize>) {
+    fn push(&mut self, mut part: Range<usize>) {
+        // A long text is read a piece at a time, each cut after a space or a line end where
+        // there is one (no IRI holds one): a page of 100 MB of text is never copied whole.
+        while part.len() > MAX_RUN {
+            let b = self.text.as_bytes();
+            let window = part.start + MAX_RUN / 2..part.start + MAX_RUN;
+            let mut cut = memchr::memrchr3(b' ', b'\n', b'\t', &b[window.clone()])
+                .map_or(window.end, |k| window.start + k + 1);
+            while !self.text.is_char_boundary(cut) {
+                cut += 1;
+            }
+            self.push_part(part.start..cut);
+            self.flush();
+            part.start = cut;
+        }
+        self.push_part(part);
+    }
+
+    fn push_part(&mut self, part: Range<usize>) {
         if part.is_empty() {
             return;
         }
@@ -313,7 +335,13 @@ pub fn for_each_text_occurrence(
         let is_foreign_root =
             name.eq_ignore_ascii_case(b"svg") || name.eq_ignore_ascii_case(b"math");
         if !end_tag && !b[p..tag.end].is_ascii() {
-            reader.unlinked(p, end, foreign_depth > 0 || is_foreign_root);
+            // Read again up to a little past where the tokenizer ended it (a quoted `>` the
+            // false separator brings into a value): never to the end of the page per tag.
+            let mut limit = end.min(tag.end.saturating_add(MAX_REREAD));
+            while !text.is_char_boundary(limit) {
+                limit += 1;
+            }
+            reader.unlinked(p, limit, foreign_depth > 0 || is_foreign_root);
         }
         if end_tag {
             if is_foreign_root {
@@ -438,6 +466,19 @@ mod tests {
         assert_eq!(
             found(html),
             pairs(&[("https://b.org/ok", "https://b.org/ok")])
+        );
+    }
+
+    #[test]
+    fn long_text_is_read_in_pieces_cut_at_spaces() {
+        let filler = "word ".repeat(MAX_RUN / 5 + 3);
+        let html = format!("<p>{filler}https://x.org/a\u{200B}b {filler}www.y.org</p>");
+        assert_eq!(
+            found(&html),
+            pairs(&[
+                ("https://x.org/a\u{200B}b", "https://x.org/a\u{200B}b"),
+                ("www.y.org", "www.y.org")
+            ])
         );
     }
 
