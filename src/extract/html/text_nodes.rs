@@ -24,7 +24,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::charref::decode_text;
+use super::charref::{decode_text, decodes_to_itself};
 use super::crowded::{Counted, Text, comment_end, is_end_tag_of, read_tag, script_end, text_after};
 use super::unlinked;
 use crate::extract::{MarkupFix, Occurrence, Problem, SpanMap, template, text, text_placeholders};
@@ -47,22 +47,60 @@ const MAX_REREAD: usize = 1024;
 /// Inline elements whose tags a reader's selection goes through: the text before and after is
 /// one text.
 fn joins_text(name: &[u8]) -> bool {
-    const INLINE: [&str; 24] = [
-        "a", "abbr", "b", "big", "cite", "data", "del", "dfn", "em", "font", "i", "ins", "mark",
-        "nobr", "q", "s", "small", "span", "strike", "strong", "sub", "sup", "time", "u",
-    ];
-    name.eq_ignore_ascii_case(b"wbr")
-        || INLINE
-            .iter()
-            .any(|n| name.eq_ignore_ascii_case(n.as_bytes()))
+    // Asked for every tag: the name is lowercased into a small buffer and matched, not
+    // compared with each name in turn.
+    let mut low = [0u8; 6];
+    let Some(name) = lowercased(name, &mut low) else {
+        return false;
+    };
+    matches!(
+        name,
+        b"a" | b"abbr"
+            | b"b"
+            | b"big"
+            | b"cite"
+            | b"data"
+            | b"del"
+            | b"dfn"
+            | b"em"
+            | b"font"
+            | b"i"
+            | b"ins"
+            | b"mark"
+            | b"nobr"
+            | b"q"
+            | b"s"
+            | b"small"
+            | b"span"
+            | b"strike"
+            | b"strong"
+            | b"sub"
+            | b"sup"
+            | b"time"
+            | b"u"
+            | b"wbr"
+    )
 }
 
 /// Elements whose text is code or not shown as text (their end tag ends them).
 fn is_code(name: &[u8]) -> bool {
-    const CODE: [&str; 8] = [
-        "pre", "code", "kbd", "samp", "tt", "var", "listing", "template",
-    ];
-    CODE.iter().any(|n| name.eq_ignore_ascii_case(n.as_bytes()))
+    let mut low = [0u8; 8];
+    let Some(name) = lowercased(name, &mut low) else {
+        return false;
+    };
+    matches!(
+        name,
+        b"pre" | b"code" | b"kbd" | b"samp" | b"tt" | b"var" | b"listing" | b"template"
+    )
+}
+
+/// `name` in ASCII lowercase, in `buf`; `None` when it is longer.
+fn lowercased<'b>(name: &[u8], buf: &'b mut [u8]) -> Option<&'b [u8]> {
+    let low = buf.get_mut(..name.len())?;
+    for (l, c) in low.iter_mut().zip(name) {
+        *l = c.to_ascii_lowercase();
+    }
+    Some(low)
 }
 
 /// The text read so far, as the source ranges it is made of.
@@ -76,10 +114,7 @@ struct Run {
 
 struct Reader<'t, 'f> {
     text: &'t str,
-    /// Where the HTML starts in `text` (the masks are found from there).
-    from: usize,
     run: Run,
-    masks: Option<Vec<Range<usize>>>,
     on_occurrence: &'f mut dyn FnMut(Occurrence),
     problems: Vec<Problem>,
 }
@@ -184,14 +219,27 @@ impl Reader<'_, '_> {
             return;
         }
         let text = self.text;
-        let from = self.from;
-        let masks = self.masks.get_or_insert_with(|| {
-            template::line_placeholders(&text[from..])
-                .into_iter()
-                .map(|m| m.start + from..m.end + from)
-                .collect()
-        });
+        let (Some(first), Some(last)) = (run.parts.first(), run.parts.last()) else {
+            return;
+        };
+        // The template expressions of the run's own text (the run holds whole lines' worth at
+        // most, and runs never overlap: the page is searched once in all).
+        let span = first.start..last.end;
+        let masks: Vec<Range<usize>> = template::line_placeholders(&text[span.clone()])
+            .into_iter()
+            .map(|m| m.start + span.start..m.end + span.start)
+            .collect();
         let (mut prepared, mut map) = (String::new(), SpanMap::default());
+        let decoded = |prepared: &mut String, map: &mut SpanMap, r: Range<usize>| {
+            if decodes_to_itself(text, r.clone()) {
+                prepared.push_str(&text[r.clone()]);
+                map.push_copied(r);
+            } else {
+                let (t, t_map) = decode_text(text, r);
+                prepared.push_str(&t);
+                map.extend(&t_map);
+            }
+        };
         for part in run.parts {
             // The masked parts as `~` of the same length, mapped one to one: it may be inside an
             // IRI, and is no letter that would join a word to it (`{% if x %}www.a.org`).
@@ -200,18 +248,14 @@ impl Reader<'_, '_> {
             for m in masks[first..].iter().take_while(|m| m.start < part.end) {
                 let (s, e) = (m.start.max(at), m.end.min(part.end));
                 if s > at {
-                    let (t, t_map) = decode_text(text, at..s);
-                    prepared.push_str(&t);
-                    map.extend(&t_map);
+                    decoded(&mut prepared, &mut map, at..s);
                 }
                 prepared.extend(std::iter::repeat_n('~', e - s));
                 map.push_copied(s..e);
                 at = e;
             }
             if part.end > at {
-                let (t, t_map) = decode_text(text, at..part.end);
-                prepared.push_str(&t);
-                map.extend(&t_map);
+                decoded(&mut prepared, &mut map, at..part.end);
             }
         }
         for r in text::Iris::new(&prepared) {
@@ -225,7 +269,7 @@ impl Reader<'_, '_> {
                 reference_texts: Vec::new(),
             };
             if !masks.is_empty() {
-                template::unmask(&mut occ, text, masks);
+                template::unmask(&mut occ, text, &masks);
             }
             (self.on_occurrence)(occ);
         }
@@ -244,9 +288,7 @@ pub fn for_each_text_occurrence(
     let end = range.end;
     let mut reader = Reader {
         text,
-        from: range.start,
         run: Run::default(),
-        masks: None,
         on_occurrence,
         problems: Vec::new(),
     };
