@@ -10,7 +10,9 @@ The sampler does not ask irilint where links are; it finds them on its own, by f
   indented code after a blank line, inline code spans, HTML comments, `<script>` and `<style>`
   elements (Vue's `<script setup>`), MDX import/export lines and `{/* … */}` comments;
 - HTML, XML (and Mallard .page): `http(s)://` values of attributes other than namespace names
-  (`xmlns`), outside comments, `<script>`, `<style>`, `<pre>`, `<code>`;
+  (`xmlns`), outside comments, `<script>`, `<style>`, `<pre>`, `<code>`; in `.html` and `.htm`
+  files also URLs written in the page's text (outside a tag; not in `<kbd>`, `<samp>`, `<tt>`,
+  `<var>`, `<listing>`, `<template>`, `<textarea>`, `<title>`, `<svg>`, `<math>`; issue 44);
 - reStructuredText: outside literal blocks (after `::`), code directives, comments and
   ``inline literals``;
 - AsciiDoc: outside listing, literal, passthrough and comment blocks, literal (indented)
@@ -30,7 +32,7 @@ ZWSP, RLO = "\u200b", "\u202e"
 URL = re.compile(r"https?://[A-Za-z0-9.-]+(?::\d+)?(/[^\s\"'<>()\[\]{}`|\\^]*)?")
 EXT = {
     ".md": "md", ".markdown": "md", ".mdx": "md",
-    ".html": "html", ".htm": "html", ".xhtml": "html", ".xml": "xml", ".page": "xml", ".svg": "xml",
+    ".html": "html", ".htm": "html", ".xhtml": "xhtml", ".xml": "xml", ".page": "xml", ".svg": "xml",
     ".rss": "xml", ".atom": "xml",
     ".rst": "rst", ".rest": "rst",
     ".adoc": "adoc", ".asciidoc": "adoc", ".asc": "adoc",
@@ -62,10 +64,13 @@ def excluded(kind, text):
         out += spans(r"^\[//\]:.*$", text, re.M)
         out += spans(r"<(script|style)\b.*?</\1>", text, re.S | re.I)
         out += spans(r"(?:^[ \t]*\n)((?:(?: {4}|\t).*\n)+)", text, re.M)
-    elif kind in ("html", "xml"):
+    elif kind in ("html", "xhtml", "xml"):
         out += spans(r"<!--.*?-->", text)
         for tag in ("script", "style", "pre", "code", "programlisting", "screen"):
             out += spans(rf"<{tag}\b.*?</{tag}>", text, re.S | re.I)
+        if kind == "html":
+            for tag in ("kbd", "samp", "tt", "var", "listing", "template", "textarea", "title", "svg", "math"):
+                out += spans(rf"<{tag}\b.*?</{tag}>", text, re.S | re.I)
     elif kind == "rst":
         out += spans(r"``.+?``", text)
         out += spans(r"^(\s*)\.\. (code-block|code|sourcecode|literalinclude|highlight|math)::.*?(?=^\1\S|\Z)", text, re.S | re.M)
@@ -101,17 +106,20 @@ def candidates(kind, text):
         if any(a <= s < b for a, b in bad):
             continue
         # A URL glued to a word (`credential.https://…`, `url=https://…`) is no link.
+        markup = kind in ("html", "xhtml", "xml")
         if s > 0 and (text[s - 1].isalnum() or text[s - 1] in "._-/=+"):
-            if not (kind in ("html", "xml") and text[s - 1] == "="):
+            if not (markup and text[s - 1] == "="):
                 continue
+        # The text of an HTML page: outside any tag (the last `<` before it closed).
+        in_text = kind == "html" and text.rfind(">", 0, s) >= text.rfind("<", 0, s)
         # In markup, the values of URL attributes (not alt, title, data-*).
-        if kind in ("html", "xml") and not re.search(
+        if markup and not in_text and not re.search(
                 r"(?<![\w-])(href|src|xlink:href|action|formaction|cite|poster|background|longdesc|data|manifest|url|resource|about)\s*=\s*[\"']?$",
                 text[max(0, s - 40):s]):
             continue
         # A namespace name: a character there is found, but the elements in it change vocabulary
         # (Mallard's `link` is no longer Mallard's), which is no test of recall.
-        if kind in ("html", "xml") and re.search(r"xmlns(:[\w.-]+)?\s*=\s*[\"']?$", text[max(0, s - 40):s]):
+        if markup and re.search(r"xmlns(:[\w.-]+)?\s*=\s*[\"']?$", text[max(0, s - 40):s]):
             continue
         if kind == "adoc" and text[s - 1:s] == "\\":
             continue

@@ -216,7 +216,11 @@ impl Diagnostic {
                 .iter()
                 .map(|r| RelatedLocation::new(source, r))
                 .collect(),
-            fix: None,
+            fix: problem
+                .fix
+                .as_ref()
+                .and_then(|f| fix::Fix::of_markup(source, f))
+                .map(Box::new),
             withheld: Vec::new(),
         }
     }

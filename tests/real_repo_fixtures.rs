@@ -281,6 +281,37 @@ fn hidden_characters_in_these_links_are_found() {
             "(https://en.wikipedia.org/wiki/Don%27t_repeat_yourself)",
             "wiki/",
         ),
+        // The Rust book in Japanese (HTML): a URL shown as the text of its own link, which a
+        // reader copies (issue 44 item 3: the text of an HTML page was never read).
+        (
+            "book-ja-text-urls.html",
+            ">https://www.rust-lang.org/tools/install<",
+            "tools/",
+        ),
+        // ... and one in an `<em>` of running Japanese text.
+        (
+            "book-ja-text-urls.html",
+            "<em>http://localhost:7878/sleep</em>",
+            "7878/",
+        ),
+        // W3C's i18n articles: a URL written as a list item, and as the text of a link.
+        (
+            "i18n-idn-and-iri.html",
+            "<li>http://ヒキワリ.ナットウ.ニホン",
+            "ニホン",
+        ),
+        (
+            "i18n-idn-and-iri.html",
+            ">https://www.w3.org/International/<",
+            "International/",
+        ),
+        // A full-width space between `a` and `href` (issue 44 item 5): the lost `href` is
+        // still checked as an IRI.
+        (
+            "fullwidth-space-in-tag.html",
+            "href=\"https://www.irasutoya.com/\"",
+            "www.",
+        ),
         // GNOME help: Mallard's `license@href`.
         (
             "legal.xml",
@@ -303,6 +334,65 @@ fn hidden_characters_in_these_links_are_found() {
             "{file}: {found:?}"
         );
     }
+}
+
+/// The URLs of an HTML page's text are read as plain text's are, outside code and comments
+/// (issue 44 item 3), each where it is written: a link whose text is its `href` gives both.
+#[test]
+fn urls_in_html_text_are_read_outside_code() {
+    assert_eq!(
+        listed("i18n-idn-and-iri.html"),
+        [
+            "http://ヒキワリ.ナットウ.ニホン",
+            "/TR/",
+            "https://www.w3.org/TR/",
+            "https://www.w3.org/Consortium/Translation/Overview.html",
+            "#i18n",
+            "https://www.w3.org/International",
+            "https://www.w3.org/International/",
+            "https://www.w3.org/International/",
+        ]
+    );
+    assert_eq!(check(&["book-ja-text-urls.html"]), (0, Vec::new()));
+    // Persian prose: the Arabic comma after a URL ends the sentence, not the path (it was a
+    // `mixed-script` warning once the page's text was read).
+    assert_eq!(
+        listed("chromium-terms-fa.html"),
+        [
+            "https://policies.google.com/terms",
+            "https://code.google.com/chromium/terms.html"
+        ]
+    );
+    assert_eq!(check(&["chromium-terms-fa.html"]), (0, Vec::new()));
+}
+
+/// A full-width space (U+3000) between `a` and `href` makes the tag an element named
+/// `a\u{3000}href="…"`: each such link is reported as lost (issue 44 item 5), and `--fix` writes an
+/// ASCII space, after which the links are read as any other.
+#[test]
+fn a_full_width_space_in_a_tag_unlinks_it_and_is_fixed() {
+    let file = "fullwidth-space-in-tag.html";
+    let lost = |line| row(file, line, "unlinked-url-attribute", "error");
+    assert_eq!(check(&[file]), (1, vec![lost(4), lost(7), lost(11)]));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(file);
+    std::fs::copy(Path::new(DIR).join(file), &path).unwrap();
+    let out = Command::cargo_bin("irilint")
+        .unwrap()
+        .args(["check", "--isolated", "--fix"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let fixed = std::fs::read_to_string(&path).unwrap();
+    let original = std::fs::read_to_string(Path::new(DIR).join(file)).unwrap();
+    // Only the separators of the tags changed (the comment names the character in words).
+    assert_eq!(fixed.matches("<a href=").count(), 3);
+    assert_eq!(fixed.replace("<a href=", "<a\u{3000}href="), original);
+    assert_eq!(
+        listed(path.to_str().unwrap()),
+        ["#", "javascript:void(0)", "https://www.irasutoya.com/"]
+    );
 }
 
 /// MDX's `import`/`export` blocks and `{/* … */}` comments are code, not prose: the URLs of the

@@ -44,10 +44,45 @@ pub struct Fix {
     pub message: std::sync::Arc<str>,
     /// Disjoint edits of the text, sorted, each inside the diagnostic's span.
     pub edits: Vec<Edit>,
-    /// The IRI fix it was written from (what re-extraction must give back).
-    pub iri: IriFix,
-    /// The start of the fixed occurrence in the text, which tells it from the others.
+    /// The IRI fix it was written from (what re-extraction must give back); `None` for a fix
+    /// of the markup around the IRIs ([`Fix::of_markup`]), which changes none of them.
+    pub iri: Option<IriFix>,
+    /// The start of the fixed occurrence in the text, which tells it from the others (for a
+    /// markup fix, the start of its first edit).
     pub occurrence_start: usize,
+}
+
+impl Fix {
+    /// The fix of a problem with the markup (`unlinked-url-attribute`): safe, its edits as the
+    /// extractor wrote them (they are markup, already in the document's syntax); `None` when a
+    /// replacement cannot be written in the document's encoding.
+    pub fn of_markup(source: &Source, fix: &crate::extract::MarkupFix) -> Option<Fix> {
+        let encoding = source.encoding.used;
+        if fix
+            .edits
+            .iter()
+            .any(|(_, t)| !t.chars().all(|c| encodable(encoding, c)))
+            || fix.edits.windows(2).any(|w| w[0].0.end > w[1].0.start)
+        {
+            return None;
+        }
+        let edits: Vec<Edit> = fix
+            .edits
+            .iter()
+            .map(|(r, t)| Edit {
+                start: Location::of(source, r.start),
+                end: Location::of(source, r.end),
+                replacement: t.clone(),
+            })
+            .collect();
+        Some(Fix {
+            applicability: Applicability::Safe,
+            message: fix.message.as_str().into(),
+            occurrence_start: edits.first()?.start.text_offset,
+            edits,
+            iri: None,
+        })
+    }
 }
 
 /// Where an IRI is written, which decides how its characters are escaped.
@@ -63,7 +98,7 @@ pub enum Place {
     HtmlAttribute,
     /// An XML attribute value.
     XmlAttribute,
-    /// XML element content.
+    /// XML element content, and the text of an HTML page (`&`, `<`, `>` escaped).
     XmlContent,
     /// XML CDATA: nothing can be escaped.
     XmlCdata,
@@ -90,6 +125,8 @@ pub fn place_of(source: &Source, occurrence: &Occurrence) -> Place {
         Format::Text | Format::Epub | Format::OpenDocument | Format::Ooxml => Place::Text,
         Format::Rst | Format::Asciidoc if origin.contains('@') => Place::HtmlAttribute,
         Format::Rst | Format::Asciidoc => Place::LightMarkup,
+        // The text of an HTML page escapes what element content does.
+        Format::Html if origin == "html:text" => Place::XmlContent,
         Format::Html => Place::HtmlAttribute,
         Format::Markdown => match origin {
             "markdown:link" | "markdown:image" | "markdown:definition" => {
@@ -350,7 +387,7 @@ pub fn to_source(
         applicability: fix.applicability,
         message: fix.message.clone(),
         edits,
-        iri: fix.clone(),
+        iri: Some(fix.clone()),
         occurrence_start: occurrence.map.source_range().start,
     })
 }

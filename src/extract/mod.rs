@@ -114,6 +114,19 @@ pub struct Problem {
     /// are not UTF-8 in a file that declares nothing: only its IRIs holding them are harmed,
     /// and those are reported on their own).
     pub milder: bool,
+    /// The edit of the markup that repairs it, when the extractor knows one (a full-width space
+    /// where HTML needs an ASCII one).
+    pub fix: Option<MarkupFix>,
+}
+
+/// A repair of a document's markup (not of an IRI): edits of [`Source::text`] that keep every
+/// IRI of the document as it is. Applied by `--fix` as a safe fix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MarkupFix {
+    /// What it does (`write an ASCII space for U+3000 IDEOGRAPHIC SPACE`).
+    pub message: String,
+    /// Disjoint edits, sorted: the replaced range of the text and the new text.
+    pub edits: Vec<(Range<usize>, String)>,
 }
 
 /// A comment of the document that may hold an inline suppression (its content starts with
@@ -194,10 +207,18 @@ fn extract_each_unfiltered(
 ) -> Extraction {
     let text = &source.text;
     match source.format {
-        Format::Html => Extraction {
-            comments: html::for_each_occurrence(text, 0..text.len(), on_occurrence),
-            ..Extraction::default()
-        },
+        Format::Html => {
+            let comments = html::for_each_occurrence(text, 0..text.len(), on_occurrence);
+            // The IRIs a reader sees in the page's text, and those of URL attributes a false
+            // separator hides from browsers, after those of its attributes.
+            let problems =
+                html::text_nodes::for_each_text_occurrence(text, 0..text.len(), on_occurrence);
+            Extraction {
+                comments,
+                problems,
+                ..Extraction::default()
+            }
+        }
         Format::Text => {
             for range in text::Iris::new(text) {
                 on_occurrence(text::occurrence(text, range));

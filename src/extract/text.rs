@@ -41,8 +41,8 @@
 //! (`https://api.github.com/users/{user}`), as a reader sees them; the exact rules are in
 //! [`super::text_placeholders`].
 //!
-//! Then trailing punctuation is dropped: `. , : ; ! ? ' ) ] * `` ` `` and the CJK
-//! `。 、 ， ． ： ； ！ ？` — a closing bracket or `'` only when it is unbalanced, so
+//! Then trailing punctuation is dropped: `. , : ; ! ? ' ) ] * `` ` ``, the CJK
+//! `。 、 ， ． ： ； ！ ？` and the Arabic `، ؛ ؟ ۔` — a closing bracket or `'` only when it is unbalanced, so
 //! `https://en.wikipedia.org/wiki/Rust_(programming_language)` keeps its `)` and
 //! `http://foo.com/blah_blah_'singlequoted'` its second `'`.
 
@@ -136,6 +136,12 @@ fn is_trailing_punctuation(c: char) -> bool {
             | '；'
             | '！'
             | '？'
+            // The comma, semicolon, question mark and full stop of Arabic-script text
+            // (U+060C, U+061B, U+061F, U+06D4): `https://example.org/terms.html، و…`.
+            | '\u{060C}'
+            | '\u{061B}'
+            | '\u{061F}'
+            | '\u{06D4}'
     ) || PAIRS.iter().any(|&(_, close)| close == c)
 }
 
@@ -1239,6 +1245,27 @@ mod tests {
         assert_eq!(
             iris("'http://[::1]' http://h[:port]"),
             ["http://[::1]", "http://h[:port]"]
+        );
+    }
+
+    /// Chromium's Persian terms of service (components/resources/terms/terms_fa.html): an
+    /// Arabic comma after a URL is the sentence's, not the path's.
+    #[test]
+    fn arabic_sentence_punctuation_after_an_iri_is_dropped() {
+        assert_eq!(
+            iris(
+                "در https://code.example.org/chromium/terms.html\u{060C} یافت و https://a.example/b\u{061F} https://a.example/c\u{06D4}"
+            ),
+            [
+                "https://code.example.org/chromium/terms.html",
+                "https://a.example/b",
+                "https://a.example/c"
+            ]
+        );
+        // Inside an IRI it stays, for the rules to see.
+        assert_eq!(
+            iris("https://a.example/x\u{060C}y"),
+            ["https://a.example/x\u{060C}y"]
         );
     }
 

@@ -679,6 +679,7 @@ fn problem(
         help: Some(help.to_string()),
         related,
         milder: false,
+        fix: None,
     }
 }
 

@@ -48,7 +48,19 @@ pub fn shift(ranges: &mut [Range<usize>], edits: &[(Range<usize>, usize)]) {
 pub type FixKey = (&'static str, Option<std::sync::Arc<str>>, Vec<IriEdit>);
 
 fn key(d: &Diagnostic, fix: &Fix) -> FixKey {
-    (d.rule, d.iri.clone(), fix.iri.edits.clone())
+    let edits = match &fix.iri {
+        Some(iri) => iri.edits.clone(),
+        // A markup fix is known by its edits of the text.
+        None => fix
+            .edits
+            .iter()
+            .map(|e| IriEdit {
+                range: e.range(),
+                replacement: e.replacement.clone(),
+            })
+            .collect(),
+    };
+    (d.rule, d.iri.clone(), edits)
 }
 
 fn conflict(a: &Range<usize>, b: &Range<usize>) -> bool {
@@ -240,11 +252,14 @@ fn try_apply(
     // What each fixed occurrence's IRI must become: its diagnostic's IRI with its edits.
     let mut by_occurrence: HashMap<usize, (Option<&std::sync::Arc<str>>, Vec<&IriEdit>)> =
         HashMap::new();
+    // A markup fix changes no IRI, but brings back the ones of the attributes it restores.
+    let restores = chosen.iter().any(|(_, f)| f.iri.is_none());
     for (d, f) in chosen {
+        let Some(iri_fix) = &f.iri else { continue };
         let entry = by_occurrence
             .entry(f.occurrence_start)
             .or_insert((d.iri.as_ref(), Vec::new()));
-        entry.1.extend(f.iri.edits.iter());
+        entry.1.extend(iri_fix.edits.iter());
     }
     let mut expected: HashMap<usize, Expected<'_>> = HashMap::new();
     for (start, (iri, mut own)) in by_occurrence {
@@ -285,6 +300,9 @@ fn try_apply(
     let mut same = true;
     let mut matched = 0;
     let mut blamed = Vec::new();
+    if restores {
+        return restored(fixed, new_bytes, before, &expected, chosen.len(), &edits);
+    }
     let after = extract::extract_each(&fixed, &mut |new| {
         let Some(&(start, digest)) = before.occurrences.get(next) else {
             same = false;
@@ -318,6 +336,58 @@ fn try_apply(
         applied: chosen.len(),
         edits: edits.iter().map(|(r, t)| (r.clone(), t.len())).collect(),
     })
+}
+
+/// The check of a pass with a markup fix ([`Fix::iri`] `None`), which restores URL attributes
+/// a tag had lost: their IRIs come back, and where the page's are read, so the IRIs before are
+/// compared as a whole, not in order: each (with its own fixes made) must still be there, and
+/// there may be more; no new document problem. A failure blames no occurrence.
+fn restored(
+    fixed: Source,
+    new_bytes: Vec<u8>,
+    before: &Before,
+    expected: &HashMap<usize, Expected<'_>>,
+    applied: usize,
+    edits: &[(Range<usize>, &str)],
+) -> Result<Pass, Vec<usize>> {
+    use std::hash::BuildHasher;
+    let mut wanted: HashMap<u64, usize> = HashMap::new();
+    for &(start, digest) in &before.occurrences {
+        let digest = match expected.get(&start) {
+            None => digest,
+            Some((_, iri, own)) => before.digest.hash_one(edited(iri, own).as_str()),
+        };
+        *wanted.entry(digest).or_default() += 1;
+    }
+    let after = extract::extract_each(&fixed, &mut |new| {
+        if let Some(n) = wanted.get_mut(&before.digest.hash_one(&*new.iri))
+            && *n > 0
+        {
+            *n -= 1;
+        }
+    });
+    if wanted.values().any(|&n| n > 0) || after.problems.len() > before.problems {
+        return Err(Vec::new());
+    }
+    Ok(Pass {
+        bytes: crate::source::kept_beside(new_bytes, &fixed),
+        source: fixed,
+        applied,
+        edits: edits.iter().map(|(r, t)| (r.clone(), t.len())).collect(),
+    })
+}
+
+/// `old` with `edits` (sorted, disjoint) made.
+fn edited(old: &str, edits: &[(Range<usize>, &str)]) -> String {
+    let mut out = String::with_capacity(old.len());
+    let mut at = 0;
+    for (r, replacement) in edits {
+        out.push_str(old.get(at..r.start).unwrap_or(""));
+        out.push_str(replacement);
+        at = r.end;
+    }
+    out.push_str(old.get(at..).unwrap_or(""));
+    out
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ pub mod docs;
 mod encoding;
 pub mod equivalence;
 mod host_labels;
+mod html;
 mod idn;
 mod idn_registrable;
 mod invisible;
@@ -151,6 +152,7 @@ pub static RULES: &[Rule] = &[
     xml::NOT_WELL_FORMED,
     xml::ENTITY_LIMIT,
     xml::EXTERNAL_ENTITY,
+    html::UNLINKED_URL_ATTRIBUTE,
     equivalence::EQUIVALENT_VARIANTS,
     suppression::UNUSED_SUPPRESSION,
 ];
@@ -246,6 +248,7 @@ impl DocumentSink<'_> {
             help,
             related,
             milder: false,
+            fix: None,
         });
     }
 

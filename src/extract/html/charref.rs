@@ -16,12 +16,23 @@ use crate::extract::{SpanMap, span_map};
 /// Decodes the raw attribute value `text[raw]`: the value the browser sees, and where each of
 /// its bytes came from.
 pub fn decode_attribute(text: &str, raw: Range<usize>) -> (String, SpanMap) {
+    decode(text, raw, true)
+}
+
+/// Decodes the raw text `text[raw]` of a text node (the data state): as an attribute value,
+/// except that a named reference without its `;` is decoded before `=` or an alphanumeric too
+/// (`?a=1&copy=2` shows `?a=1©=2`: what a reader sees and copies).
+pub fn decode_text(text: &str, raw: Range<usize>) -> (String, SpanMap) {
+    decode(text, raw, false)
+}
+
+fn decode(text: &str, raw: Range<usize>, in_attribute: bool) -> (String, SpanMap) {
     let end = raw.end;
     let b = text.as_bytes();
     // Only `&`, CR and NUL can change anything; the runs between them are copied as they are.
     span_map::decode_escapes(text, raw, next_escape, |i| match b[i] {
         // An `&` that starts no reference is text.
-        b'&' => reference(text, i, end),
+        b'&' => reference_in(text, i, end, in_attribute),
         b'\r' if i + 1 < end && b[i + 1] == b'\n' => Some(("\n".into(), 2)),
         b'\r' => Some(("\n".into(), 1)),
         _ => Some(("\u{FFFD}".into(), 1)),
@@ -42,10 +53,15 @@ pub fn decodes_to_itself(text: &str, raw: Range<usize>) -> bool {
 /// The reference starting with the `&` at `at`: its text and its length in bytes, or `None`
 /// when the `&` is just text.
 pub(crate) fn reference(text: &str, at: usize, end: usize) -> Option<(String, usize)> {
+    reference_in(text, at, end, true)
+}
+
+/// [`reference`], in an attribute value or in text.
+fn reference_in(text: &str, at: usize, end: usize, in_attribute: bool) -> Option<(String, usize)> {
     let b = &text.as_bytes()[..end];
     match b.get(at + 1)? {
         b'#' => numeric(b, at),
-        c if c.is_ascii_alphanumeric() => named(b, at),
+        c if c.is_ascii_alphanumeric() => named(b, at, in_attribute),
         _ => None,
     }
 }
@@ -85,7 +101,7 @@ fn numeric(b: &[u8], at: usize) -> Option<(String, usize)> {
     Some((c.to_string(), i - at))
 }
 
-fn named(b: &[u8], at: usize) -> Option<(String, usize)> {
+fn named(b: &[u8], at: usize, in_attribute: bool) -> Option<(String, usize)> {
     // Longest match, as the tokenizer does: extend while the table knows the prefix.
     let mut best: Option<((u32, u32), usize)> = None;
     let mut i = at + 1;
@@ -110,7 +126,8 @@ fn named(b: &[u8], at: usize) -> Option<(String, usize)> {
     }
     let ((c1, c2), len) = best?;
     let ends_with_semicolon = b[at + len - 1] == b';';
-    if !ends_with_semicolon
+    if in_attribute
+        && !ends_with_semicolon
         && b.get(at + len)
             .is_some_and(|&n| n == b'=' || n.is_ascii_alphanumeric())
     {
@@ -153,6 +170,15 @@ mod tests {
         assert_eq!(dec("&#;&#x;&;&bogus;"), "&#;&#x;&;&bogus;");
         assert_eq!(dec("a\r\nb\rc\0"), "a\nb\nc\u{FFFD}");
         assert_eq!(dec("&NotEqualTilde;"), "\u{2242}\u{338}", "two code points");
+    }
+
+    #[test]
+    fn text_decodes_legacy_names_before_equals_signs() {
+        let text = "?a=1&copy=2&amp;b&notit;";
+        assert_eq!(
+            decode_text(text, 0..text.len()).0,
+            "?a=1\u{A9}=2&b\u{AC}it;"
+        );
     }
 
     #[test]

@@ -33,7 +33,7 @@ pub struct WrittenAttribute {
 }
 
 /// Where [`read_tag`] puts the attributes it reads, in order: a name, then maybe its value.
-trait Attributes {
+pub(super) trait Attributes {
     /// A name; false to stop reading before it (the tag is then left unread).
     fn push(&mut self, name: Range<usize>) -> bool;
     /// The value of the attribute pushed last.
@@ -42,7 +42,7 @@ trait Attributes {
 
 /// How many attributes a tag has, and its longest value: all the pre-scan keeps of a tag.
 #[derive(Default)]
-struct Counted {
+pub(super) struct Counted {
     attributes: usize,
     longest_value: usize,
 }
@@ -160,15 +160,16 @@ fn is_space(b: u8) -> bool {
 }
 
 /// A tag as read from its name on (its attributes handed to an [`Attributes`]).
-struct ReadTag {
+pub(super) struct ReadTag {
     /// Where the name starts (it is compared in place, ignoring ASCII case: a copy of each
     /// tag's name cost about 5 instructions per byte of a page).
-    name_at: usize,
+    pub name_at: usize,
     /// Just after the name.
-    name_end: usize,
+    pub name_end: usize,
     /// Just after the `>`.
-    end: usize,
-    self_closing: bool,
+    pub end: usize,
+    /// Written `/>`.
+    pub self_closing: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -197,7 +198,7 @@ pub fn name_at(text: &str, at: usize, end: usize) -> Range<usize> {
 
 /// Reads the tag whose name starts at `from` (after `<` or `</`) as the tokenizer does, to
 /// just after its `>`; `None` when the input ends first (the tokenizer then emits no tag).
-fn read_tag(
+pub(super) fn read_tag(
     b: &[u8],
     from: usize,
     end: usize,
@@ -330,7 +331,7 @@ fn read_attributes(
 
 /// What the tokenizer reads after a start tag (the switches of [`super::tags`]'s sink).
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Text {
+pub(super) enum Text {
     Data,
     /// RAWTEXT or RCDATA: text up to the appropriate end tag.
     Raw,
@@ -338,7 +339,7 @@ enum Text {
     Plaintext,
 }
 
-fn text_after(name: &[u8]) -> Text {
+pub(super) fn text_after(name: &[u8]) -> Text {
     let is = |known: &str| name.eq_ignore_ascii_case(known.as_bytes());
     if name.len() < 3 || name.len() > 9 {
         Text::Data
@@ -360,7 +361,7 @@ fn text_after(name: &[u8]) -> Text {
 
 /// At `i` (just after `</`), an end tag named `name` (an appropriate end tag): the name, then
 /// whitespace, `/` or `>`.
-fn is_end_tag_of(b: &[u8], i: usize, end: usize, name: &[u8]) -> bool {
+pub(super) fn is_end_tag_of(b: &[u8], i: usize, end: usize, name: &[u8]) -> bool {
     let n = name.len();
     i + n < end && b[i..i + n].eq_ignore_ascii_case(name) && {
         let c = b[i + n];
@@ -370,7 +371,7 @@ fn is_end_tag_of(b: &[u8], i: usize, end: usize, name: &[u8]) -> bool {
 
 /// The `<` of the end tag of the script that starts at `from` (script data, with its escaped
 /// and double-escaped states), or `None` when the input ends first.
-fn script_end(b: &[u8], from: usize, end: usize) -> Option<usize> {
+pub(super) fn script_end(b: &[u8], from: usize, end: usize) -> Option<usize> {
     #[derive(Clone, Copy, PartialEq, Eq)]
     enum S {
         Data,

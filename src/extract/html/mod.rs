@@ -32,7 +32,8 @@
 //! value in braces is a JSX expression (`href={url}`, `src={"…"}`), not a URL, and is skipped.
 //! `<base href>` is reported like any other IRI; relative references stay
 //! relative (rules check them as written). Comments, `<script>`, `<style>` and `<template>`
-//! text, and text nodes are not IRIs. The origin of an occurrence is `element@attribute`.
+//! text are not IRIs. The origin of an occurrence is `element@attribute`. IRIs written in the
+//! text of an HTML document are read by [`text_nodes`] (not in HTML inside other formats).
 //!
 //! A tag of more than [`crowded::MAX_TOKENIZED_ATTRIBUTES`] attributes is tokenized without
 //! them and its attributes are read by irilint ([`crowded`]): html5ever's duplicate check is
@@ -42,6 +43,8 @@ pub(crate) mod charref;
 pub mod crowded;
 mod position;
 pub mod tags;
+pub mod text_nodes;
+pub mod unlinked;
 
 use std::borrow::Cow;
 use std::ops::Range;
