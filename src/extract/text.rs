@@ -156,6 +156,30 @@ fn is_fullwidth_sentence_mark(c: char) -> bool {
     matches!(c, '，' | '；' | '：' | '！' | '？' | '．')
 }
 
+/// True when the full-width sentence mark `c` ends an IRI, `after` being the text after it: when
+/// no ASCII letter or digit follows, or (but for `．`, a look-alike of the dot wherever it is)
+/// when the ASCII word that follows is not followed by a delimiter of a host or path within 64
+/// characters. `https://bank.example，evil.com/` keeps its `，` for the rules to report;
+/// `http://myserver.com，HTML 文档` is the sentence's comma.
+fn mark_ends_iri(c: char, after: &str) -> bool {
+    if !is_fullwidth_sentence_mark(c) {
+        return false;
+    }
+    if !after.starts_with(|n: char| n.is_ascii_alphanumeric()) {
+        return true;
+    }
+    if c == '．' {
+        return false;
+    }
+    for n in after.chars().take(64) {
+        if n.is_ascii_alphanumeric() || n == '-' {
+            continue;
+        }
+        return !matches!(n, '.' | '/' | ':' | '?' | '#' | '@');
+    }
+    true
+}
+
 /// A visible character of running CJK text: Han, kana, Hangul, Bopomofo (not a Hangul filler,
 /// which is invisible and must stay inside for `invisible-character`).
 fn is_cjk(c: char) -> bool {
@@ -720,18 +744,11 @@ impl Reach {
         {
             return found;
         }
-        let mut chars = text[from..].char_indices().peekable();
         let mut found = text.len();
-        while let Some((k, c)) = chars.next() {
+        for (k, c) in text[from..].char_indices() {
             let plain = c.is_ascii_alphanumeric()
                 || (!c.is_ascii() && (c as u32) < 0x1680 && !matches!(c, '\u{85}' | '\u{A0}'));
-            if !plain
-                && (ends_iri(c)
-                    || (is_fullwidth_sentence_mark(c)
-                        && !chars
-                            .peek()
-                            .is_some_and(|&(_, n)| n.is_ascii_alphanumeric())))
-            {
+            if !plain && (ends_iri(c) || mark_ends_iri(c, &text[from + k + c.len_utf8()..])) {
                 found = from + k;
                 break;
             }
@@ -761,8 +778,7 @@ fn walk_to_end(text: &str, start: usize, shortcut: bool) -> usize {
     // In the host a CJK character right after ASCII may be a look-alike (`一` for `-`) that
     // the rules must see: the run-on rule starts after the authority.
     let after_authority = after_authority(text, start);
-    let mut chars = text[start..].char_indices().peekable();
-    while let Some((k, c)) = chars.next() {
+    for (k, c) in text[start..].char_indices() {
         // A link written in ASCII ends where running CJK text starts right after a letter or
         // digit (`https://example.org/damo找到了`); CJK after a delimiter (`/wiki/東京`), or in an
         // IRI that already has non-ASCII characters, is part of it.
@@ -781,12 +797,7 @@ fn walk_to_end(text: &str, start: usize, shortcut: bool) -> usize {
             };
         if cjk_run_on
             || Some(c) == quote
-            || (!plain
-                && (ends_iri(c)
-                    || (is_fullwidth_sentence_mark(c)
-                        && !chars
-                            .peek()
-                            .is_some_and(|&(_, n)| n.is_ascii_alphanumeric()))))
+            || (!plain && (ends_iri(c) || mark_ends_iri(c, &text[start + k + c.len_utf8()..])))
         {
             end = start + k;
             break;
@@ -1386,6 +1397,16 @@ mod tests {
         assert_eq!(
             iris("访问https://example.com获取，或https://example.com/a获取"),
             ["https://example.com获取", "https://example.com/a"]
+        );
+        // A full-width comma before an ASCII word of the sentence is the sentence's (from
+        // LibreOffice's Chinese help: `URL 为 http://myserver.com，HTML 文档的输出目录`).
+        assert_eq!(
+            iris("URL 为 http://myserver.com，HTML 文档的输出目录是 http://a.org/b；Perl 脚本"),
+            ["http://myserver.com", "http://a.org/b"]
+        );
+        assert_eq!(
+            iris("https://bank.example，evil.com/ x"),
+            ["https://bank.example，evil.com/"]
         );
         // Followed by an ASCII letter, a full-width mark is inside: a look-alike for the rules.
         assert_eq!(
