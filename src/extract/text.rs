@@ -158,8 +158,9 @@ fn is_fullwidth_sentence_mark(c: char) -> bool {
 
 /// True when the full-width sentence mark `c` ends an IRI, `after` being the text after it: when
 /// no ASCII letter or digit follows, or (but for `．`, a look-alike of the dot wherever it is)
-/// when the ASCII word that follows is not followed by a delimiter of a host or path within 64
-/// characters. `https://bank.example，evil.com/` keeps its `，` for the rules to report;
+/// when the ASCII word that follows ends the sentence's way, at a space, a character that is
+/// not ASCII or the text's end, within 64 characters. `https://bank.example，evil.com/` and
+/// `https://git.kernel.org/？p=linux` keep theirs for the rules to report;
 /// `http://myserver.com，HTML 文档` is the sentence's comma.
 fn mark_ends_iri(c: char, after: &str) -> bool {
     if !is_fullwidth_sentence_mark(c) {
@@ -175,7 +176,7 @@ fn mark_ends_iri(c: char, after: &str) -> bool {
         if n.is_ascii_alphanumeric() || n == '-' {
             continue;
         }
-        return !matches!(n, '.' | '/' | ':' | '?' | '#' | '@');
+        return n.is_whitespace() || !n.is_ascii();
     }
     true
 }
@@ -1407,6 +1408,11 @@ mod tests {
         assert_eq!(
             iris("https://bank.example，evil.com/ x"),
             ["https://bank.example，evil.com/"]
+        );
+        // A translation's `？` for `?` (Linux's zh_TW howto.rst): the link is broken, reported.
+        assert_eq!(
+            iris("        https://git.kernel.org/？p=linux/kernel/git/next/linux-next.git\n"),
+            ["https://git.kernel.org/？p=linux/kernel/git/next/linux-next.git"]
         );
         // Followed by an ASCII letter, a full-width mark is inside: a look-alike for the rules.
         assert_eq!(
