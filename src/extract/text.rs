@@ -158,10 +158,10 @@ fn is_fullwidth_sentence_mark(c: char) -> bool {
 
 /// True when the full-width sentence mark `c` ends an IRI, `after` being the text after it: when
 /// no ASCII letter or digit follows, or (but for `．`, a look-alike of the dot wherever it is)
-/// when the ASCII word that follows ends the sentence's way, at a space, a character that is
-/// not ASCII or the text's end, within 64 characters. `https://bank.example，evil.com/` and
-/// `https://git.kernel.org/？p=linux` keep theirs for the rules to report;
-/// `http://myserver.com，HTML 文档` is the sentence's comma.
+/// when the ASCII word that follows (within 64 characters) is followed by running text that is
+/// not ASCII, directly or after spaces. `https://bank.example，evil.com/`,
+/// `https://git.kernel.org/？p=linux` and `https://example.com/a：b` at a line's end keep theirs
+/// for the rules to report; `http://myserver.com，HTML 文档` is the sentence's comma.
 fn mark_ends_iri(c: char, after: &str) -> bool {
     if !is_fullwidth_sentence_mark(c) {
         return false;
@@ -172,13 +172,23 @@ fn mark_ends_iri(c: char, after: &str) -> bool {
     if c == '．' {
         return false;
     }
-    for n in after.chars().take(64) {
+    let mut rest = after.char_indices().take(64);
+    for (k, n) in rest.by_ref() {
         if n.is_ascii_alphanumeric() || n == '-' {
             continue;
         }
-        return n.is_whitespace() || !n.is_ascii();
+        if !n.is_ascii() {
+            return true;
+        }
+        if n != ' ' && n != '\t' {
+            return false;
+        }
+        // The sentence goes on in CJK after a space: `，HTML 文档`.
+        return after[k..]
+            .trim_start_matches([' ', '\t'])
+            .starts_with(|c: char| !c.is_ascii() && !c.is_whitespace());
     }
-    true
+    false
 }
 
 /// A visible character of running CJK text: Han, kana, Hangul, Bopomofo (not a Hangul filler,
