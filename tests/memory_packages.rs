@@ -8,10 +8,10 @@
 
 mod common;
 
-use std::io::Write as _;
 use std::sync::Arc;
 
 use common::counting::{Counting, peak_of};
+use common::packages::epub_zip as epub;
 use irilint::check::{self, CheckOptions, LoadOptions};
 use irilint::config::FileSettings;
 use irilint::rules::Selection;
@@ -19,23 +19,6 @@ use irilint::walk::{Entry, Input};
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
-
-/// A zip of `entries`, deflated, with an EPUB's `mimetype` first.
-fn epub(entries: impl IntoIterator<Item = (String, Vec<u8>)>) -> Vec<u8> {
-    let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let stored =
-        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
-    let deflated = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated)
-        .large_file(true);
-    z.start_file("mimetype", stored).unwrap();
-    z.write_all(b"application/epub+zip").unwrap();
-    for (name, bytes) in entries {
-        z.start_file(name, deflated).unwrap();
-        z.write_all(&bytes).unwrap();
-    }
-    z.finish().unwrap().into_inner()
-}
 
 /// Checks `bytes` as a file named `name`: (peak live bytes, IRIs, errors of the run).
 fn check_file(dir: &std::path::Path, name: &str, bytes: &[u8]) -> (usize, usize, usize) {

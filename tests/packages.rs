@@ -4,11 +4,14 @@
 //! entries, bad names, an encrypted part) refused or read quickly, with the rest of the run
 //! kept.
 
+mod common;
+
 use std::io::Write as _;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
+use common::packages::epub_zip;
 use serde_json::Value;
 
 fn irilint() -> Command {
@@ -263,7 +266,7 @@ fn an_encrypted_part_refuses_the_package_and_the_rest_is_read() {
     // The flag of traditional PKWARE encryption set on a part, in its local header (6 bytes in,
     // its name at 30) and its central directory record (8 bytes in, its name at 46).
     let name = b"OEBPS/secret1.xhtml";
-    let mut bytes = zip_of([(
+    let mut bytes = epub_zip([(
         String::from_utf8(name.to_vec()).unwrap(),
         b"<a href=\"https://example.org/\">x</a>".to_vec(),
     )]);
@@ -297,23 +300,6 @@ fn an_encrypted_part_refuses_the_package_and_the_rest_is_read() {
     assert_eq!(out, expected(BOOK), "nothing else is lost");
 }
 
-/// A zip of `entries`, each `(name, bytes)`, deflated.
-fn zip_of(entries: impl IntoIterator<Item = (String, Vec<u8>)>) -> Vec<u8> {
-    let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let stored =
-        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
-    let deflated = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated)
-        .large_file(true);
-    z.start_file("mimetype", stored).unwrap();
-    z.write_all(b"application/epub+zip").unwrap();
-    for (name, bytes) in entries {
-        z.start_file(name, deflated).unwrap();
-        z.write_all(&bytes).unwrap();
-    }
-    z.finish().unwrap().into_inner()
-}
-
 fn timed(args: &[&str]) -> (i32, String, String, Duration) {
     let start = Instant::now();
     let (code, out, err) = run(args);
@@ -328,7 +314,7 @@ fn a_zip_bomb_is_refused_quickly() {
     let bomb = dir.path().join("bomb.epub");
     let mut spaces = b"<html><body>".to_vec();
     spaces.resize(64 << 20, b' ');
-    std::fs::write(&bomb, zip_of([("OEBPS/a.xhtml".to_string(), spaces)])).unwrap();
+    std::fs::write(&bomb, epub_zip([("OEBPS/a.xhtml".to_string(), spaces)])).unwrap();
     let (code, _, err, took) = timed(&["check", "--quiet", bomb.to_str().unwrap(), BOOK]);
     assert_eq!(code, 2, "{err}");
     assert!(
@@ -381,7 +367,7 @@ fn ten_thousand_tiny_entries_are_read_quickly() {
             format!("<a href=\"https://example.org/{i}\">x</a>").into_bytes(),
         )
     });
-    std::fs::write(&many, zip_of(entries)).unwrap();
+    std::fs::write(&many, epub_zip(entries)).unwrap();
     let (code, out, err, took) =
         timed(&["check", "--quiet", "--statistics", many.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}{err}");
