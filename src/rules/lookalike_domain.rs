@@ -219,8 +219,7 @@ fn capitals_lowered(label: &str) -> std::borrow::Cow<'_, str> {
         if c.is_ascii() || !CAPITAL_SCRIPTS.contains(&crate::iri::props::script(c)) {
             return None;
         }
-        let mut buf = [0u8; 4];
-        let sk: String = skeleton(c.encode_utf8(&mut buf)).collect();
+        let sk = whole_script::skeleton_of(c);
         (!sk.is_empty() && sk.bytes().all(|b| b.is_ascii_uppercase()))
             .then(|| sk.to_ascii_lowercase())
     };

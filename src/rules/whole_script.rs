@@ -218,7 +218,7 @@ pub(super) fn entry(script: Script) -> Option<&'static WholeScript> {
 }
 
 /// The skeleton of one character.
-fn skeleton_of(c: char) -> String {
+pub(super) fn skeleton_of(c: char) -> String {
     let mut buf = [0u8; 4];
     skeleton(c.encode_utf8(&mut buf)).collect()
 }
