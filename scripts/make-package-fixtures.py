@@ -196,11 +196,15 @@ DOCUMENT_RELS = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 # Line 3: the hyperlink's runs (its target is rId5 above), column 41. Line 4, column 122: U+202E
 # in a field code `HYPERLINK "…"` (written as `&#x202E;`, underlined whole; the IRI starts at
 # column 102). Line 5, column 74: U+200B in a URL written as text (which starts at column 54).
+# Line 6: a URL cut into two runs by a spelling mark, the second run's `ра` Cyrillic (U+0440,
+# U+0430, columns 152-153): one IRI, `https://www.payраl.com/signin`, from column 63 to the end
+# of the second run.
 DOCUMENT = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <w:document xmlns:w="{W}" xmlns:r="{R}"><w:body>
 <w:p><w:hyperlink r:id="rId5"><w:r><w:t>https://bank.example.com/login</w:t></w:r></w:hyperlink></w:p>
 <w:p><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> HYPERLINK "https://example.org/&#x202E;gnp.exe" </w:instrText></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>
 <w:p><w:r><w:t xml:space="preserve">Written as text: https://example.org/​page and more.</w:t></w:r></w:p>
+<w:p><w:r><w:t xml:space="preserve">Split by a spelling mark: https://www.pay</w:t></w:r><w:proofErr w:type="spellStart"/><w:r w:rsidR="00A1B2C3"><w:t>раl.com/signin</w:t></w:r></w:p>
 </w:body></w:document>
 """
 
@@ -225,10 +229,12 @@ SLIDE = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 
 TYPES_XLSX = TYPES_DOCX.replace("/word/document.xml", "/xl/sharedStrings.xml")
 
-# Line 3, column 28: U+202E in a shared string (which starts at column 8).
+# Line 3, column 28: U+202E in a shared string (which starts at column 8). Line 4: a string of
+# two runs (the second bold), one URL: U+200B at column 70 (the URL starts at column 11).
 SHARED_STRINGS = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="1" uniqueCount="1">
+<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="2" uniqueCount="2">
 <si><t>https://example.org/‮exe.pdf</t></si>
+<si><r><t>https://docs.</t></r><r><rPr><b/></rPr><t>example.org/guide&#x200B;.pdf</t></r></si>
 </sst>
 """
 
