@@ -286,6 +286,8 @@ pub struct Each<T> {
     /// Why a package was refused (or not read past a part): an error of the run, with what was
     /// read before it kept.
     refused: Option<FileError>,
+    /// The packages inside a package, not opened: each said, as a skipped file is.
+    nested: Vec<FileError>,
 }
 
 /// For a relationship part of an Office document, the text shown for each external target:
@@ -333,6 +335,7 @@ fn load_each<T>(
             return Ok(Each {
                 files: vec![f(*loaded)],
                 refused: None,
+                nested: Vec::new(),
             });
         }
         Opened::Package {
@@ -354,9 +357,19 @@ fn load_each<T>(
             return Ok(Each {
                 files: Vec::new(),
                 refused: Some(refused(why)),
+                nested: Vec::new(),
             });
         }
     };
+    let nested: Vec<FileError> = std::mem::take(&mut package.nested)
+        .into_iter()
+        .map(|label| FileError {
+            path: format!("{display}!{label}"),
+            message: "skipped: a package inside a package is not opened (irilint reads one \
+                      level); unpack it and check it on its own"
+                .to_string(),
+        })
+        .collect();
     let mut files = Vec::with_capacity(package.chosen.len());
     for k in 0..package.chosen.len() {
         let part = match package.read(k) {
@@ -365,6 +378,7 @@ fn load_each<T>(
                 return Ok(Each {
                     files,
                     refused: Some(refused(why)),
+                    nested,
                 });
             }
         };
@@ -399,6 +413,7 @@ fn load_each<T>(
     Ok(Each {
         files,
         refused: None,
+        nested,
     })
 }
 
@@ -437,6 +452,7 @@ pub fn for_each_loaded<T: Send>(
         match r {
             Ok(each) => {
                 run.files.extend(each.files);
+                run.skipped.extend(each.nested);
                 if let Some(error) = each.refused {
                     run.fatal_errors += 1;
                     run.errors.push(error);
@@ -727,6 +743,7 @@ impl<'g> Ordered<'g> {
     /// Queues what an input gave, and records a refused package.
     fn loaded(&mut self, each: Each<FileOutcome>) {
         self.queue.extend(each.files);
+        self.unread.borrow_mut().skipped.extend(each.nested);
         if let Some(error) = each.refused {
             let mut unread = self.unread.borrow_mut();
             unread.fatal_errors += 1;

@@ -404,3 +404,50 @@ fn a_broken_package_is_an_error_of_its_own() {
     assert_eq!(out, expected(BOOK));
     assert!(Path::new(BOOK).exists());
 }
+
+#[test]
+fn a_package_inside_a_package_is_said_and_not_opened() {
+    // An EPUB carrying a Word document (as an Office file carries a chart's workbook): the
+    // EPUB's own part is read, the inner document is named as skipped, in every report.
+    let inner = std::fs::read("fixtures/packages/report.docx").unwrap();
+    let outer = epub_zip([
+        (
+            "OEBPS/ch1.xhtml".to_string(),
+            b"<p><a href=\"https://example.org/\xe2\x80\xae\">x</a></p>".to_vec(),
+        ),
+        ("OEBPS/attachments/report.docx".to_string(), inner),
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("outer.epub");
+    std::fs::write(&path, outer).unwrap();
+    let p = path.to_str().unwrap();
+    let (code, out, err) = run(&["check", "--format", "concise", "--quiet", p]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(out.lines().count(), 1, "only the EPUB's own part: {out}");
+    assert!(out.contains("outer.epub!OEBPS/ch1.xhtml:1:"), "{out}");
+    assert!(
+        err.contains(
+            "outer.epub!OEBPS/attachments/report.docx: skipped: a package inside a package is not opened"
+        ),
+        "{err}"
+    );
+    let (_, out, _) = run(&["check", "--format", "github", p]);
+    assert!(
+        out.contains("::notice file=")
+            && out.contains("report.docx,title=irilint::skipped: a package inside a package"),
+        "{out}"
+    );
+    let (_, out, _) = run(&["check", "--format", "sarif", p]);
+    let sarif: Value = serde_json::from_str(&out).unwrap();
+    let notes = sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        notes.iter().any(|n| n["level"] == "note"
+            && n["message"]["text"]
+                .as_str()
+                .is_some_and(|t| t.contains("a package inside a package"))),
+        "{out}"
+    );
+}
