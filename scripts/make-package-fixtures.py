@@ -117,7 +117,10 @@ ODF_NS = (
 
 # Line 5, column 64: U+0456 (CYRILLIC SMALL LETTER BYELORUSSIAN-UKRAINIAN I) for the `i` of a
 # `text:a`'s host (the IRI starts at column 49). Line 6, column 70: a raw space in a `draw:a`
-# around a frame. The URL written as text on line 8 is text, not a link: not read.
+# around a frame. Line 8, column 78: U+202E in a URL written as text (which starts at column 26),
+# in the span it is cut into. Line 9, column 57: the host of a link (which starts
+# at column 49) whose text shows another site (link-text-mismatch); the text is read as a URL
+# too, and is clean.
 CONTENT = f"""<?xml version="1.0" encoding="UTF-8"?>
 <office:document-content {ODF_NS} office:version="1.3">
 <office:body><office:text>
@@ -125,7 +128,8 @@ CONTENT = f"""<?xml version="1.0" encoding="UTF-8"?>
 <text:p><text:a xlink:type="simple" xlink:href="https://paypal-іnfo.example.com/">pay</text:a></text:p>
 <text:p><draw:a xlink:type="simple" xlink:href="https://example.org/a b" office:target-frame-name="_blank">
 <draw:frame draw:name="logo"/></draw:a></text:p>
-<text:p>https://example.org/written/as/text is text, not a link, in OpenDocument.</text:p>
+<text:p>Written as text: https://example.org/<text:span text:style-name="T1">‮fdp.exe</text:span> in OpenDocument.</text:p>
+<text:p><text:a xlink:type="simple" xlink:href="https://evil.example.net/login">https://<text:span text:style-name="T1">bank.example.com</text:span>/login</text:a></text:p>
 </office:text></office:body>
 </office:document-content>
 """

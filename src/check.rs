@@ -296,7 +296,7 @@ pub struct Each<T> {
 fn office_shown_texts(
     package: &mut extract::package::Package<'_>,
     rels: &extract::package::Part,
-) -> Option<std::sync::Arc<std::collections::HashMap<String, String>>> {
+) -> Option<std::sync::Arc<std::collections::HashMap<String, Vec<String>>>> {
     let described = extract::ooxml::described_part(&rels.label)?;
     let part = package.read_again(&described)?.ok()?;
     let by_id = extract::ooxml::hyperlink_texts(&String::from_utf8_lossy(&part.bytes));
@@ -304,11 +304,14 @@ fn office_shown_texts(
         return None;
     }
     let rels_text = String::from_utf8_lossy(&rels.bytes);
-    let shown: std::collections::HashMap<String, String> =
-        extract::ooxml::external_targets(&rels_text)
-            .into_iter()
-            .filter_map(|(id, target)| Some((target, by_id.get(&id)?.clone())))
-            .collect();
+    // Two relationships may have one target, each shown with its own text.
+    let mut shown: std::collections::HashMap<String, Vec<String>> =
+        std::collections::HashMap::new();
+    for (id, target) in extract::ooxml::external_targets(&rels_text) {
+        if let Some(text) = by_id.get(&id) {
+            shown.entry(target).or_default().push(text.clone());
+        }
+    }
     Some(std::sync::Arc::new(shown))
 }
 
@@ -403,6 +406,12 @@ fn load_each<T>(
             continue;
         };
         source.shown_texts = shown_texts;
+        if package_format == Format::OpenDocument {
+            // What its links show, read from the part's own text.
+            let texts = extract::odf::link_texts(&source.text);
+            source.shown_texts = (!texts.is_empty()).then(|| std::sync::Arc::new(texts));
+        }
+        source.package = Some(package_format);
         files.push(f(Loaded {
             source,
             bytes: Vec::new(),

@@ -212,8 +212,12 @@ pub struct Source {
     lines: OnceLock<LineIndex>,
     /// For a relationship part of an Office document, the text a reader sees for each external
     /// target, by the target as prepared: the runs that reference it, in another part
-    /// (`link-text-mismatch` compares them). `None` for every other document.
-    pub shown_texts: Option<std::sync::Arc<std::collections::HashMap<String, String>>>,
+    /// (`link-text-mismatch` compares them); for an OpenDocument part, the texts its own links
+    /// show. Every text a target is shown with, in document order. `None` for every other
+    /// document.
+    pub shown_texts: Option<std::sync::Arc<std::collections::HashMap<String, Vec<String>>>>,
+    /// The kind of package the document is a part of, if it is one.
+    pub package: Option<Format>,
 }
 
 /// Why a file was not decoded.
@@ -350,6 +354,7 @@ impl Source {
             format,
             lines: OnceLock::new(),
             shown_texts: None,
+            package: None,
             text,
             encoding: EncodingFacts {
                 bom,
@@ -375,6 +380,7 @@ impl Source {
             format,
             lines: OnceLock::new(),
             shown_texts: None,
+            package: None,
             text,
             encoding: EncodingFacts {
                 bom: None,

@@ -58,29 +58,28 @@ fn an_epub_is_read_part_by_part_with_findings_located_inside_it() {
 #[test]
 fn an_opendocument_file_is_read_in_its_content_and_styles() {
     // Checked by hand against the script's parts: U+0456 for the `i` of a `text:a`'s host
-    // (line 5, column 64), a raw space in a `draw:a` (line 6, column 70), U+200B in a footer's
-    // link of `styles.xml` (line 4, column 49). `meta.xml`, which holds U+202E, is not read.
+    // (line 5, column 64), a raw space in a `draw:a` (line 6, column 70), U+202E in a URL
+    // written as text, in the span it is cut into (line 8, column 78), a link whose text shows
+    // another site (line 9, column 57), U+200B in a footer's link of `styles.xml` (line 4,
+    // column 49). `meta.xml`, which holds U+202E, is not read.
     let odt = "fixtures/packages/letter.odt";
     let (code, out, err) = run(&["check", "--format", "concise", "--quiet", odt]);
     assert_eq!(code, 1, "{err}");
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 3, "{out}");
-    assert!(
-        lines[0].starts_with(&format!("{odt}!content.xml:5:64: error[confusable] U+0456")),
-        "{out}"
-    );
-    assert!(
-        lines[1].starts_with(&format!(
-            "{odt}!content.xml:6:70: warning[syntax-unwise-ascii]"
-        )),
-        "{out}"
-    );
-    assert!(
-        lines[2].starts_with(&format!(
-            "{odt}!styles.xml:4:49: error[invisible-character]"
-        )),
-        "{out}"
-    );
+    let expected = [
+        "!content.xml:5:64: error[confusable] U+0456",
+        "!content.xml:6:70: warning[syntax-unwise-ascii]",
+        "!content.xml:8:78: error[bidi-formatting-character]",
+        "!content.xml:9:57: warning[link-text-mismatch] the link's text shows `bank.example.com`, but the link opens `evil.example.net`",
+        "!styles.xml:4:49: error[invisible-character]",
+    ];
+    assert_eq!(lines.len(), expected.len(), "{out}");
+    for (line, want) in lines.iter().zip(expected) {
+        assert!(
+            line.starts_with(&format!("{odt}{want}")),
+            "{line}\nwanted {want}"
+        );
+    }
     // By its `mimetype` too, and by `--input-format`.
     let dir = tempfile::tempdir().unwrap();
     let bare = dir.path().join("letter");
@@ -92,7 +91,7 @@ fn an_opendocument_file_is_read_in_its_content_and_styles() {
         "--quiet",
         bare.to_str().unwrap(),
     ]);
-    assert_eq!((code, out.lines().count()), (1, 3), "{out}");
+    assert_eq!((code, out.lines().count()), (1, 5), "{out}");
     let (_, out, _) = run(&[
         "check",
         "--format",
@@ -102,7 +101,7 @@ fn an_opendocument_file_is_read_in_its_content_and_styles() {
         "opendocument",
         bare.to_str().unwrap(),
     ]);
-    assert_eq!(out.lines().count(), 3, "{out}");
+    assert_eq!(out.lines().count(), 5, "{out}");
 }
 
 #[test]
@@ -450,4 +449,64 @@ fn a_package_inside_a_package_is_said_and_not_opened() {
                 .is_some_and(|t| t.contains("a package inside a package"))),
         "{out}"
     );
+}
+
+#[test]
+fn every_text_a_link_target_is_shown_with_is_compared() {
+    // Two links to one target, one showing harmless words, the other another site: the
+    // harmless one does not hide the other (a map of one text per target kept only the last).
+    let content = "<office:document-content xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\" xmlns:text=\"urn:oasis:names:tc:opendocument:xmlns:text:1.0\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"><office:body><office:text>\n\
+        <text:p><text:a xlink:href=\"https://evil.example.net/\">click here</text:a></text:p>\n\
+        <text:p><text:a xlink:href=\"https://evil.example.net/\">https://bank.example.com/</text:a></text:p>\n\
+        </office:text></office:body></office:document-content>\n";
+    let odt = common::packages::zip_with(
+        b"mimetype",
+        b"application/vnd.oasis.opendocument.text",
+        [("content.xml".to_string(), content.as_bytes().to_vec())],
+    );
+    let rels = "<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">\n\
+        <Relationship Id=\"rId1\" Type=\"h\" Target=\"https://evil.example.net/\" TargetMode=\"External\"/>\n\
+        <Relationship Id=\"rId2\" Type=\"h\" Target=\"https://evil.example.net/\" TargetMode=\"External\"/>\n\
+        </Relationships>\n";
+    let document = "<w:document xmlns:w=\"w\" xmlns:r=\"r\"><w:body>\n\
+        <w:p><w:hyperlink r:id=\"rId1\"><w:r><w:t>https://bank.example.com/</w:t></w:r></w:hyperlink></w:p>\n\
+        <w:p><w:hyperlink r:id=\"rId2\"><w:r><w:t>click here</w:t></w:r></w:hyperlink></w:p>\n\
+        </w:body></w:document>\n";
+    let docx = common::packages::zip_with(
+        b"[Content_Types].xml",
+        b"<Types/>",
+        [
+            (
+                "word/document.xml".to_string(),
+                document.as_bytes().to_vec(),
+            ),
+            (
+                "word/_rels/document.xml.rels".to_string(),
+                rels.as_bytes().to_vec(),
+            ),
+        ],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for (name, bytes) in [("two.odt", odt), ("two.docx", docx)] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let (_, out, err) = run(&[
+            "check",
+            "--format",
+            "concise",
+            "--quiet",
+            path.to_str().unwrap(),
+        ]);
+        let mismatches: Vec<&str> = out
+            .lines()
+            .filter(|l| l.contains("link-text-mismatch"))
+            .collect();
+        assert!(
+            !mismatches.is_empty()
+                && mismatches.iter().all(|l| l.contains(
+                    "the link's text shows `bank.example.com`, but the link opens `evil.example.net`"
+                )),
+            "{name}: {out}{err}"
+        );
+    }
 }

@@ -10,6 +10,7 @@ pub mod hashed;
 pub mod html;
 pub mod markdown;
 pub mod masked;
+pub mod odf;
 pub mod ooxml;
 pub mod package;
 pub mod rst;
@@ -228,7 +229,14 @@ fn extract_each_unfiltered(
         Format::Markdown => {
             markdown::extract_each(text, markdown::is_mdx_path(&source.path), on_occurrence)
         }
-        Format::Xml => xml::extract_each(text, on_occurrence),
+        Format::Xml => {
+            let all = xml::extract_each(text, on_occurrence);
+            // An OpenDocument part's paragraphs: URLs written as text.
+            if source.package == Some(Format::OpenDocument) {
+                odf::extract_text(text, on_occurrence);
+            }
+            all
+        }
         Format::Rst => rst::extract_each(text, on_occurrence),
         Format::Asciidoc => asciidoc::extract_each(text, on_occurrence),
         // An Office document part (as a package reads it: [`package`]).

@@ -18,7 +18,7 @@ use super::{Extraction, Occurrence, text};
 
 /// What a piece of a part holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Piece {
+pub(super) enum Piece {
     /// The text of a text element: IRIs as in plain text.
     Text,
     /// A field instruction: `HYPERLINK "…"`.
@@ -28,14 +28,14 @@ enum Piece {
 /// Text gathered from the elements of one paragraph (or one field instruction), their
 /// references resolved, with the map back to the part.
 #[derive(Default)]
-struct Joined {
+pub(super) struct Joined {
     text: String,
     map: SpanMap,
 }
 
 impl Joined {
     /// Appends the content of a text element at `range` of `part`.
-    fn push(&mut self, part: &str, range: Range<usize>) {
+    pub(super) fn push(&mut self, part: &str, range: Range<usize>) {
         let (decoded, map) = decode_escapes(
             part,
             range,
@@ -52,7 +52,7 @@ impl Joined {
     }
 
     /// Reads what was gathered as `piece`, and starts again.
-    fn flush(&mut self, piece: Piece, on: &mut dyn FnMut(Occurrence)) {
+    pub(super) fn flush(&mut self, piece: Piece, on: &mut dyn FnMut(Occurrence)) {
         if !self.text.is_empty() {
             read(&self.text, &self.map, piece, on);
         }
@@ -142,7 +142,7 @@ pub fn extract_each(text: &str, on_occurrence: &mut dyn FnMut(Occurrence)) -> Ex
 }
 
 /// Where the tag starting at `lt` ends (its `>`), quotes skipped.
-fn tag_end(b: &[u8], lt: usize) -> Option<usize> {
+pub(super) fn tag_end(b: &[u8], lt: usize) -> Option<usize> {
     let mut quote = None;
     for (i, &c) in b.iter().enumerate().skip(lt + 1) {
         match (quote, c) {
@@ -157,7 +157,7 @@ fn tag_end(b: &[u8], lt: usize) -> Option<usize> {
 
 /// The range of the value of the attribute whose local name is `local` in `tag` (the text
 /// between `<` and `>`).
-fn attribute(tag: &str, local: &str) -> Option<Range<usize>> {
+pub(super) fn attribute(tag: &str, local: &str) -> Option<Range<usize>> {
     let mut from = 0;
     while let Some(k) = tag[from..].find(local) {
         let at = from + k;
@@ -186,7 +186,7 @@ fn attribute(tag: &str, local: &str) -> Option<Range<usize>> {
 }
 
 /// What the XML reference at `at` of `text` stands for, and its length.
-fn reference_at(text: &str, at: usize) -> Option<(String, usize)> {
+pub(super) fn reference_at(text: &str, at: usize) -> Option<(String, usize)> {
     let rest = &text[at..];
     // A reference is short and ASCII: looked for in bytes (a cut inside a character is fine).
     let end = rest.as_bytes()[..rest.len().min(12)]

@@ -80,14 +80,19 @@ fn check_link_text(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         }
     }
     // An Office hyperlink: its target is here, in a relationship part, and the text shown for
-    // it in the part whose runs reference it.
+    // it in the part whose runs reference it; an OpenDocument link: the text of its element.
+    // Every text the target is shown with, until one names another site.
     if let Some(shown) = origin
         .source
         .shown_texts
         .as_ref()
         .and_then(|texts| texts.get(&*occurrence.iri))
     {
-        check_one_text(input, shown, sink);
+        for text in shown {
+            if check_one_text(input, text, sink) {
+                return;
+            }
+        }
     }
 }
 
