@@ -236,10 +236,29 @@ TYPES_XLSX = TYPES_DOCX.replace("/word/document.xml", "/xl/sharedStrings.xml")
 # Line 3, column 28: U+202E in a shared string (which starts at column 8). Line 4: a string of
 # two runs (the second bold), one URL: U+200B at column 70 (the URL starts at column 11).
 SHARED_STRINGS = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="2" uniqueCount="2">
+<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="3" uniqueCount="3">
 <si><t>https://example.org/‮exe.pdf</t></si>
 <si><r><t>https://docs.</t></r><r><rPr><b/></rPr><t>example.org/guide&#x200B;.pdf</t></r></si>
+<si><t>https://bank.example.com/</t></si>
 </sst>
+"""
+
+# A worksheet is not read for itself: its cells show its hyperlinks' text. A1 shows shared
+# string 2, `https://bank.example.com/`; B1 shows its own string.
+SHEET = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="{R}">
+<sheetData><row r="1"><c r="A1" t="s"><v>2</v></c><c r="B1" t="inlineStr"><is><t>docs</t></is></c></row></sheetData>
+<hyperlinks><hyperlink ref="A1" r:id="rId1"/><hyperlink ref="B1" r:id="rId2"/></hyperlinks>
+</worksheet>
+"""
+
+# Line 3, column 126: the host of A1's hyperlink (its target starts at column 118), whose cell
+# shows another site (link-text-mismatch). Line 4: B1's, which shows a word: quiet.
+SHEET_RELS = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="{RELS}">
+<Relationship Id="rId1" Type="{HYPERLINK_TYPE}" Target="https://evil.example.net/login" TargetMode="External"/>
+<Relationship Id="rId2" Type="{HYPERLINK_TYPE}" Target="https://docs.example.org/" TargetMode="External"/>
+</Relationships>
 """
 
 
@@ -280,7 +299,11 @@ def main():
         ("ppt/slides/slide1.xml", SLIDE),
         ("ppt/slides/_rels/slide1.xml.rels", SLIDE_RELS),
     ])
-    office(OUT / "sheet.xlsx", TYPES_XLSX, [("xl/sharedStrings.xml", SHARED_STRINGS)])
+    office(OUT / "sheet.xlsx", TYPES_XLSX, [
+        ("xl/sharedStrings.xml", SHARED_STRINGS),
+        ("xl/worksheets/sheet1.xml", SHEET),
+        ("xl/worksheets/_rels/sheet1.xml.rels", SHEET_RELS),
+    ])
     # Read by its content: an EPUB without its extension.
     (OUT / "book-without-extension.bin").write_bytes((OUT / "book.epub").read_bytes())
 

@@ -298,8 +298,15 @@ fn office_shown_texts(
     rels: &extract::package::Part,
 ) -> Option<std::sync::Arc<std::collections::HashMap<String, Vec<String>>>> {
     let described = extract::ooxml::described_part(&rels.label)?;
-    let part = package.read_again(&described)?.ok()?;
-    let by_id = extract::ooxml::hyperlink_texts(&String::from_utf8_lossy(&part.bytes));
+    let by_id = if described.starts_with("xl/worksheets/") {
+        excel_link_texts(package, &described)?
+    } else {
+        let part = package.read_again(&described)?.ok()?;
+        extract::ooxml::hyperlink_texts(&String::from_utf8_lossy(&part.bytes))
+            .into_iter()
+            .map(|(id, text)| (id, vec![text]))
+            .collect()
+    };
     if by_id.is_empty() {
         return None;
     }
@@ -308,11 +315,58 @@ fn office_shown_texts(
     let mut shown: std::collections::HashMap<String, Vec<String>> =
         std::collections::HashMap::new();
     for (id, target) in extract::ooxml::external_targets(&rels_text) {
-        if let Some(text) = by_id.get(&id) {
-            shown.entry(target).or_default().push(text.clone());
+        if let Some(texts) = by_id.get(&id) {
+            shown
+                .entry(target)
+                .or_default()
+                .extend(texts.iter().cloned());
         }
     }
     Some(std::sync::Arc::new(shown))
+}
+
+/// For an Excel worksheet, the texts each hyperlink's cell shows, by relationship id: the
+/// sheet read aside (it is not read for itself), and the shared strings its cells use.
+fn excel_link_texts(
+    package: &mut extract::package::Package<'_>,
+    sheet: &str,
+) -> Option<std::collections::HashMap<String, Vec<String>>> {
+    use extract::ooxml::CellText;
+    let part = package.read_aside(sheet)?.ok()?;
+    let links = extract::ooxml::sheet_links(&String::from_utf8_lossy(&part.bytes));
+    drop(part);
+    let wanted: std::collections::BTreeSet<usize> = links
+        .iter()
+        .flat_map(|(_, texts)| texts)
+        .filter_map(|t| match t {
+            CellText::Shared(n) => Some(*n),
+            CellText::Inline(_) => None,
+        })
+        .collect();
+    let strings = match wanted.is_empty() {
+        true => Default::default(),
+        false => match package.read_again("xl/sharedStrings.xml") {
+            Some(Ok(sst)) => {
+                extract::ooxml::shared_strings(&String::from_utf8_lossy(&sst.bytes), &wanted)
+            }
+            _ => Default::default(),
+        },
+    };
+    Some(
+        links
+            .into_iter()
+            .map(|(id, texts)| {
+                let texts = texts
+                    .into_iter()
+                    .filter_map(|t| match t {
+                        CellText::Shared(n) => strings.get(&n).cloned(),
+                        CellText::Inline(s) => Some(s),
+                    })
+                    .collect();
+                (id, texts)
+            })
+            .collect(),
+    )
 }
 
 /// An input read: one document, or a package's bytes.

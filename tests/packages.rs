@@ -133,6 +133,8 @@ fn office_documents_are_read_in_their_relationships_field_codes_and_text() {
                 "!xl/sharedStrings.xml:3:28: error[bidi-formatting-character]",
                 // A rich-text string's two runs are one URL.
                 "!xl/sharedStrings.xml:4:70: error[invisible-character] invisible character U+200B ZERO WIDTH SPACE in the path",
+                // A1's hyperlink: its cell shows shared string 2, another site.
+                "!xl/worksheets/_rels/sheet1.xml.rels:3:126: warning[link-text-mismatch] the link's text shows `bank.example.com`, but the link opens `evil.example.net`",
             ],
         ),
     ];

@@ -314,6 +314,188 @@ pub fn hyperlink_texts(text: &str) -> std::collections::HashMap<String, String> 
     out
 }
 
+/// What an Excel cell shows, as far as its link's text goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CellText {
+    /// The item of the shared strings with this index (`t="s"`).
+    Shared(usize),
+    /// A string held in the cell itself (`t="inlineStr"`, `t="str"`).
+    Inline(String),
+}
+
+/// The hyperlinks of an Excel worksheet: each relationship id with what the cells it is on
+/// show (the cell its `ref` starts at, and its `display` string when it has one). Hyperlinks
+/// follow the cells in a sheet, so the sheet is read twice: their cells first, then those
+/// cells' values.
+pub fn sheet_links(sheet: &str) -> Vec<(String, Vec<CellText>)> {
+    let b = sheet.as_bytes();
+    let decoded = |range: Range<usize>| {
+        decode_escapes(
+            sheet,
+            range,
+            |s| memchr::memchr(b'&', s),
+            |i| reference_at(sheet, i),
+        )
+        .0
+    };
+    // Each hyperlink: its id, the cell its range starts at, its display string.
+    let mut links: Vec<(String, String, Option<String>)> = Vec::new();
+    let mut at = 0;
+    while let Some(k) = memchr::memmem::find(&b[at..], b"<hyperlink ") {
+        let lt = at + k;
+        let Some(gt) = tag_end(b, lt) else {
+            break;
+        };
+        let tag = &sheet[lt + 1..gt];
+        at = gt + 1;
+        let value =
+            |name: &str| attribute(tag, name).map(|r| decoded(lt + 1 + r.start..lt + 1 + r.end));
+        if let (Some(id), Some(cells)) = (value("id"), value("ref")) {
+            let first = cells.split(':').next().unwrap_or("").to_ascii_uppercase();
+            links.push((id, first, value("display")));
+        }
+    }
+    if links.is_empty() {
+        return Vec::new();
+    }
+    let wanted: std::collections::HashSet<&str> = links.iter().map(|l| l.1.as_str()).collect();
+    let mut shown: std::collections::HashMap<String, CellText> = std::collections::HashMap::new();
+    // The cell being read: its reference, its type, and where its value or text starts.
+    let mut cell: Option<(String, String)> = None;
+    let mut open: Option<usize> = None;
+    let mut inline = String::new();
+    at = 0;
+    while let Some(k) = memchr::memchr(b'<', &b[at..]) {
+        let lt = at + k;
+        let Some(gt) = tag_end(b, lt) else {
+            break;
+        };
+        let tag = &sheet[lt + 1..gt];
+        at = gt + 1;
+        let closing = tag.starts_with('/');
+        let name = tag.trim_start_matches('/');
+        let name = &name[..name
+            .find(|c: char| c.is_ascii_whitespace() || c == '/')
+            .unwrap_or(name.len())];
+        let local = name.rsplit(':').next().unwrap_or(name);
+        match (local, closing) {
+            ("c", false) if !tag.ends_with('/') => {
+                cell = attribute(tag, "r")
+                    .map(|r| tag[r].to_ascii_uppercase())
+                    .filter(|r| wanted.contains(r.as_str()))
+                    .map(|r| {
+                        let kind = attribute(tag, "t").map_or("n", |t| &tag[t]).to_string();
+                        (r, kind)
+                    });
+                inline.clear();
+            }
+            ("c", true) => {
+                if let Some((r, kind)) = cell.take()
+                    && kind != "s"
+                    && !inline.is_empty()
+                {
+                    shown.insert(r, CellText::Inline(std::mem::take(&mut inline)));
+                }
+            }
+            ("v" | "t", false) if cell.is_some() && !tag.ends_with('/') => open = Some(gt + 1),
+            ("v" | "t", true) => {
+                if let (Some(start), Some((r, kind))) = (open.take(), &cell) {
+                    let value = decoded(start..lt);
+                    match (local, kind.as_str()) {
+                        ("v", "s") => {
+                            if let Ok(n) = value.trim().parse() {
+                                shown.insert(r.clone(), CellText::Shared(n));
+                            }
+                        }
+                        ("v", "str") | ("t", "inlineStr") => inline.push_str(&value),
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    links
+        .into_iter()
+        .map(|(id, r, display)| {
+            let mut texts: Vec<CellText> = shown.get(&r).cloned().into_iter().collect();
+            texts.extend(display.map(CellText::Inline));
+            (id, texts)
+        })
+        .collect()
+}
+
+/// The items of Excel's shared strings whose indexes are in `wanted`: each item's runs joined,
+/// its phonetic runs (`rPh`) left out.
+pub fn shared_strings(
+    sst: &str,
+    wanted: &std::collections::BTreeSet<usize>,
+) -> std::collections::HashMap<usize, String> {
+    let mut out = std::collections::HashMap::new();
+    let Some(&last) = wanted.last() else {
+        return out;
+    };
+    let b = sst.as_bytes();
+    let mut at = 0;
+    // The index of the item being read (the count of items started, less one).
+    let mut item: Option<usize> = None;
+    let mut text = String::new();
+    let mut phonetic = false;
+    let mut open: Option<usize> = None;
+    while let Some(k) = memchr::memchr(b'<', &b[at..]) {
+        let lt = at + k;
+        let Some(gt) = tag_end(b, lt) else {
+            break;
+        };
+        let tag = &sst[lt + 1..gt];
+        at = gt + 1;
+        let closing = tag.starts_with('/');
+        let name = tag.trim_start_matches('/');
+        let name = &name[..name
+            .find(|c: char| c.is_ascii_whitespace() || c == '/')
+            .unwrap_or(name.len())];
+        let local = name.rsplit(':').next().unwrap_or(name);
+        match (local, closing) {
+            ("si", false) => {
+                let n = item.map_or(0, |n| n + 1);
+                if n > last {
+                    break;
+                }
+                item = Some(n);
+                text.clear();
+                if tag.ends_with('/') && wanted.contains(&n) {
+                    out.insert(n, String::new());
+                }
+            }
+            ("si", true) => {
+                if let Some(n) = item.filter(|n| wanted.contains(n)) {
+                    out.insert(n, std::mem::take(&mut text));
+                }
+            }
+            ("rPh", false) => phonetic = !tag.ends_with('/'),
+            ("rPh", true) => phonetic = false,
+            ("t", false) if !tag.ends_with('/') => open = Some(gt + 1),
+            ("t", true) => {
+                if let (Some(start), false, Some(n)) = (open.take(), phonetic, item)
+                    && wanted.contains(&n)
+                {
+                    text.push_str(
+                        &decode_escapes(
+                            sst,
+                            start..lt,
+                            |s| memchr::memchr(b'&', s),
+                            |i| reference_at(sst, i),
+                        )
+                        .0,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The external relationships of a relationship part: each id with its target as prepared
 /// (references resolved, as the XML extractor prepares it).
 pub fn external_targets(text: &str) -> Vec<(String, String)> {
@@ -482,6 +664,43 @@ mod tests {
         assert_eq!(got.len(), 1);
         assert_eq!(got[0].0.len(), "https://a.org/".len() + 200_000);
         assert!(started.elapsed().as_secs() < 20);
+    }
+
+    #[test]
+    fn excel_cells_show_their_links_text() {
+        let sheet = "<worksheet><sheetData><row r=\"1\"><c r=\"A1\" t=\"s\"><v>1</v></c><c r=\"B1\" t=\"s\"><v>0</v></c>\
+                     <c r=\"C1\" t=\"inlineStr\"><is><t>https://in&amp;line.example/</t></is></c><c r=\"D1\" t=\"str\"><f>X()</f><v>www.f.example</v></c>\
+                     <c r=\"E1\"><v>42</v></c></row></sheetData>\
+                     <hyperlinks><hyperlink ref=\"a1\" r:id=\"rId1\"/><hyperlink ref=\"C1:C4\" r:id=\"rId2\" display=\"shown\"/>\
+                     <hyperlink ref=\"D1\" r:id=\"rId3\"/><hyperlink ref=\"E1\" r:id=\"rId4\"/><hyperlink ref=\"Z9\" location=\"Sheet2!A1\"/></hyperlinks></worksheet>";
+        let links = sheet_links(sheet);
+        assert_eq!(
+            links,
+            [
+                ("rId1".to_string(), vec![CellText::Shared(1)]),
+                (
+                    "rId2".to_string(),
+                    vec![
+                        CellText::Inline("https://in&line.example/".to_string()),
+                        CellText::Inline("shown".to_string())
+                    ]
+                ),
+                (
+                    "rId3".to_string(),
+                    vec![CellText::Inline("www.f.example".to_string())]
+                ),
+                ("rId4".to_string(), vec![]),
+            ]
+        );
+        let sst = "<sst><si><t>zero</t></si><si><r><t>https://bank.</t></r><r><t>example.com/</t></r><rPh><t>ph</t></rPh></si><si/><si><t>three</t></si></sst>";
+        let wanted = [1, 2].into_iter().collect();
+        let strings = shared_strings(sst, &wanted);
+        assert_eq!(
+            strings.get(&1).map(String::as_str),
+            Some("https://bank.example.com/")
+        );
+        assert_eq!(strings.get(&2).map(String::as_str), Some(""));
+        assert_eq!(strings.len(), 2);
     }
 
     #[test]

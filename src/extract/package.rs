@@ -291,6 +291,19 @@ impl<'a> Package<'a> {
         Some(self.read_entry(chosen))
     }
 
+    /// Decompresses the part named `label` that is not read for itself (an Excel worksheet,
+    /// whose cells show its hyperlinks' text), as XML, within the same limits; `None` when the
+    /// package has no such entry.
+    pub fn read_aside(&mut self, label: &str) -> Option<Result<Part, Refused>> {
+        let index = self.archive.index_for_name(label)?;
+        let chosen = Chosen {
+            index,
+            label: label.to_string(),
+            format: Format::Xml,
+        };
+        Some(self.read_entry(chosen))
+    }
+
     fn read_entry(&mut self, chosen: Chosen) -> Result<Part, Refused> {
         let Chosen {
             index,
