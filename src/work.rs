@@ -65,9 +65,14 @@ pub enum Work {
     /// searches of each extractor for the closer of a bracket, quote, backtick or template
     /// expression.
     OpenerScans,
+    /// Bytes of an HTML page walked with the tokenizer's states by irilint (for the tags the
+    /// tokenizer is not given whole, and for the text read for IRIs), per walk.
+    MarkupWalk,
+    /// Bytes of the runs of an HTML page's text searched for IRIs (decoded first), per run.
+    TextRuns,
 }
 
-const KINDS: usize = 19;
+const KINDS: usize = 21;
 
 /// Every kind of work, in the order of [`all`]'s counts.
 pub const ALL: [Work; KINDS] = [
@@ -90,6 +95,8 @@ pub const ALL: [Work; KINDS] = [
     Work::MarkupRuns,
     Work::PartEnds,
     Work::OpenerScans,
+    Work::MarkupWalk,
+    Work::TextRuns,
 ];
 
 thread_local! {

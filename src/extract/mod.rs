@@ -209,11 +209,10 @@ fn extract_each_unfiltered(
     let text = &source.text;
     match source.format {
         Format::Html => {
-            let comments = html::for_each_occurrence(text, 0..text.len(), on_occurrence);
             // The IRIs a reader sees in the page's text, and those of URL attributes a false
             // separator hides from browsers, after those of its attributes.
-            let problems =
-                html::text_nodes::for_each_text_occurrence(text, 0..text.len(), on_occurrence);
+            let (comments, problems) =
+                html::for_each_page_occurrence(text, 0..text.len(), on_occurrence);
             Extraction {
                 comments,
                 problems,

@@ -789,7 +789,18 @@ fn walk_to_end(text: &str, start: usize, shortcut: bool) -> usize {
     // In the host a CJK character right after ASCII may be a look-alike (`一` for `-`) that
     // the rules must see: the run-on rule starts after the authority.
     let after_authority = after_authority(text, start);
-    for (k, c) in text[start..].char_indices() {
+    let rest = &text[start..];
+    let rb = rest.as_bytes();
+    let mut k = 0;
+    while let Some(c) = rest[k..].chars().next() {
+        if shortcut && c.is_ascii_alphanumeric() {
+            // A run of ASCII letters and digits (most of an IRI) ends nothing, opens nothing,
+            // and starts no CJK run: passed over a byte at a time, not decoded as characters.
+            let run = rb[k..].iter().position(|b| !b.is_ascii_alphanumeric());
+            k = run.map_or(rb.len(), |n| k + n);
+            prev = char::from(rb[k - 1]);
+            continue;
+        }
         // A link written in ASCII ends where running CJK text starts right after a letter or
         // digit (`https://example.org/damo找到了`); CJK after a delimiter (`/wiki/東京`), or in an
         // IRI that already has non-ASCII characters, is part of it.
@@ -815,18 +826,18 @@ fn walk_to_end(text: &str, start: usize, shortcut: bool) -> usize {
         }
         ascii_so_far &= c.is_ascii();
         prev = c;
-        if plain {
-            continue;
-        }
-        if let Some(p) = pair_of_opener(c) {
-            balance[p] += 1;
-        } else if let Some(p) = pair_of_closer(c) {
-            if (p >= FIRST_ENDING_PAIR || in_parens) && balance[p] <= 0 {
-                end = start + k;
-                break;
+        if !plain {
+            if let Some(p) = pair_of_opener(c) {
+                balance[p] += 1;
+            } else if let Some(p) = pair_of_closer(c) {
+                if (p >= FIRST_ENDING_PAIR || in_parens) && balance[p] <= 0 {
+                    end = start + k;
+                    break;
+                }
+                balance[p] -= 1;
             }
-            balance[p] -= 1;
         }
+        k += c.len_utf8();
     }
     crate::work::add(crate::work::Work::OpenerScans, end - start + 1);
     let mut quote_count: Option<usize> = None;

@@ -50,6 +50,16 @@ pub fn decodes_to_itself(text: &str, raw: Range<usize>) -> bool {
     next_escape(&text.as_bytes()[raw]).is_none()
 }
 
+/// Whether a reference in `b` may stand for `:`, `.`, `w` or `W`, the bytes an IRI in text is
+/// found by (a scheme's `:`, the `www.` of a host): a numeric one may stand for any, and of the
+/// named ones only `&colon;` and `&period;` do (a test reads the whole table).
+pub fn may_stand_for_a_trigger(b: &[u8]) -> bool {
+    memchr::memchr_iter(b'&', b).any(|k| {
+        let r = &b[k + 1..];
+        r.first() == Some(&b'#') || r.starts_with(b"colon") || r.starts_with(b"period")
+    })
+}
+
 /// The reference starting with the `&` at `at`: its text and its length in bytes, or `None`
 /// when the `&` is just text.
 pub(crate) fn reference(text: &str, at: usize, end: usize) -> Option<(String, usize)> {
@@ -144,6 +154,24 @@ fn named(b: &[u8], at: usize, in_attribute: bool) -> Option<(String, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_colon_period_and_numeric_references_stand_for_a_trigger() {
+        for (name, &(c1, c2)) in NAMED_ENTITIES.entries() {
+            let decoded: String = [c1, c2]
+                .into_iter()
+                .filter(|&c| c != 0)
+                .filter_map(char::from_u32)
+                .collect();
+            if decoded.contains([':', '.', 'w', 'W']) {
+                let written = format!("&{name}");
+                assert!(may_stand_for_a_trigger(written.as_bytes()), "{written}");
+            }
+        }
+        assert!(may_stand_for_a_trigger(b"a&#58;b"));
+        assert!(may_stand_for_a_trigger(b"www&period;x"));
+        assert!(!may_stand_for_a_trigger(b"Tom &amp; Jerry&nbsp;&lt;"));
+    }
 
     fn dec(raw: &str) -> String {
         decode_attribute(raw, 0..raw.len()).0

@@ -469,14 +469,165 @@ pub(super) fn script_end(b: &[u8], from: usize, end: usize) -> Option<usize> {
 /// script data and plain text, and the same approximation of foreign content: inside `<svg>`
 /// or `<math>` until its end tag).
 pub fn crowded_tags(text: &str, range: Range<usize>, limit: usize) -> Vec<Crowded> {
-    let b = text.as_bytes();
-    let end = range.end;
     let mut out = Vec::new();
-    let mut foreign_depth = 0usize;
+    walk(
+        text,
+        range.end,
+        Walk::new(range.start),
+        &mut NoText,
+        Some((&mut out, limit)),
+    );
+    out
+}
+
+/// What a [`walk`] of a page hands on of its text (the HTML text reader,
+/// [`super::text_nodes`]): the data text shown as text, where it is cut, and the start tags
+/// past ASCII (which may hold a false separator, [`super::unlinked`]).
+pub(super) trait PageText {
+    /// Whether the text is still wanted; once false, the walk only finds crowded tags (it is
+    /// then resumed from [`walk`]'s answer, for the text, by a second walk).
+    fn reading(&mut self) -> bool;
+    /// Data text shown to a reader (not code, not foreign content).
+    fn push(&mut self, part: Range<usize>);
+    /// Markup that is no inline element ends the text read so far.
+    fn flush(&mut self);
+    /// The start tag `text[start..tag_end]` has a byte past ASCII; `foreign`: inside `<svg>`
+    /// or `<math>` (or one of them).
+    fn non_ascii_tag(&mut self, start: usize, tag_end: usize, foreign: bool);
+}
+
+/// A walk that wants no text: [`crowded_tags`] alone.
+struct NoText;
+
+impl PageText for NoText {
+    fn reading(&mut self) -> bool {
+        false
+    }
+    fn push(&mut self, _: Range<usize>) {}
+    fn flush(&mut self) {}
+    fn non_ascii_tag(&mut self, _: usize, _: usize, _: bool) {}
+}
+
+/// Where a [`walk`] is between two constructs: all it needs to go on from there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Walk {
+    /// Where the search for the next `<` starts.
+    i: usize,
+    /// Where the text not yet pushed starts.
+    data: usize,
+    foreign_depth: usize,
+    /// Open code elements ([`is_code`]) outside foreign content.
+    code_depth: usize,
+}
+
+impl Walk {
+    /// A walk from `start`, in data.
+    pub(super) fn new(start: usize) -> Walk {
+        Walk {
+            i: start,
+            data: start,
+            foreign_depth: 0,
+            code_depth: 0,
+        }
+    }
+}
+
+/// Inline elements whose tags a reader's selection goes through: the text before and after is
+/// one text.
+fn joins_text(name: &[u8]) -> bool {
+    // Asked for every tag: the name is lowercased into a small buffer and matched, not
+    // compared with each name in turn.
+    let mut low = [0u8; 6];
+    let Some(name) = lowercased(name, &mut low) else {
+        return false;
+    };
+    matches!(
+        name,
+        b"a" | b"abbr"
+            | b"b"
+            | b"big"
+            | b"cite"
+            | b"data"
+            | b"del"
+            | b"dfn"
+            | b"em"
+            | b"font"
+            | b"i"
+            | b"ins"
+            | b"mark"
+            | b"nobr"
+            | b"q"
+            | b"s"
+            | b"small"
+            | b"span"
+            | b"strike"
+            | b"strong"
+            | b"sub"
+            | b"sup"
+            | b"time"
+            | b"u"
+            | b"wbr"
+    )
+}
+
+/// Elements whose text is code or not shown as text (their end tag ends them).
+fn is_code(name: &[u8]) -> bool {
+    let mut low = [0u8; 8];
+    let Some(name) = lowercased(name, &mut low) else {
+        return false;
+    };
+    matches!(
+        name,
+        b"pre" | b"code" | b"kbd" | b"samp" | b"tt" | b"var" | b"listing" | b"template"
+    )
+}
+
+/// `name` in ASCII lowercase, in `buf`; `None` when it is longer.
+fn lowercased<'b>(name: &[u8], buf: &'b mut [u8]) -> Option<&'b [u8]> {
+    let low = buf.get_mut(..name.len())?;
+    for (l, c) in low.iter_mut().zip(name) {
+        *l = c.to_ascii_lowercase();
+    }
+    Some(low)
+}
+
+/// Walks the HTML of `text[..end]` from `state` with the tokenizer's states (tags and their
+/// attributes, comments, doctypes and bogus comments, CDATA in foreign content, RAWTEXT,
+/// RCDATA, script data, plain text), handing its text to `page` while `page` is
+/// [`PageText::reading`], and each tag of more than `crowded.1` attributes (or with a value
+/// longer than [`MAX_TOKENIZED_VALUE`]) to `crowded.0`. One walk serves both: a page was walked
+/// once for its crowded tags and again for its text. When `page` stops reading, the walk
+/// returns where it stopped, for a walk of the text alone from there.
+pub(super) fn walk(
+    text: &str,
+    end: usize,
+    state: Walk,
+    page: &mut impl PageText,
+    mut crowded: Option<(&mut Vec<Crowded>, usize)>,
+) -> Option<Walk> {
+    let b = text.as_bytes();
+    crate::work::add(crate::work::Work::MarkupWalk, end.saturating_sub(state.i));
+    let mut paused = None;
+    let mut reading = page.reading();
     let mut tags = 0;
-    let mut i = range.start;
+    let Walk {
+        mut i,
+        mut data,
+        mut foreign_depth,
+        mut code_depth,
+    } = state;
     let gt_after = |from: usize| memchr::memchr(b'>', &b[from.min(end)..end]).map(|k| from + k + 1);
+    let shown = |reading: bool, foreign: usize, code: usize| reading && foreign == 0 && code == 0;
     while let Some(k) = memchr::memchr(b'<', &b[i.min(end)..end]) {
+        if reading && !page.reading() {
+            paused = Some(Walk {
+                i,
+                data,
+                foreign_depth,
+                code_depth,
+            });
+            reading = false;
+        }
         let p = i + k;
         i = p + 1;
         let next = b.get(p + 1).copied().filter(|_| p + 1 < end);
@@ -485,67 +636,110 @@ pub fn crowded_tags(text: &str, range: Range<usize>, limit: usize) -> Vec<Crowde
             Some(b'/') => match b.get(p + 2).copied().filter(|_| p + 2 < end) {
                 Some(c) if c.is_ascii_alphabetic() => (p + 2, true),
                 Some(b'>') => {
+                    // `</>` is nothing at all.
+                    if shown(reading, foreign_depth, code_depth) {
+                        page.push(data..p);
+                    }
                     i = p + 3;
+                    data = i;
                     continue;
                 }
                 Some(_) => {
                     // A bogus comment, to the next `>`.
-                    let Some(after) = gt_after(p + 2) else { break };
+                    if shown(reading, foreign_depth, code_depth) {
+                        page.push(data..p);
+                    }
+                    if reading {
+                        page.flush();
+                    }
+                    let Some(after) = gt_after(p + 2) else {
+                        data = end;
+                        break;
+                    };
                     i = after;
+                    data = i;
                     continue;
                 }
                 None => break,
             },
-            Some(b'!') => {
+            Some(b'!') | Some(b'?') => {
+                if shown(reading, foreign_depth, code_depth) {
+                    page.push(data..p);
+                }
+                if reading {
+                    page.flush();
+                }
                 let rest = &b[p..end];
-                i = if rest.starts_with(b"<!--") {
-                    comment_end(text, p, end)
+                let after = if rest.starts_with(b"<!--") {
+                    Some(comment_end(text, p, end))
                 } else if foreign_depth > 0 && rest.starts_with(b"<![CDATA[") {
-                    memchr::memmem::find(&b[p + 9..end], b"]]>").map_or(end, |k| p + 9 + k + 3)
+                    Some(
+                        memchr::memmem::find(&b[p + 9..end], b"]]>").map_or(end, |k| p + 9 + k + 3),
+                    )
                 } else {
-                    // A doctype or a bogus comment: to the next `>` (even in quotes).
-                    let Some(after) = gt_after(p + 2) else { break };
-                    after
+                    // A doctype, a processing instruction or a bogus comment: to the next `>`
+                    // (even in quotes).
+                    gt_after(p + 1)
                 };
-                continue;
-            }
-            Some(b'?') => {
-                let Some(after) = gt_after(p + 1) else { break };
+                let Some(after) = after else {
+                    data = end;
+                    break;
+                };
                 i = after;
+                data = i;
                 continue;
             }
+            // A `<` that starts no markup is text.
             _ => continue,
         };
         let mut counted = Counted::default();
         let Some(tag) = read_tag(b, name_at, end, &mut counted) else {
+            // An unclosed tag at the end: the tokenizer emits nothing from here.
+            if shown(reading, foreign_depth, code_depth) {
+                page.push(data..p);
+            }
+            data = end;
             break;
         };
-        let ordinal = tags;
-        tags += 1;
-        i = tag.end;
-        if counted.attributes > limit || counted.longest_value > MAX_TOKENIZED_VALUE {
-            let before_gt = tag.end - 1;
-            let blank_end = if tag.self_closing {
-                before_gt - 1
-            } else {
-                before_gt
-            };
-            out.push(Crowded {
-                start: p,
-                end: tag.end,
-                blank: tag.name_end..blank_end.max(tag.name_end),
-                name_at,
-                attributes: counted.attributes,
-                end_tag,
-                ordinal,
-            });
+        if let Some((out, limit)) = crowded.as_mut() {
+            if counted.attributes > *limit || counted.longest_value > MAX_TOKENIZED_VALUE {
+                let before_gt = tag.end - 1;
+                let blank_end = if tag.self_closing {
+                    before_gt - 1
+                } else {
+                    before_gt
+                };
+                out.push(Crowded {
+                    start: p,
+                    end: tag.end,
+                    blank: tag.name_end..blank_end.max(tag.name_end),
+                    name_at,
+                    attributes: counted.attributes,
+                    end_tag,
+                    ordinal: tags,
+                });
+            }
+            tags += 1;
         }
+        if shown(reading, foreign_depth, code_depth) {
+            page.push(data..p);
+        }
+        i = tag.end;
+        data = i;
         let name = &b[tag.name_at..tag.name_end];
+        if reading && !joins_text(name) {
+            page.flush();
+        }
         let is_foreign_root =
             name.eq_ignore_ascii_case(b"svg") || name.eq_ignore_ascii_case(b"math");
+        if reading && !end_tag && !b[p..tag.end].is_ascii() {
+            page.non_ascii_tag(p, tag.end, foreign_depth > 0 || is_foreign_root);
+        }
         if end_tag {
             if is_foreign_root {
                 foreign_depth = foreign_depth.saturating_sub(1);
+            } else if reading && foreign_depth == 0 && is_code(name) {
+                code_depth = code_depth.saturating_sub(1);
             }
             continue;
         }
@@ -556,15 +750,22 @@ pub fn crowded_tags(text: &str, range: Range<usize>, limit: usize) -> Vec<Crowde
         if depth > 0 {
             continue;
         }
-        // The text that follows, up to the end tag (which is read as a tag, next round).
+        if reading && is_code(name) {
+            code_depth += 1;
+        }
+        // The text that follows, up to the end tag (which is read as a tag, next round), is
+        // never read.
         match text_after(name) {
             Text::Data => {}
-            Text::Plaintext => break,
+            Text::Plaintext => {
+                data = end;
+                break;
+            }
             Text::Raw => {
                 let mut at = i;
                 loop {
                     let Some(k) = memchr::memmem::find(&b[at.min(end)..end], b"</") else {
-                        return out;
+                        return paused;
                     };
                     if is_end_tag_of(b, at + k + 2, end, name) {
                         i = at + k;
@@ -572,14 +773,24 @@ pub fn crowded_tags(text: &str, range: Range<usize>, limit: usize) -> Vec<Crowde
                     }
                     at += k + 1;
                 }
+                data = i;
             }
             Text::Script => match script_end(b, i, end) {
-                Some(k) => i = k,
-                None => break,
+                Some(k) => {
+                    i = k;
+                    data = i;
+                }
+                None => return paused,
             },
         }
     }
-    out
+    if reading {
+        if data < end && shown(reading, foreign_depth, code_depth) {
+            page.push(data..end);
+        }
+        page.flush();
+    }
+    paused
 }
 
 /// Just after the comment or bogus comment starting at `p`.

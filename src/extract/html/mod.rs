@@ -50,7 +50,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::{Comment, Extraction, Occurrence, SpanMap, template};
+use super::{Comment, Extraction, Occurrence, Problem, SpanMap, template};
 use tags::{FoundTag, LocatedAttribute, start_tags};
 
 /// How an attribute's value holds URLs.
@@ -282,6 +282,28 @@ pub fn for_each_occurrence(
     scan_occurrences(text, range, Elements::Html, on_occurrence)
 }
 
+/// Hands each IRI of the HTML page `text[range]` to `on_occurrence`: those of its attributes as
+/// the tokenizer reaches them, then those of its text ([`text_nodes`]); returns the comments
+/// that may hold suppression directives, and the problems of tags that lose a URL attribute.
+pub fn for_each_page_occurrence(
+    text: &str,
+    range: Range<usize>,
+    on_occurrence: &mut dyn FnMut(Occurrence),
+) -> (Vec<Comment>, Vec<Problem>) {
+    if !template::markup_actions(&text[range.clone()]).is_empty() {
+        // The tokenizer reads a copy with the actions blanked, the text reader the page.
+        let comments = scan_occurrences(text, range.clone(), Elements::Html, on_occurrence);
+        let problems = text_nodes::for_each_text_occurrence(text, range, on_occurrence);
+        return (comments, problems);
+    }
+    // One walk finds the tags the tokenizer is not given whole and the text to read after it.
+    let (crowded, page_text) =
+        text_nodes::prescan(text, range.clone(), crowded::MAX_TOKENIZED_ATTRIBUTES);
+    let comments = scan_view(text, range, Elements::Html, Some(crowded), on_occurrence);
+    let problems = page_text.read(on_occurrence);
+    (comments, problems)
+}
+
 fn scan_occurrences(
     text: &str,
     range: Range<usize>,
@@ -296,7 +318,7 @@ fn scan_occurrences(
         .map(|r| r.start + range.start..r.end + range.start)
         .collect();
     if actions.is_empty() {
-        return scan_view(text, range, elements, on_occurrence);
+        return scan_view(text, range, elements, None, on_occurrence);
     }
     // The two readings are merged as they go, not gathered and sorted (a page of such actions
     // held every occurrence of it at once: 17 bytes per byte). The markup of each action's
@@ -310,7 +332,7 @@ fn scan_occurrences(
         while let Some(action) = actions.get(read).filter(|a| a.start < at).cloned() {
             read += 1;
             let markup = template::markup_string(text, action.clone());
-            scan_view(&markup, 0..markup.len(), elements, &mut |mut o| {
+            scan_view(&markup, 0..markup.len(), elements, None, &mut |mut o| {
                 o.shift(action.start);
                 o.placeholders
                     .extend(super::text_placeholders::printf(&o.iri));
@@ -319,7 +341,7 @@ fn scan_occurrences(
             });
         }
     };
-    let comments = scan_view(&blank, range, elements, &mut |o| {
+    let comments = scan_view(&blank, range, elements, None, &mut |o| {
         strings_before(o.map.source_range().start, &mut *on_occurrence);
         on_occurrence(o);
     });
@@ -327,14 +349,16 @@ fn scan_occurrences(
     comments
 }
 
-/// [`scan_occurrences`] over one view of the document (offsets are the document's).
+/// [`scan_occurrences`] over one view of the document (offsets are the document's), its
+/// crowded tags found by its caller or, with `None`, here.
 fn scan_view(
     text: &str,
     range: Range<usize>,
     elements: Elements,
+    crowded: Option<Vec<crowded::Crowded>>,
     on_occurrence: &mut dyn FnMut(Occurrence),
 ) -> Vec<Comment> {
-    tags::scan(text, range, &mut |mut tag| {
+    let on_tag = &mut |mut tag: tags::FoundTag<'_>| {
         let mut i = 0;
         loop {
             // (The name is dropped before the tag is borrowed to locate the attribute.)
@@ -405,7 +429,11 @@ fn scan_view(
                 on_occurrence(occurrence(iri, r));
             }
         }
-    })
+    };
+    match crowded {
+        Some(crowded) => tags::scan_crowded(text, range, crowded, on_tag),
+        None => tags::scan(text, range, on_tag),
+    }
 }
 
 /// The longest link text looked at ([`anchor_text`]): a URL or host name shown as the text of a

@@ -809,6 +809,17 @@ pub fn scan<'t>(
     )
 }
 
+/// [`scan`], the crowded tags already found ([`crowded_tags`] with
+/// [`MAX_TOKENIZED_ATTRIBUTES`], as the walk of [`super::text_nodes::prescan`] finds them).
+pub fn scan_crowded<'t>(
+    text: &'t str,
+    range: Range<usize>,
+    crowded: Vec<Crowded>,
+    on_tag: &mut dyn FnMut(FoundTag<'t>),
+) -> Vec<Comment> {
+    scan_given(text, range, crowded, MAX_KEPT_NAMES, on_tag)
+}
+
 /// [`scan`], with tags of more than `limit` attributes read by irilint ([`super::crowded`]).
 fn scan_with_limit<'t>(
     text: &'t str,
@@ -818,6 +829,16 @@ fn scan_with_limit<'t>(
     on_tag: &mut dyn FnMut(FoundTag<'t>),
 ) -> Vec<Comment> {
     let crowded = crowded_tags(text, range.clone(), limit);
+    scan_given(text, range, crowded, most_names, on_tag)
+}
+
+fn scan_given<'t>(
+    text: &'t str,
+    range: Range<usize>,
+    crowded: Vec<Crowded>,
+    most_names: usize,
+    on_tag: &mut dyn FnMut(FoundTag<'t>),
+) -> Vec<Comment> {
     let blanks: Vec<Range<usize>> = crowded.iter().map(|c| c.blank.clone()).collect();
     let locator = Locator {
         text,

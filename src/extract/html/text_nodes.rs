@@ -24,8 +24,8 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::charref::{decode_text, decodes_to_itself};
-use super::crowded::{Counted, Text, comment_end, is_end_tag_of, read_tag, script_end, text_after};
+use super::charref::{decode_text, decodes_to_itself, may_stand_for_a_trigger};
+use super::crowded::{Crowded, PageText, Walk, walk};
 use super::unlinked;
 use crate::extract::{MarkupFix, Occurrence, Problem, SpanMap, template, text, text_placeholders};
 use crate::iri::chars::describe;
@@ -44,86 +44,114 @@ const MAX_RUN: usize = 64 * 1024;
 /// ([`unlinked::lost`]).
 const MAX_REREAD: usize = 1024;
 
-/// Inline elements whose tags a reader's selection goes through: the text before and after is
-/// one text.
-fn joins_text(name: &[u8]) -> bool {
-    // Asked for every tag: the name is lowercased into a small buffer and matched, not
-    // compared with each name in turn.
-    let mut low = [0u8; 6];
-    let Some(name) = lowercased(name, &mut low) else {
-        return false;
-    };
-    matches!(
-        name,
-        b"a" | b"abbr"
-            | b"b"
-            | b"big"
-            | b"cite"
-            | b"data"
-            | b"del"
-            | b"dfn"
-            | b"em"
-            | b"font"
-            | b"i"
-            | b"ins"
-            | b"mark"
-            | b"nobr"
-            | b"q"
-            | b"s"
-            | b"small"
-            | b"span"
-            | b"strike"
-            | b"strong"
-            | b"sub"
-            | b"sup"
-            | b"time"
-            | b"u"
-            | b"wbr"
-    )
-}
-
-/// Elements whose text is code or not shown as text (their end tag ends them).
-fn is_code(name: &[u8]) -> bool {
-    let mut low = [0u8; 8];
-    let Some(name) = lowercased(name, &mut low) else {
-        return false;
-    };
-    matches!(
-        name,
-        b"pre" | b"code" | b"kbd" | b"samp" | b"tt" | b"var" | b"listing" | b"template"
-    )
-}
-
-/// `name` in ASCII lowercase, in `buf`; `None` when it is longer.
-fn lowercased<'b>(name: &[u8], buf: &'b mut [u8]) -> Option<&'b [u8]> {
-    let low = buf.get_mut(..name.len())?;
-    for (l, c) in low.iter_mut().zip(name) {
-        *l = c.to_ascii_lowercase();
-    }
-    Some(low)
-}
-
 /// The text read so far, as the source ranges it is made of.
 #[derive(Default)]
 struct Run {
     parts: Vec<Range<usize>>,
     len: usize,
-    /// A `:` or a `www.` is in it: it may hold an IRI.
+    /// A `:` or a `www.` is in a part, or a reference that may stand for one of their bytes
+    /// ([`may_stand_for_a_trigger`]): it may hold an IRI.
     maybe: bool,
+    /// A reference is in it (that may stand for none of those bytes).
+    references: bool,
+}
+
+impl Run {
+    /// Whether it may hold an IRI: a part holds a `:` or a `www.`, or may after its references
+    /// are decoded, or the text joined across its parts holds a `www.` and references (a run
+    /// with a reference was read whole, before the references were weighed; one without, only
+    /// when one part held the `www.`: still so).
+    fn may_hold_iri(&self, text: &str) -> bool {
+        self.maybe || (self.references && www_dot_across(text, &self.parts))
+    }
+}
+
+/// Whether the text joined from `parts` of `text` has a `www.` (any case).
+fn www_dot_across(text: &str, parts: &[Range<usize>]) -> bool {
+    let is_w = |c: &&u8| **c | 0x20 == b'w';
+    // How many `w`s (up to 3) end the text joined so far.
+    let mut ws = 0;
+    for part in parts {
+        let b = &text.as_bytes()[part.clone()];
+        for k in memchr::memchr_iter(b'.', b) {
+            let within = b[..k].iter().rev().take(3).take_while(is_w).count();
+            let before = if within == k { within + ws } else { within };
+            if before >= 3 {
+                return true;
+            }
+        }
+        let trailing = b.iter().rev().take(3).take_while(is_w).count();
+        ws = if trailing == b.len() {
+            (ws + trailing).min(3)
+        } else {
+            trailing
+        };
+    }
+    false
+}
+
+/// What the reader does with the text it is handed.
+enum Mode<'f> {
+    /// Reads it for IRIs, handed to the callback.
+    Read(&'f mut dyn FnMut(Occurrence)),
+    /// Keeps what may hold an IRI, to read after the tokenizer has handed over the page's
+    /// attributes ([`prescan`]).
+    Defer,
+    /// Kept enough ([`max_deferred`]): the rest is read by a walk of its own.
+    Off,
+}
+
+/// What a deferred reading holds, in the page's order.
+enum Deferred {
+    /// The parts of a run of text that may hold an IRI.
+    Run(Vec<Range<usize>>),
+    /// A start tag with a byte past ASCII: its `<`, how far it is read again, whether in
+    /// foreign content.
+    Tag(usize, usize, bool),
+}
+
+/// The most bytes of [`Deferred`] kept for one page: half its size, within 64 KB and 8 MB.
+/// Beyond, its text is walked again after the tokenizer: a page of millions of tiny inline
+/// elements (16 bytes per `<b>:</b>`) never holds their list beside it. A real page keeps a
+/// few percent of its size.
+fn max_deferred(page: usize) -> usize {
+    (page / 2).clamp(64 << 10, 8 << 20)
 }
 
 struct Reader<'t, 'f> {
     text: &'t str,
+    end: usize,
     run: Run,
-    on_occurrence: &'f mut dyn FnMut(Occurrence),
+    mode: Mode<'f>,
+    deferred: Vec<Deferred>,
+    deferred_bytes: usize,
+    /// How many bytes of [`Deferred`] it keeps ([`max_deferred`]).
+    max_deferred: usize,
+    /// Every run with a reference is read, as before the references were weighed: what the
+    /// tests compare the weighing with.
+    unweighed: bool,
+    /// The run being read when the deferring stopped.
+    paused_run: Run,
     problems: Vec<Problem>,
 }
 
-impl Reader<'_, '_> {
+impl<'t> Reader<'t, '_> {
+    fn defer(&mut self, d: Deferred) {
+        self.deferred_bytes += std::mem::size_of::<Deferred>()
+            + match &d {
+                Deferred::Run(parts) => parts.capacity() * std::mem::size_of::<Range<usize>>(),
+                Deferred::Tag(..) => 0,
+            };
+        self.deferred.push(d);
+    }
+
     /// Reports the start tag at `start` when a false separator in it loses a URL attribute,
     /// and hands on the IRIs of the lost attributes.
     fn unlinked(&mut self, start: usize, end: usize, foreign: bool) {
         let text = self.text;
+        let Mode::Read(on_occurrence) = &mut self.mode else {
+            return;
+        };
         let Some(lost) = unlinked::lost(text, start, end, foreign) else {
             return;
         };
@@ -172,8 +200,50 @@ impl Reader<'_, '_> {
                     reference_texts: Vec::new(),
                 }
                 .with_templates();
-                (self.on_occurrence)(occ);
+                on_occurrence(occ);
             });
+        }
+    }
+
+    fn push_part(&mut self, part: Range<usize>) {
+        if part.is_empty() {
+            return;
+        }
+        let b = &self.text.as_bytes()[part.clone()];
+        // (A reference may stand for either: `&colon;`, `&#58;`. The `:` and `&` are looked
+        // for first, in one search: then a prose run's `.`s are not looked at one by one.)
+        if !self.run.maybe {
+            let mut references = false;
+            self.run.maybe = match memchr::memchr2(b':', b'&', b) {
+                Some(k) if b[k] == b':' => true,
+                Some(k) => {
+                    references = true;
+                    memchr::memchr(b':', &b[k..]).is_some() || may_stand_for_a_trigger(&b[k..])
+                }
+                None => false,
+            } || memchr::memchr_iter(b'.', b)
+                .any(|k| k >= 3 && b[k - 3..k].eq_ignore_ascii_case(b"www"));
+            self.run.references |= references;
+        }
+        self.run.len += part.len();
+        self.run.parts.push(part);
+        if self.run.len > MAX_RUN {
+            self.flush();
+        }
+    }
+}
+
+impl PageText for Reader<'_, '_> {
+    fn reading(&mut self) -> bool {
+        match self.mode {
+            Mode::Read(_) => true,
+            Mode::Defer if self.deferred_bytes <= self.max_deferred => true,
+            Mode::Defer => {
+                self.paused_run = std::mem::take(&mut self.run);
+                self.mode = Mode::Off;
+                false
+            }
+            Mode::Off => false,
         }
     }
 
@@ -195,84 +265,99 @@ impl Reader<'_, '_> {
         self.push_part(part);
     }
 
-    fn push_part(&mut self, part: Range<usize>) {
-        if part.is_empty() {
+    /// Reads the run for IRIs (or keeps it for later), and starts a new one.
+    fn flush(&mut self) {
+        let read = match self.unweighed {
+            true => self.run.maybe || self.run.references,
+            false => self.run.may_hold_iri(self.text),
+        };
+        if !read {
+            // The list is kept for the next run: most runs hold no IRI.
+            self.run.parts.clear();
+            self.run.len = 0;
+            self.run.references = false;
             return;
         }
-        let b = &self.text.as_bytes()[part.clone()];
-        self.run.maybe = self.run.maybe
-            || memchr::memchr2_iter(b':', b'.', b)
-                .any(|k| b[k] == b':' || (k >= 3 && b[k - 3..k].eq_ignore_ascii_case(b"www")))
-            // A reference may stand for either (`&colon;`, `&#58;`).
-            || memchr::memchr(b'&', b).is_some();
-        self.run.len += part.len();
-        self.run.parts.push(part);
-        if self.run.len > MAX_RUN {
-            self.flush();
+        let run = std::mem::take(&mut self.run);
+        match &mut self.mode {
+            Mode::Read(on_occurrence) => read_run(self.text, run.parts, &mut **on_occurrence),
+            Mode::Defer => self.defer(Deferred::Run(run.parts)),
+            Mode::Off => {}
         }
     }
 
-    /// Reads the run for IRIs, and starts a new one.
-    fn flush(&mut self) {
-        let run = std::mem::take(&mut self.run);
-        if !run.maybe {
-            return;
-        }
+    fn non_ascii_tag(&mut self, start: usize, tag_end: usize, foreign: bool) {
+        // Read again up to a little past where the tokenizer ended it (a quoted `>` the false
+        // separator brings into a value): never to the end of the page per tag.
         let text = self.text;
-        let (Some(first), Some(last)) = (run.parts.first(), run.parts.last()) else {
-            return;
-        };
-        // The template expressions of the run's own text (the run holds whole lines' worth at
-        // most, and runs never overlap: the page is searched once in all).
-        let span = first.start..last.end;
-        let masks: Vec<Range<usize>> = template::line_placeholders(&text[span.clone()])
-            .into_iter()
-            .map(|m| m.start + span.start..m.end + span.start)
-            .collect();
-        let (mut prepared, mut map) = (String::new(), SpanMap::default());
-        let decoded = |prepared: &mut String, map: &mut SpanMap, r: Range<usize>| {
-            if decodes_to_itself(text, r.clone()) {
-                prepared.push_str(&text[r.clone()]);
-                map.push_copied(r);
-            } else {
-                let (t, t_map) = decode_text(text, r);
-                prepared.push_str(&t);
-                map.extend(&t_map);
-            }
-        };
-        for part in run.parts {
-            // The masked parts as `~` of the same length, mapped one to one: it may be inside an
-            // IRI, and is no letter that would join a word to it (`{% if x %}www.a.org`).
-            let first = masks.partition_point(|m| m.end <= part.start);
-            let mut at = part.start;
-            for m in masks[first..].iter().take_while(|m| m.start < part.end) {
-                let (s, e) = (m.start.max(at), m.end.min(part.end));
-                if s > at {
-                    decoded(&mut prepared, &mut map, at..s);
-                }
-                prepared.extend(std::iter::repeat_n('~', e - s));
-                map.push_copied(s..e);
-                at = e;
-            }
-            if part.end > at {
-                decoded(&mut prepared, &mut map, at..part.end);
-            }
+        let mut limit = self.end.min(tag_end.saturating_add(MAX_REREAD));
+        while !text.is_char_boundary(limit) {
+            limit += 1;
         }
-        for r in text::Iris::new(&prepared) {
-            let iri = &prepared[r.clone()];
-            let mut occ = Occurrence {
-                iri: Arc::from(iri),
-                placeholders: text_placeholders::placeholders(iri),
-                map: map.slice(r),
-                origin: ORIGIN.into(),
-                label: None,
-                reference_texts: Vec::new(),
-            };
-            if !masks.is_empty() {
-                template::unmask(&mut occ, text, &masks);
-            }
-            (self.on_occurrence)(occ);
+        match self.mode {
+            Mode::Read(_) => self.unlinked(start, limit, foreign),
+            Mode::Defer => self.defer(Deferred::Tag(start, limit, foreign)),
+            Mode::Off => {}
         }
+    }
+}
+
+/// Reads the text made of `parts` of `text` for IRIs.
+fn read_run(text: &str, parts: Vec<Range<usize>>, on_occurrence: &mut dyn FnMut(Occurrence)) {
+    let (Some(first), Some(last)) = (parts.first(), parts.last()) else {
+        return;
+    };
+    crate::work::add(crate::work::Work::TextRuns, last.end - first.start);
+    // The template expressions of the run's own text (the run holds whole lines' worth at
+    // most, and runs never overlap: the page is searched once in all).
+    let span = first.start..last.end;
+    let masks: Vec<Range<usize>> = template::line_placeholders(&text[span.clone()])
+        .into_iter()
+        .map(|m| m.start + span.start..m.end + span.start)
+        .collect();
+    let (mut prepared, mut map) = (String::new(), SpanMap::default());
+    let decoded = |prepared: &mut String, map: &mut SpanMap, r: Range<usize>| {
+        if decodes_to_itself(text, r.clone()) {
+            prepared.push_str(&text[r.clone()]);
+            map.push_copied(r);
+        } else {
+            let (t, t_map) = decode_text(text, r);
+            prepared.push_str(&t);
+            map.extend(&t_map);
+        }
+    };
+    for part in parts {
+        // The masked parts as `~` of the same length, mapped one to one: it may be inside an
+        // IRI, and is no letter that would join a word to it (`{% if x %}www.a.org`).
+        let first = masks.partition_point(|m| m.end <= part.start);
+        let mut at = part.start;
+        for m in masks[first..].iter().take_while(|m| m.start < part.end) {
+            let (s, e) = (m.start.max(at), m.end.min(part.end));
+            if s > at {
+                decoded(&mut prepared, &mut map, at..s);
+            }
+            prepared.extend(std::iter::repeat_n('~', e - s));
+            map.push_copied(s..e);
+            at = e;
+        }
+        if part.end > at {
+            decoded(&mut prepared, &mut map, at..part.end);
+        }
+    }
+    for r in text::Iris::new(&prepared) {
+        let iri = &prepared[r.clone()];
+        let mut occ = Occurrence {
+            iri: Arc::from(iri),
+            placeholders: text_placeholders::placeholders(iri),
+            map: map.slice(r),
+            origin: ORIGIN.into(),
+            label: None,
+            reference_texts: Vec::new(),
+        };
+        if !masks.is_empty() {
+            template::unmask(&mut occ, text, &masks);
+        }
+        on_occurrence(occ);
     }
 }
 
@@ -284,160 +369,94 @@ pub fn for_each_text_occurrence(
     range: Range<usize>,
     on_occurrence: &mut dyn FnMut(Occurrence),
 ) -> Vec<Problem> {
-    let b = text.as_bytes();
-    let end = range.end;
-    let mut reader = Reader {
-        text,
-        run: Run::default(),
-        on_occurrence,
-        problems: Vec::new(),
-    };
-    let mut foreign_depth = 0usize;
-    let mut code_depth = 0usize;
-    // Where the text not yet pushed starts.
-    let mut data = range.start;
-    let mut i = range.start;
-    let gt_after = |from: usize| memchr::memchr(b'>', &b[from.min(end)..end]).map(|k| from + k + 1);
-    let shown = |foreign: usize, code: usize| foreign == 0 && code == 0;
-    while let Some(k) = memchr::memchr(b'<', &b[i.min(end)..end]) {
-        let p = i + k;
-        i = p + 1;
-        let next = b.get(p + 1).copied().filter(|_| p + 1 < end);
-        let (name_at, end_tag) = match next {
-            Some(c) if c.is_ascii_alphabetic() => (p + 1, false),
-            Some(b'/') => match b.get(p + 2).copied().filter(|_| p + 2 < end) {
-                Some(c) if c.is_ascii_alphabetic() => (p + 2, true),
-                Some(b'>') => {
-                    // `</>` is nothing at all.
-                    if shown(foreign_depth, code_depth) {
-                        reader.push(data..p);
-                    }
-                    i = p + 3;
-                    data = i;
-                    continue;
-                }
-                Some(_) => {
-                    if shown(foreign_depth, code_depth) {
-                        reader.push(data..p);
-                    }
-                    reader.flush();
-                    let Some(after) = gt_after(p + 2) else {
-                        data = end;
-                        break;
-                    };
-                    i = after;
-                    data = i;
-                    continue;
-                }
-                None => break,
-            },
-            Some(b'!') | Some(b'?') => {
-                if shown(foreign_depth, code_depth) {
-                    reader.push(data..p);
-                }
-                reader.flush();
-                let rest = &b[p..end];
-                let after = if rest.starts_with(b"<!--") {
-                    Some(comment_end(text, p, end))
-                } else if foreign_depth > 0 && rest.starts_with(b"<![CDATA[") {
-                    Some(
-                        memchr::memmem::find(&b[p + 9..end], b"]]>").map_or(end, |k| p + 9 + k + 3),
-                    )
-                } else {
-                    gt_after(p + 1)
-                };
-                let Some(after) = after else {
-                    data = end;
-                    break;
-                };
-                i = after;
-                data = i;
-                continue;
-            }
-            // A `<` that starts no markup is text.
-            _ => continue,
-        };
-        let Some(tag) = read_tag(b, name_at, end, &mut Counted::default()) else {
-            // An unclosed tag at the end: the tokenizer emits nothing from here.
-            if shown(foreign_depth, code_depth) {
-                reader.push(data..p);
-            }
-            data = end;
-            break;
-        };
-        if shown(foreign_depth, code_depth) {
-            reader.push(data..p);
-        }
-        i = tag.end;
-        data = i;
-        let name = &b[tag.name_at..tag.name_end];
-        if !joins_text(name) {
-            reader.flush();
-        }
-        let is_foreign_root =
-            name.eq_ignore_ascii_case(b"svg") || name.eq_ignore_ascii_case(b"math");
-        if !end_tag && !b[p..tag.end].is_ascii() {
-            // Read again up to a little past where the tokenizer ended it (a quoted `>` the
-            // false separator brings into a value): never to the end of the page per tag.
-            let mut limit = end.min(tag.end.saturating_add(MAX_REREAD));
-            while !text.is_char_boundary(limit) {
-                limit += 1;
-            }
-            reader.unlinked(p, limit, foreign_depth > 0 || is_foreign_root);
-        }
-        if end_tag {
-            if is_foreign_root {
-                foreign_depth = foreign_depth.saturating_sub(1);
-            } else if foreign_depth == 0 && is_code(name) {
-                code_depth = code_depth.saturating_sub(1);
-            }
-            continue;
-        }
-        let depth = foreign_depth;
-        if is_foreign_root && !tag.self_closing {
-            foreign_depth += 1;
-        }
-        if depth > 0 {
-            continue;
-        }
-        if is_code(name) {
-            code_depth += 1;
-        }
-        // Raw text is never read: to its end tag (read as a tag, next round).
-        match text_after(name) {
-            Text::Data => {}
-            Text::Plaintext => {
-                data = end;
-                break;
-            }
-            Text::Raw => {
-                let mut at = i;
-                loop {
-                    let Some(k) = memchr::memmem::find(&b[at.min(end)..end], b"</") else {
-                        return reader.problems;
-                    };
-                    if is_end_tag_of(b, at + k + 2, end, name) {
-                        i = at + k;
-                        break;
-                    }
-                    at += k + 1;
-                }
-                data = i;
-            }
-            Text::Script => match script_end(b, i, end) {
-                Some(k) => {
-                    i = k;
-                    data = i;
-                }
-                None => return reader.problems,
-            },
-        }
-    }
-    if data < end && shown(foreign_depth, code_depth) {
-        reader.push(data..end);
-    }
-    reader.flush();
+    let mut reader = Reader::new(text, range.end, Mode::Read(on_occurrence));
+    walk(text, range.end, Walk::new(range.start), &mut reader, None);
     reader.problems
+}
+
+impl<'t, 'f> Reader<'t, 'f> {
+    fn new(text: &'t str, end: usize, mode: Mode<'f>) -> Reader<'t, 'f> {
+        Reader {
+            text,
+            end,
+            run: Run::default(),
+            mode,
+            deferred: Vec::new(),
+            deferred_bytes: 0,
+            max_deferred: usize::MAX,
+            unweighed: false,
+            paused_run: Run::default(),
+            problems: Vec::new(),
+        }
+    }
+}
+
+/// The text of a page as its one walk before the tokenizer left it ([`prescan`]), to be read
+/// once the tokenizer has handed over the page's attributes ([`PageTextLeft::read`]).
+pub struct PageTextLeft<'t> {
+    text: &'t str,
+    end: usize,
+    deferred: Vec<Deferred>,
+    /// Where the walk stopped keeping the text, and the run it was in.
+    paused: Option<(Walk, Run)>,
+}
+
+/// Walks the HTML of `text[range]` once, as the tokenizer will (the states of
+/// [`super::crowded`]): the tags of more than `limit` attributes, for the tokenizer, and the
+/// page's text that may hold IRIs, to read after the tokenizer (the IRIs of the text come after
+/// those of the attributes). The page was walked twice, once for each.
+pub fn prescan(text: &str, range: Range<usize>, limit: usize) -> (Vec<Crowded>, PageTextLeft<'_>) {
+    let keep = max_deferred(range.len());
+    prescan_keeping(text, range, limit, keep)
+}
+
+/// [`prescan`], keeping at most `max_deferred` bytes of the text's runs and tags.
+fn prescan_keeping(
+    text: &str,
+    range: Range<usize>,
+    limit: usize,
+    max_deferred: usize,
+) -> (Vec<Crowded>, PageTextLeft<'_>) {
+    let mut crowded = Vec::new();
+    let mut reader = Reader::new(text, range.end, Mode::Defer);
+    reader.max_deferred = max_deferred;
+    let paused = walk(
+        text,
+        range.end,
+        Walk::new(range.start),
+        &mut reader,
+        Some((&mut crowded, limit)),
+    );
+    let left = PageTextLeft {
+        text,
+        end: range.end,
+        deferred: reader.deferred,
+        paused: paused.map(|w| (w, reader.paused_run)),
+    };
+    (crowded, left)
+}
+
+impl PageTextLeft<'_> {
+    /// Hands each IRI of the page's text to `on_occurrence` ([`for_each_text_occurrence`]),
+    /// and returns the problems of the tags that lose a URL attribute.
+    pub fn read(self, on_occurrence: &mut dyn FnMut(Occurrence)) -> Vec<Problem> {
+        let mut reader = Reader::new(self.text, self.end, Mode::Read(on_occurrence));
+        for d in self.deferred {
+            match d {
+                Deferred::Run(parts) => {
+                    if let Mode::Read(on) = &mut reader.mode {
+                        read_run(self.text, parts, &mut **on);
+                    }
+                }
+                Deferred::Tag(start, limit, foreign) => reader.unlinked(start, limit, foreign),
+            }
+        }
+        if let Some((state, run)) = self.paused {
+            reader.run = run;
+            walk(self.text, self.end, state, &mut reader, None);
+        }
+        reader.problems
+    }
 }
 
 #[cfg(test)]
@@ -546,6 +565,157 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    /// Pages with text IRIs, inline and other tags, code, foreign content, raw text, comments,
+    /// references, templates, tags that lose a link to a false separator and crowded tags.
+    fn pages() -> Vec<String> {
+        let pieces = [
+            "<p>See https://a.org/x and www.b.org.</p>",
+            "<p>https://c.org/<wbr>pa<b>th</b>?q=1&amp;r=&#x200B;2</p>",
+            "<a\u{3000}href=\"https://lost.org/\">t</a>",
+            "<img title=\"\u{e9}\" src=\"https://d.org/i\u{200B}.png\">",
+            "<pre>https://code.org/</pre><code>www.e.org</code>",
+            "<svg><a href=\"https://f.org/\">https://g.org/</a></svg>",
+            "<script>var u = 'https://h.org/';</script><style>b{}</style>",
+            "<!-- https://i.org/ --><!DOCTYPE html><?pi https://j.org/?>",
+            "<div a b c d e>https://k.org/{{ .Path }}/x</div>",
+            "<p>text: no link here, mailto:x@y.org</p></>",
+            "<textarea>https://l.org/</textarea> ftp://m.org/\u{202E}",
+        ];
+        let mut out: Vec<String> = pieces.iter().map(|p| p.to_string()).collect();
+        out.push(pieces.concat());
+        out.push(pieces.iter().rev().copied().collect::<String>().repeat(3));
+        // Truncated: an unclosed tag, comment, script.
+        out.push(format!("{}<a href='https://n.org/", pieces[0]));
+        out.push(format!("{}<script>x", pieces[1]));
+        out
+    }
+
+    /// The page's occurrences (IRI, source range, origin) and problems, with its text read by
+    /// `read`, and the bytes of markup walked.
+    type Read = (Vec<(String, Range<usize>, String)>, Vec<Range<usize>>, u64);
+
+    fn two_walks(html: &str) -> Read {
+        let mut got = Vec::new();
+        let (problems, walked) = crate::work::measure(crate::work::Work::MarkupWalk, || {
+            let mut on = |o: Occurrence| {
+                got.push((
+                    o.iri.to_string(),
+                    o.map.source_range(),
+                    o.origin.to_string(),
+                ))
+            };
+            super::super::for_each_occurrence(html, 0..html.len(), &mut on);
+            for_each_text_occurrence(html, 0..html.len(), &mut on)
+        });
+        (got, problems.into_iter().map(|p| p.range).collect(), walked)
+    }
+
+    #[test]
+    fn one_walk_finds_what_the_two_found_in_the_same_order() {
+        for html in pages() {
+            let mut got = Vec::new();
+            let ((_, problems), walked) =
+                crate::work::measure(crate::work::Work::MarkupWalk, || {
+                    super::super::for_each_page_occurrence(html.as_str(), 0..html.len(), &mut |o| {
+                        got.push((
+                            o.iri.to_string(),
+                            o.map.source_range(),
+                            o.origin.to_string(),
+                        ))
+                    })
+                });
+            let one: Read = (got, problems.into_iter().map(|p| p.range).collect(), walked);
+            let two = two_walks(&html);
+            assert_eq!((&one.0, &one.1), (&two.0, &two.1), "{html}");
+            // The page is walked once, not once for its crowded tags and again for its text.
+            assert_eq!(one.2, html.len() as u64, "{html}");
+            assert_eq!(two.2, 2 * html.len() as u64, "{html}");
+        }
+    }
+
+    #[test]
+    fn a_page_whose_text_is_not_all_kept_is_read_on_from_where_the_keeping_stopped() {
+        for html in pages() {
+            let mut expected = Vec::new();
+            let problems = for_each_text_occurrence(&html, 0..html.len(), &mut |o| {
+                expected.push((o.iri.to_string(), o.map.source_range()))
+            });
+            let expected_problems: Vec<Range<usize>> =
+                problems.into_iter().map(|p| p.range).collect();
+            let crowded = super::super::crowded::crowded_tags(&html, 0..html.len(), 3);
+            // Nothing kept, a little, everything.
+            for keep in [0, 100, 300, usize::MAX] {
+                let (found_crowded, left) = prescan_keeping(&html, 0..html.len(), 3, keep);
+                assert_eq!(found_crowded, crowded, "{html}");
+                if keep == 0 && html.len() > 1000 {
+                    assert!(left.paused.is_some(), "{html}");
+                }
+                let mut got = Vec::new();
+                let problems =
+                    left.read(&mut |o| got.push((o.iri.to_string(), o.map.source_range())));
+                let problems: Vec<Range<usize>> = problems.into_iter().map(|p| p.range).collect();
+                assert_eq!(got, expected, "{keep} {html}");
+                assert_eq!(problems, expected_problems, "{keep} {html}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_page_of_tiny_inline_elements_keeps_a_bounded_list_of_its_text() {
+        // 16 bytes of a part's range for each 8 bytes of the page: past half the page's size,
+        // the rest of the text is read by a walk of its own, after the tokenizer.
+        let html = format!("<p>{}</p> www.a.org", "<b>:</b>".repeat(100_000));
+        let (_, left) = prescan(&html, 0..html.len(), 256);
+        let kept: usize = left
+            .deferred
+            .iter()
+            .map(|d| match d {
+                Deferred::Run(parts) => parts.capacity() * 16,
+                Deferred::Tag(..) => 0,
+            })
+            .sum();
+        // (At most one run of `MAX_RUN` one-byte parts past the limit, grown by doubling.)
+        assert!(
+            kept <= max_deferred(html.len()) + 4 * MAX_RUN * 16,
+            "{kept}"
+        );
+        assert!(left.paused.is_some());
+        let mut got = Vec::new();
+        let (_, walked) = crate::work::measure(crate::work::Work::MarkupWalk, || {
+            left.read(&mut |o| got.push(o.iri.to_string()))
+        });
+        assert!(walked > 0 && walked < html.len() as u64);
+        assert_eq!(got, ["www.a.org"]);
+    }
+
+    #[test]
+    fn runs_are_read_when_they_may_hold_an_iri_after_decoding() {
+        let pieces = [
+            "ww", "w", "W.", ".", "x.org", "<b>", "</b>", "<p>", "&amp;", "&#46;", "&#x3A;",
+            "&colon;", "&period;", "http", ":", " ", "&nbsp;", "{{ x }}",
+        ];
+        for html in &crate::extract::joinings("", &pieces, 4) {
+            let every = |unweighed: bool| {
+                let mut got = Vec::new();
+                let mut on = |o: Occurrence| got.push((o.iri.to_string(), o.map.source_range()));
+                let mut reader = Reader::new(html, html.len(), Mode::Read(&mut on));
+                reader.unweighed = unweighed;
+                walk(html, html.len(), Walk::new(0), &mut reader, None);
+                got
+            };
+            assert_eq!(every(false), every(true), "{html}");
+        }
+        // Prose with references but no `:` nor `www.` is not decoded and searched.
+        let page = "<p>Tom &amp; Jerry&nbsp;&lt;3 <b>w</b>w. w<i>w</i>.</p>".repeat(100);
+        let (_, work) = crate::work::measure(crate::work::Work::TextRuns, || {
+            for_each_text_occurrence(&page, 0..page.len(), &mut |_| {})
+        });
+        assert_eq!(work, 0);
+        // Joined across parts, a `www.` is read with the references beside it, as it was.
+        let page = "<p>Tom &amp; ww<b>w.</b>x.org</p>";
+        assert_eq!(found(page), pairs(&[("www.x.org", "ww<b>w.</b>x.org")]));
     }
 
     #[test]
