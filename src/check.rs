@@ -1118,9 +1118,11 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Opened, NotLoaded>
     }
     let not_text = |NotText::Binary { nul_at }| binary(display.clone(), nul_at, explicit);
     if options.keep_bytes {
-        let source = Source::decode(display.clone(), format, &bytes).map_err(not_text)?;
+        // A UTF-8 file is its text: decoded without a copy, or `--fix` would hold it twice.
+        let (source, bytes) =
+            Source::decode_keeping(display.clone(), format, bytes).map_err(not_text)?;
         return Ok(Opened::Document(Box::new(Loaded {
-            bytes: crate::source::kept_beside(bytes, &source),
+            bytes,
             source,
             path,
             in_package: false,
