@@ -218,21 +218,10 @@ pub fn fix_file(
             let Some(before) = original.as_mut() else {
                 return failed("the document as read is lost".into(), None, version);
             };
-            let old = match before.hold() {
-                Ok(held) => held,
+            match diffed(before, &mut version) {
+                Ok(diff) => fixes.diff = Some(diff),
                 Err(message) => return failed(message, original, version),
-            };
-            let new = version.held().expect("fixed");
-            // A UTF-8 file's bytes, BOM included, are what a patch applies to; another
-            // encoding's diff is of the decoded text, to be read.
-            let (a, b) = match (
-                std::str::from_utf8(old.bytes()),
-                std::str::from_utf8(new.bytes()),
-            ) {
-                (Ok(a), Ok(b)) => (a, b),
-                _ => (old.source.text.as_str(), new.source.text.as_str()),
-            };
-            fixes.diff = Some(diff::unified(&old.source.path, a, b));
+            }
         }
         (FixOutput::Diff, _) => {}
         (FixOutput::Write, None) => {
@@ -251,8 +240,59 @@ pub fn fix_file(
         (FixOutput::Write, Some(_)) => {}
     }
     drop(original);
-    let shown = &version.held().expect("fixed").source;
+    // (A diff let the fixed text go; a report of it reads it again.)
+    let shown = match options.render {
+        Some(_) => version.hold().ok().map(|held| &held.source),
+        None => None,
+    };
     settle(outcome, fixes, shown, options, fix)
+}
+
+/// The diff of the document as read (`before`, let go) and fixed (`after`, held). Of a UTF-8
+/// file, one text is held at a time: the fixed one's lines are compared by their digests and
+/// read back from its temporary file as the hunks need them; another encoding's is of the two
+/// decoded texts, held together.
+fn diffed(before: &mut Version, after: &mut Version) -> Result<String, String> {
+    let key = std::hash::RandomState::new();
+    let held = after.held().ok_or("the fixed document is not held")?;
+    let new_digests = held
+        .bytes
+        .is_empty()
+        .then(|| diff::line_digests(&held.source.text, &key));
+    after.let_go()?;
+    let old = before.hold()?;
+    let path = old.source.path.clone();
+    if let Some(new_digests) = new_digests
+        && old.bytes.is_empty()
+    {
+        let old_digests = diff::line_digests(&old.source.text, &key);
+        let mut new = after.reader()?;
+        return diff::unified_by_lines(
+            &path,
+            &old.source.text,
+            &old_digests,
+            &new_digests,
+            &mut new,
+        )
+        .map_err(|e| {
+            format!(
+                "cannot read the fixed document back from its temporary file: {}",
+                crate::fsio::describe_io_error(&e)
+            )
+        });
+    }
+    let new = after.hold()?;
+    let old = before.held().ok_or("the document as read is not held")?;
+    // A UTF-8 file's bytes, BOM included, are what a patch applies to; another encoding's
+    // diff is of the decoded text, to be read.
+    let (a, b) = match (
+        std::str::from_utf8(old.bytes()),
+        std::str::from_utf8(new.bytes()),
+    ) {
+        (Ok(a), Ok(b)) => (a, b),
+        _ => (old.source.text.as_str(), new.source.text.as_str()),
+    };
+    Ok(diff::unified(&path, a, b))
 }
 
 /// The check of a file `--fix` did not write, rendered: the document as read, or when that is
@@ -305,7 +345,7 @@ pub fn recheck(
     let outcome = check::check_with(&loaded.source, settings, with);
     fixes.refused = 0;
     fixes.unsafe_available = 0;
-    settle(outcome, fixes, &loaded.source, options, fix)
+    settle(outcome, fixes, Some(&loaded.source), options, fix)
 }
 
 /// A fixed file's outcome as reported: the fixes still offered that a pass refused dropped,
@@ -313,7 +353,7 @@ pub fn recheck(
 fn settle(
     mut outcome: FileOutcome,
     mut fixes: FileFixes,
-    shown: &Source,
+    shown: Option<&Source>,
     options: &CheckOptions<'_>,
     fix: FixOptions,
 ) -> FileOutcome {
@@ -340,6 +380,7 @@ fn settle(
     }
     if fixes.error.is_none()
         && let Some(render) = options.render
+        && let Some(shown) = shown
     {
         outcome.rendered = render(shown, &outcome.diagnostics);
     }

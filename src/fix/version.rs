@@ -159,6 +159,22 @@ impl Version {
         self.held.as_ref()
     }
 
+    /// Its bytes as they are read from its temporary file (after [`Version::let_go`]).
+    pub fn reader(&mut self) -> Result<std::io::BufReader<std::io::Take<&mut File>>, Lost> {
+        let len = self.fingerprint.len();
+        let Store::Temp(temp) = &mut self.store else {
+            return Err("the fixed document is in no temporary file".to_string());
+        };
+        let file = temp.file();
+        file.seek(SeekFrom::Start(0)).map_err(|e| {
+            format!(
+                "cannot read a temporary file again: {}",
+                describe_io_error(&e)
+            )
+        })?;
+        Ok(std::io::BufReader::new(file.take(len)))
+    }
+
     /// Lets the decoded version go, putting it in a temporary file first when it is nowhere
     /// else.
     pub fn let_go(&mut self) -> Result<(), Lost> {
