@@ -5,7 +5,9 @@ use std::collections::HashSet;
 
 use super::version::{Temp, Version};
 use super::{FixOptions, FixOutput, apply, diff};
-use crate::check::{self, CheckOptions, FileFixes, FileOutcome, LoadOptions, Loaded, RunOutcome};
+use crate::check::{
+    self, CheckOptions, FileFixes, FileOutcome, LoadOptions, Loaded, RunOutcome, Spooled,
+};
 use crate::config::FileSettings;
 use crate::fsio::Replacement;
 use crate::source::Source;
@@ -224,9 +226,7 @@ pub fn fix_file(
             }
         }
         (FixOutput::Diff, _) => {}
-        (FixOutput::Write, None) => {
-            fixes.stdout = Some(version.held().expect("fixed").bytes().to_vec());
-        }
+        (FixOutput::Write, None) => {}
         (FixOutput::Write, Some(_)) if changed => {
             let read = original.as_ref().map(|o| o.fingerprint().clone());
             let committed = match (version.take_temp(), read) {
@@ -245,7 +245,20 @@ pub fn fix_file(
         Some(_) => version.hold().ok().map(|held| &held.source),
         None => None,
     };
-    settle(outcome, fixes, shown, options, fix)
+    let mut outcome = settle(outcome, fixes, shown, options, fix);
+    if fix.output == FixOutput::Write && path.is_none() {
+        // Standard input's document waits for its turn in a temporary file, not in memory.
+        let len = version.fingerprint().len();
+        let spooled = version.let_go().and_then(|()| match version.take_temp() {
+            Some(Temp::Anonymous(file)) => Ok(Spooled::new(file, len)),
+            _ => Err("the fixed document is in no temporary file".to_string()),
+        });
+        match spooled {
+            Ok(document) => outcome.fixes.stdout = Some(document),
+            Err(message) => outcome.fixes.error = Some(message),
+        }
+    }
+    outcome
 }
 
 /// The diff of the document as read (`before`, let go) and fixed (`after`, held). Of a UTF-8
