@@ -381,9 +381,10 @@ pub struct Replacement {
 }
 
 impl Replacement {
-    /// Starts replacing `path` (a symbolic link is followed), which must still hold what `read`
-    /// was taken of; the error says why not, as [`write_atomically`]'s do.
-    pub fn begin(path: &Path, read: &Fingerprint) -> Result<Replacement, String> {
+    /// Starts replacing `path` (a symbolic link is followed); the error says why it cannot be,
+    /// as [`write_atomically`]'s do. (Whether it still holds what was read is asked by
+    /// [`Replacement::commit`]: a fix makes a temporary file per pass.)
+    pub fn begin(path: &Path) -> Result<Replacement, String> {
         let metadata = match fs::metadata(path) {
             Ok(m) => m,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -408,7 +409,6 @@ impl Replacement {
             .write(true)
             .open(&target)
             .map_err(|e| format!("cannot write it: {}", describe_io_error(&e)))?;
-        unchanged_as(&target, read)?;
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
@@ -583,22 +583,19 @@ mod tests {
         let p = dir.path().join("a.txt");
         fs::write(&p, "before").unwrap();
         let read = Fingerprint::of(b"before");
-        let mut r = Replacement::begin(&p, &read).unwrap();
+        let mut r = Replacement::begin(&p).unwrap();
         r.file().write_all(b"after").unwrap();
         fs::write(&p, "now!!!").unwrap();
         let err = r.commit(&read).unwrap_err();
         assert!(err.contains("changed on disk"), "{err}");
         assert_eq!(fs::read(&p).unwrap(), b"now!!!");
-        // Refused from the start too.
-        let err = Replacement::begin(&p, &read).unwrap_err();
-        assert!(err.contains("changed on disk"), "{err}");
         let now = Fingerprint::of(b"now!!!");
-        let mut r = Replacement::begin(&p, &now).unwrap();
+        let mut r = Replacement::begin(&p).unwrap();
         r.file().write_all(b"after").unwrap();
         r.commit(&now).unwrap();
         assert_eq!(fs::read(&p).unwrap(), b"after");
         // No temporary file is left behind, committed or dropped.
-        drop(Replacement::begin(&p, &Fingerprint::of(b"after")).unwrap());
+        drop(Replacement::begin(&p).unwrap());
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
@@ -611,7 +608,7 @@ mod tests {
         fs::write(&p, "old").unwrap();
         fs::set_permissions(&p, fs::Permissions::from_mode(0o600)).unwrap();
         let read = Fingerprint::of(b"old");
-        let mut r = Replacement::begin(&p, &read).unwrap();
+        let mut r = Replacement::begin(&p).unwrap();
         // The temporary file is already 0600 before anything is written into it.
         let modes: Vec<u32> = fs::read_dir(dir.path())
             .unwrap()

@@ -126,7 +126,7 @@ pub fn unified_by_lines(
             for _ in new_range.clone() {
                 let line = new_lines.next()?;
                 if tag == similar::DiffTag::Insert || tag == similar::DiffTag::Replace {
-                    push_line(&mut out, '+', &line);
+                    push_line(&mut out, '+', line);
                 }
             }
             new_at = new_range.end;
@@ -153,7 +153,7 @@ impl<'a> LineReader<'a> {
     }
 
     /// The next line; an error past the end (the digests said there was one).
-    fn next(&mut self) -> std::io::Result<String> {
+    fn next(&mut self) -> std::io::Result<&str> {
         if self.at >= self.chunk.len() {
             // A `\r` before a `\n` is always in the same chunk: one is read up to its `\n`.
             self.chunk.clear();
@@ -165,12 +165,9 @@ impl<'a> LineReader<'a> {
                 ));
             }
         }
-        let line = lines(&self.chunk[self.at..])
-            .next()
-            .unwrap_or("")
-            .to_string();
-        self.at += line.len();
-        Ok(line)
+        let start = self.at;
+        self.at += lines(&self.chunk[start..]).next().map_or(0, str::len);
+        Ok(&self.chunk[start..self.at])
     }
 }
 

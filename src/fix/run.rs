@@ -67,9 +67,8 @@ pub fn fixed(
     };
     let path = loaded.path.clone();
     let mut current = Version::read(loaded.source, loaded.bytes, loaded.path);
-    let read = current.fingerprint().clone();
     let mut new_temp = || match (&path, fix.output) {
-        (Some(path), FixOutput::Write) => Replacement::begin(path, &read).map(Temp::Replacing),
+        (Some(path), FixOutput::Write) => Replacement::begin(path).map(Temp::Replacing),
         _ => Temp::anonymous(),
     };
     let first = &current.held().expect("read").source;

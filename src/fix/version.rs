@@ -86,8 +86,9 @@ pub struct Version {
     format: Format,
     held: Option<Held>,
     store: Store,
-    /// Of its bytes, keyed as every version of the document.
-    fingerprint: Fingerprint,
+    /// Of its bytes, keyed as every version of the document: taken when it is first needed
+    /// (a file no fix changes is not read through once more).
+    fingerprint: std::sync::OnceLock<Fingerprint>,
 }
 
 /// Why a version could not be put aside or read again (a message without the path).
@@ -97,13 +98,12 @@ impl Version {
     /// The document as read, from the file at `path` (`None`: standard input).
     pub fn read(source: Source, bytes: Vec<u8>, path: Option<PathBuf>) -> Version {
         let held = Held { source, bytes };
-        let fingerprint = Fingerprint::of(held.bytes());
         Version {
             path: held.source.path.clone(),
             format: held.source.format,
             store: path.map_or(Store::Memory, Store::Original),
             held: Some(held),
-            fingerprint,
+            fingerprint: std::sync::OnceLock::new(),
         }
     }
 
@@ -114,13 +114,17 @@ impl Version {
             format: held.source.format,
             held: Some(held),
             store: Store::Temp(temp),
-            fingerprint,
+            fingerprint: fingerprint.into(),
         }
     }
 
     /// Of its bytes.
     pub fn fingerprint(&self) -> &Fingerprint {
-        &self.fingerprint
+        self.fingerprint.get_or_init(|| match &self.held {
+            Some(held) => Fingerprint::of(held.bytes()),
+            // Taken before a version is let go: never reached.
+            None => Fingerprint::of(&[]),
+        })
     }
 
     /// Its temporary file, when it was written to one, taken (to be renamed over the file it
@@ -161,7 +165,7 @@ impl Version {
 
     /// Its bytes as they are read from its temporary file (after [`Version::let_go`]).
     pub fn reader(&mut self) -> Result<std::io::BufReader<std::io::Take<&mut File>>, Lost> {
-        let len = self.fingerprint.len();
+        let len = self.fingerprint().len();
         let Store::Temp(temp) = &mut self.store else {
             return Err("the fixed document is in no temporary file".to_string());
         };
@@ -178,6 +182,7 @@ impl Version {
     /// Lets the decoded version go, putting it in a temporary file first when it is nowhere
     /// else.
     pub fn let_go(&mut self) -> Result<(), Lost> {
+        self.fingerprint();
         if let (Store::Memory, Some(held)) = (&self.store, &self.held) {
             let mut temp = Temp::anonymous()?;
             temp.file()
@@ -191,7 +196,7 @@ impl Version {
 
     /// Its bytes read again from where they are, checked against its fingerprint.
     fn read_again(&mut self) -> Result<Vec<u8>, Lost> {
-        let len = self.fingerprint.len();
+        let len = self.fingerprint().len();
         let bytes = match &mut self.store {
             Store::Memory => return Err("the document is no longer held".to_string()),
             Store::Original(path) => {
@@ -212,8 +217,8 @@ impl Version {
                 )
             })?,
         };
-        let key = Fingerprint::with_key(&bytes, self.fingerprint.key().clone());
-        if !key.same(&self.fingerprint) {
+        let read = Fingerprint::with_key(&bytes, self.fingerprint().key().clone());
+        if !read.same(self.fingerprint()) {
             return Err("it changed on disk after it was read; not written".to_string());
         }
         Ok(bytes)
