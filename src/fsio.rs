@@ -9,7 +9,10 @@
 //!   given the old file's mode and owner *before* anything is written into it, then renamed,
 //!   so that it is at every moment the old or the new file and no other user can read the new
 //!   contents early. A device or a FIFO (`/dev/null`, `/dev/stdout`, a named pipe) is written
-//!   directly: replacing it with a file would break it for every later process.
+//!   directly: replacing it with a file would break it for every later process. A fixed
+//!   document is written the same way through a [`Replacement`], whose temporary file a fix
+//!   writes pass by pass, renamed over the file only if the file still has the
+//!   [`Fingerprint`] of what was read.
 //! - **Errors** ([`describe_io_error`]): one wording for every I/O error shown.
 
 use std::fs::{self, File, OpenOptions};
