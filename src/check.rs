@@ -55,6 +55,40 @@ impl<'a> CheckOptions<'a> {
     }
 }
 
+/// A document waiting in an anonymous temporary file (standard input's, fixed, until it is
+/// written to standard output): a run that goes on with other files does not hold it.
+#[derive(Debug, Clone)]
+pub struct Spooled {
+    file: std::sync::Arc<std::fs::File>,
+    len: u64,
+}
+
+impl PartialEq for Spooled {
+    fn eq(&self, other: &Spooled) -> bool {
+        std::sync::Arc::ptr_eq(&self.file, &other.file)
+    }
+}
+
+impl Eq for Spooled {}
+
+impl Spooled {
+    /// The first `len` bytes of `file`.
+    pub fn new(file: std::fs::File, len: u64) -> Spooled {
+        Spooled {
+            file: std::sync::Arc::new(file),
+            len,
+        }
+    }
+
+    /// Copies the document to `out`.
+    pub fn copy_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<u64> {
+        use std::io::{Read, Seek};
+        let mut file: &std::fs::File = &self.file;
+        file.seek(std::io::SeekFrom::Start(0))?;
+        std::io::copy(&mut file.take(self.len), out)
+    }
+}
+
 /// What fixing did to one file.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FileFixes {
@@ -66,8 +100,8 @@ pub struct FileFixes {
     pub refused: usize,
     /// The unified diff, with `--diff`, when something changes.
     pub diff: Option<String>,
-    /// The fixed document's bytes, for standard input.
-    pub stdout: Option<Vec<u8>>,
+    /// The fixed document, for standard input: in a temporary file until its turn comes.
+    pub stdout: Option<Spooled>,
     /// Why the fixed document was not written (changed on disk, not writable, ...).
     pub error: Option<String>,
     /// Fixes not applied because the document is a part of a package, which `--fix` does not
@@ -1198,9 +1232,11 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Opened, NotLoaded>
     }
     let not_text = |NotText::Binary { nul_at }| binary(display.clone(), nul_at, explicit);
     if options.keep_bytes {
-        let source = Source::decode(display.clone(), format, &bytes).map_err(not_text)?;
+        // A UTF-8 file is its text: decoded without a copy, or `--fix` would hold it twice.
+        let (source, bytes) =
+            Source::decode_keeping(display.clone(), format, bytes).map_err(not_text)?;
         return Ok(Opened::Document(Box::new(Loaded {
-            bytes: crate::source::kept_beside(bytes, &source),
+            bytes,
             source,
             path,
             in_package: false,

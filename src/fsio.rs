@@ -9,7 +9,10 @@
 //!   given the old file's mode and owner *before* anything is written into it, then renamed,
 //!   so that it is at every moment the old or the new file and no other user can read the new
 //!   contents early. A device or a FIFO (`/dev/null`, `/dev/stdout`, a named pipe) is written
-//!   directly: replacing it with a file would break it for every later process.
+//!   directly: replacing it with a file would break it for every later process. A fixed
+//!   document is written the same way through a [`Replacement`], whose temporary file a fix
+//!   writes pass by pass, renamed over the file only if the file still has the
+//!   [`Fingerprint`] of what was read.
 //! - **Errors** ([`describe_io_error`]): one wording for every I/O error shown.
 
 use std::fs::{self, File, OpenOptions};
@@ -267,6 +270,199 @@ fn replace(
     Ok(())
 }
 
+/// What a file held when it was read, without its bytes: their length and a digest keyed anew
+/// for each run (no file can be made to collide with another), so that `--fix` can tell a
+/// file changed meanwhile without holding a copy of what it read.
+#[derive(Debug, Clone)]
+pub struct Fingerprint {
+    len: u64,
+    digest: u64,
+    key: std::hash::RandomState,
+}
+
+/// Feeds `bytes` to a digest. `Hasher::write` is a stream: the pieces of a text give the digest
+/// of the whole, however it is cut.
+pub struct Digest(std::hash::DefaultHasher, u64);
+
+impl Digest {
+    /// Adds `bytes`.
+    pub fn write(&mut self, bytes: &[u8]) {
+        use std::hash::Hasher;
+        self.0.write(bytes);
+        self.1 += bytes.len() as u64;
+    }
+
+    /// The fingerprint of everything written.
+    pub fn finish(self, key: std::hash::RandomState) -> Fingerprint {
+        use std::hash::Hasher;
+        Fingerprint {
+            len: self.1,
+            digest: self.0.finish(),
+            key,
+        }
+    }
+}
+
+impl Fingerprint {
+    /// A digest to feed, keyed as `key`.
+    pub fn digest(key: &std::hash::RandomState) -> Digest {
+        use std::hash::BuildHasher;
+        Digest(key.build_hasher(), 0)
+    }
+
+    /// The fingerprint of `bytes`, with a new key.
+    pub fn of(bytes: &[u8]) -> Fingerprint {
+        Fingerprint::with_key(bytes, std::hash::RandomState::new())
+    }
+
+    /// The fingerprint of `bytes` with `key`.
+    pub fn with_key(bytes: &[u8], key: std::hash::RandomState) -> Fingerprint {
+        let mut d = Fingerprint::digest(&key);
+        d.write(bytes);
+        d.finish(key)
+    }
+
+    /// The fingerprint of what `read` gives, with the same key as this one, read 64 KiB at a
+    /// time (the file is not read into memory a second time).
+    pub fn of_reader(&self, read: &mut dyn Read) -> io::Result<Fingerprint> {
+        let mut d = Fingerprint::digest(&self.key);
+        let mut chunk = vec![0u8; 64 * 1024];
+        loop {
+            let n = match read.read(&mut chunk) {
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if n == 0 {
+                return Ok(d.finish(self.key.clone()));
+            }
+            d.write(&chunk[..n]);
+        }
+    }
+
+    /// Its key, for the fingerprints to compare with it.
+    pub fn key(&self) -> &std::hash::RandomState {
+        &self.key
+    }
+
+    /// How many bytes it was taken of.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// True when it was taken of no byte.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// True when both were taken of the same bytes (with the same key).
+    pub fn same(&self, other: &Fingerprint) -> bool {
+        self.len == other.len && self.digest == other.digest
+    }
+}
+
+/// An error unless `path` still holds what `read` was taken of.
+fn unchanged_as(path: &Path, read: &Fingerprint) -> Result<(), String> {
+    let cannot = |e: io::Error| format!("cannot read it again: {}", describe_io_error(&e));
+    let mut file = fs::File::open(path).map_err(cannot)?;
+    if read.same(&read.of_reader(&mut file).map_err(cannot)?) {
+        Ok(())
+    } else {
+        Err("it changed on disk after it was read; not written".to_string())
+    }
+}
+
+/// A regular file being replaced (`--fix`): its new contents are written into a temporary file
+/// next to it, made `0600` and given the file's owner, group and mode before anything goes in,
+/// and renamed over it by [`Replacement::commit`] if the file still holds what was read; the
+/// temporary file is removed when the replacement is dropped uncommitted.
+#[derive(Debug)]
+pub struct Replacement {
+    target: PathBuf,
+    temp: PathBuf,
+    file: Option<File>,
+}
+
+impl Replacement {
+    /// Starts replacing `path` (a symbolic link is followed); the error says why it cannot be,
+    /// as [`write_atomically`]'s do. (Whether it still holds what was read is asked by
+    /// [`Replacement::commit`]: a fix makes a temporary file per pass.)
+    pub fn begin(path: &Path) -> Result<Replacement, String> {
+        let metadata = match fs::metadata(path) {
+            Ok(m) => m,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err("it no longer exists; not written".to_string());
+            }
+            Err(e) => {
+                return Err(format!(
+                    "cannot read its metadata: {}",
+                    describe_io_error(&e)
+                ));
+            }
+        };
+        if metadata.is_dir() {
+            return Err("it is a directory".to_string());
+        }
+        if !metadata.is_file() {
+            return Err("it is not a regular file; not written".to_string());
+        }
+        let target = fs::canonicalize(path)
+            .map_err(|e| format!("cannot resolve the path: {}", describe_io_error(&e)))?;
+        OpenOptions::new()
+            .write(true)
+            .open(&target)
+            .map_err(|e| format!("cannot write it: {}", describe_io_error(&e)))?;
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let temp = temp_path(&dir, &target);
+        let file = create_temp(&temp, Some(&metadata), true)?;
+        Ok(Replacement {
+            target,
+            temp,
+            file: Some(file),
+        })
+    }
+
+    /// The temporary file, open for reading and writing.
+    pub fn file(&mut self) -> &mut File {
+        self.file.as_mut().expect("open until committed")
+    }
+
+    /// Renames the temporary file over the file, if it still holds what `read` was taken of
+    /// (checked as late as possible: an editor may have saved meanwhile).
+    pub fn commit(mut self, read: &Fingerprint) -> Result<(), String> {
+        let failed =
+            |e: &io::Error| format!("cannot write the new contents: {}", describe_io_error(e));
+        if let Some(file) = self.file.take() {
+            file.sync_all().map_err(|e| failed(&e))?;
+        }
+        unchanged_as(&self.target, read)?;
+        fs::rename(&self.temp, &self.target)
+            .map_err(|e| format!("cannot replace it: {}", describe_io_error(&e)))?;
+        self.temp = PathBuf::new();
+        if let Some(dir) = self.target.parent()
+            && let Ok(d) = File::open(if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            })
+        {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Replacement {
+    fn drop(&mut self) {
+        if !self.temp.as_os_str().is_empty() {
+            let _ = fs::remove_file(&self.temp);
+        }
+    }
+}
+
 /// An error unless `path` still holds `read`.
 fn unchanged(path: &Path, read: &[u8]) -> Result<(), String> {
     let cannot = |e: io::Error| format!("cannot read it again: {}", describe_io_error(&e));
@@ -308,8 +504,21 @@ fn write_temp(
     original: Option<&fs::Metadata>,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), String> {
+    let file = create_temp(temp, original, false)?;
+    let failed = |e: &io::Error| format!("cannot write the new contents: {}", describe_io_error(e));
+    let mut out = io::BufWriter::new(file);
+    write(&mut out)
+        .and_then(|()| out.flush())
+        .map_err(|e| failed(&e))?;
+    let file = out.into_inner().map_err(|e| failed(e.error()))?;
+    file.sync_all().map_err(|e| failed(&e))
+}
+
+/// Creates the temporary file `temp` (readable too with `read`, for a fix checked from it) with
+/// the mode, owner and group of the `original` it will replace.
+fn create_temp(temp: &Path, original: Option<&fs::Metadata>, read: bool) -> Result<File, String> {
     let mut options = OpenOptions::new();
-    options.write(true).create_new(true);
+    options.write(true).read(read).create_new(true);
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
@@ -325,27 +534,29 @@ fn write_temp(
             describe_io_error(&e)
         ),
     })?;
-    if let Some(m) = original {
-        keep_owner(&file, m).map_err(|e| {
+    let Some(m) = original else {
+        return Ok(file);
+    };
+    let given = keep_owner(&file, m)
+        .map_err(|e| {
             format!(
                 "cannot give the new file the owner and group of the old one ({}); not written",
                 describe_io_error(&e)
             )
-        })?;
-        file.set_permissions(m.permissions()).map_err(|e| {
-            format!(
-                "cannot give the new file the old one's mode ({}); not written",
-                describe_io_error(&e)
-            )
-        })?;
+        })
+        .and_then(|()| {
+            file.set_permissions(m.permissions()).map_err(|e| {
+                format!(
+                    "cannot give the new file the old one's mode ({}); not written",
+                    describe_io_error(&e)
+                )
+            })
+        });
+    if given.is_err() {
+        // Created here: no copy of the new contents is left behind.
+        let _ = fs::remove_file(temp);
     }
-    let failed = |e: &io::Error| format!("cannot write the new contents: {}", describe_io_error(e));
-    let mut out = io::BufWriter::new(file);
-    write(&mut out)
-        .and_then(|()| out.flush())
-        .map_err(|e| failed(&e))?;
-    let file = out.into_inner().map_err(|e| failed(e.error()))?;
-    file.sync_all().map_err(|e| failed(&e))
+    given.map(|()| file)
 }
 
 /// Gives the new file the old one's owner and group; an error when that is not allowed (the
@@ -363,4 +574,70 @@ fn keep_owner(file: &File, original: &fs::Metadata) -> io::Result<()> {
 #[cfg(not(unix))]
 fn keep_owner(_: &File, _: &fs::Metadata) -> io::Result<()> {
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_changed_after_reading_is_not_overwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.txt");
+        fs::write(&p, "before").unwrap();
+        let read = Fingerprint::of(b"before");
+        let mut r = Replacement::begin(&p).unwrap();
+        r.file().write_all(b"after").unwrap();
+        fs::write(&p, "now!!!").unwrap();
+        let err = r.commit(&read).unwrap_err();
+        assert!(err.contains("changed on disk"), "{err}");
+        assert_eq!(fs::read(&p).unwrap(), b"now!!!");
+        let now = Fingerprint::of(b"now!!!");
+        let mut r = Replacement::begin(&p).unwrap();
+        r.file().write_all(b"after").unwrap();
+        r.commit(&now).unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"after");
+        // No temporary file is left behind, committed or dropped.
+        drop(Replacement::begin(&p).unwrap());
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_private_file_is_never_readable_by_others_while_it_is_replaced() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("secret.md");
+        fs::write(&p, "old").unwrap();
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o600)).unwrap();
+        let read = Fingerprint::of(b"old");
+        let mut r = Replacement::begin(&p).unwrap();
+        // The temporary file is already 0600 before anything is written into it.
+        let modes: Vec<u32> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().metadata().unwrap().permissions().mode() & 0o777)
+            .collect();
+        assert_eq!(modes, [0o600, 0o600], "the file and its temporary copy");
+        r.file().write_all(b"new").unwrap();
+        r.commit(&read).unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"new");
+        assert_eq!(
+            fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+    }
+
+    #[test]
+    fn a_fingerprint_is_of_the_bytes_however_they_are_cut() {
+        let whole = Fingerprint::of(b"abcdef");
+        let mut d = Fingerprint::digest(whole.key());
+        d.write(b"ab");
+        d.write(b"");
+        d.write(b"cdef");
+        assert!(d.finish(whole.key().clone()).same(&whole));
+        let other = Fingerprint::with_key(b"abcdeg", whole.key().clone());
+        assert!(!other.same(&whole));
+        let read = whole.of_reader(&mut &b"abcdef"[..]).unwrap();
+        assert!(read.same(&whole));
+    }
 }

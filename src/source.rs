@@ -280,7 +280,32 @@ impl Source {
         Source::decode_cow(path, format, Cow::Owned(bytes))
     }
 
+    /// [`Source::decode_owned`] for `--fix`, which writes its fixes into the bytes as read: the
+    /// source, and the bytes when they are not its text ([`as_read`] gives them back). A UTF-8
+    /// file is held once, as its text: the bytes are neither copied nor kept.
+    pub fn decode_keeping(
+        path: String,
+        format: Format,
+        bytes: Vec<u8>,
+    ) -> Result<(Source, Vec<u8>), NotText> {
+        let mut kept = Vec::new();
+        let source = Source::decode_cow_keeping(path, format, Cow::Owned(bytes), Some(&mut kept))?;
+        let kept = kept_beside(kept, &source);
+        Ok((source, kept))
+    }
+
     fn decode_cow(path: String, format: Format, bytes: Cow<'_, [u8]>) -> Result<Source, NotText> {
+        Source::decode_cow_keeping(path, format, bytes, None)
+    }
+
+    /// Decodes `bytes`; with `keep`, owned bytes that do not become the text without a copy are
+    /// decoded from a copy and handed back there.
+    fn decode_cow_keeping(
+        path: String,
+        format: Format,
+        bytes: Cow<'_, [u8]>,
+        keep: Option<&mut Vec<u8>>,
+    ) -> Result<Source, NotText> {
         let (bom, bom_len) = match Encoding::for_bom(&bytes) {
             Some((enc, len)) => (Some(enc), len),
             None => (None, 0),
@@ -342,8 +367,22 @@ impl Source {
         let (text, invalid) = match valid {
             // The common case, without a copy or a second validation: valid UTF-8, no BOM.
             Some(text) if used == UTF_8 => (text, Undecodable::default()),
-            Some(text) => decode_in_place(used, text.into_bytes(), 0),
-            None => decode_in_place(used, bytes.into_owned(), bom_len),
+            Some(text) => match keep {
+                Some(keep) => {
+                    let decoded = decode_in_place(used, text.as_bytes().to_vec(), 0);
+                    *keep = text.into_bytes();
+                    decoded
+                }
+                None => decode_in_place(used, text.into_bytes(), 0),
+            },
+            None => match keep {
+                Some(keep) => {
+                    let decoded = decode_in_place(used, bytes.to_vec(), bom_len);
+                    *keep = bytes.into_owned();
+                    decoded
+                }
+                None => decode_in_place(used, bytes.into_owned(), bom_len),
+            },
         };
         let (declarations, decides) = match in_bytes {
             Some(found) => found,

@@ -114,11 +114,12 @@ fn fix_once(format: Format, bytes: &[u8], unsafe_fixes: bool) -> (Vec<u8>, Sourc
         output: FixOutput::Write,
     };
     let irilint::fix::run::Fixed {
-        changed, outcome, ..
-    } = fixed(&loaded, &settings, &options, fix);
-    let (bytes, source) = changed.unwrap_or((loaded.bytes, loaded.source));
+        version, outcome, ..
+    } = fixed(loaded, &settings, &options, fix);
+    let held = version.into_held().expect("the fixed version is held");
     // Bytes that are the text's own are not kept beside it.
-    let bytes = irilint::source::as_read(&bytes, &source).to_vec();
+    let bytes = held.bytes().to_vec();
+    let source = held.source;
     // Fixes that the options allow and that are still there were refused by a pass check.
     let left: Vec<_> = outcome
         .diagnostics

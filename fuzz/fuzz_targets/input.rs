@@ -59,10 +59,11 @@ pub fn check_fix(data: &[u8]) -> usize {
         path: None,
         in_package: false,
     };
-    let once = fixed(&loaded, &settings, &options, fix);
-    let once_bytes = match &once.changed {
-        Some((bytes, source)) => irilint::source::as_read(bytes, source).to_vec(),
-        None => loaded.bytes().to_vec(),
+    let once = fixed(loaded, &settings, &options, fix);
+    let applied = once.applied;
+    let once_bytes = match once.version.into_held() {
+        Some(held) => held.bytes().to_vec(),
+        None => panic!("the fixed document is not held"),
     };
     let Ok(again) = Source::decode("fuzz".into(), format, &once_bytes) else {
         panic!("the fixed document no longer decodes");
@@ -73,12 +74,12 @@ pub fn check_fix(data: &[u8]) -> usize {
         path: None,
         in_package: false,
     };
-    let twice = fixed(&reloaded, &settings, &options, fix);
+    let twice = fixed(reloaded, &settings, &options, fix);
     assert_eq!(twice.applied, 0, "a second fix applied more");
-    let twice_bytes = match &twice.changed {
-        Some((bytes, source)) => irilint::source::as_read(bytes, source).to_vec(),
-        None => once_bytes.clone(),
+    let twice_bytes = match twice.version.into_held() {
+        Some(held) => held.bytes().to_vec(),
+        None => panic!("the fixed document is not held"),
     };
     assert_eq!(twice_bytes, once_bytes, "a second fix changed the document");
-    once.applied
+    applied
 }

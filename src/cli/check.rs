@@ -118,9 +118,13 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         render_project,
         baseline_keys: args.write_baseline.is_some(),
     };
+    // `--fix` of standard input writes its report on standard error, where the bar would be.
+    let stdin_fix = super::fix::options(&args)
+        .is_some_and(|f| f.output == crate::fix::FixOutput::Write)
+        && args.input.paths.iter().any(|p| p.as_os_str() == "-");
     let progress = progress::wanted(
         std::io::stderr().is_terminal(),
-        args.quiet || writing,
+        args.quiet || writing || stdin_fix,
         args.format,
         to_file,
     )
@@ -220,9 +224,12 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         fatal_errors: walk.fatal_errors,
     };
     let selections: Vec<&Selection> = walk.inputs.iter().map(|e| &e.settings.selection).collect();
+    // (A report to `--output-file -` would be mixed into standard input's fixed document.)
+    let report_to_stdout = args.output_file.as_deref() == Some(Path::new("-"));
     if let Some(fix) = fixing
         && !writing
-        && (fix.output == crate::fix::FixOutput::Diff || !reads_stdin)
+        && !gathered
+        && (fix.output == crate::fix::FixOutput::Diff || !reads_stdin || !report_to_stdout)
     {
         let per_file = |loaded: check::Loaded, settings: &crate::config::FileSettings| {
             let Some(project) = project

@@ -163,7 +163,7 @@ pub(super) fn finish(
         return ExitCode::from(u8::from(!diffs.is_empty() && !args.exit_zero));
     }
     let reads_stdin = args.input.paths.iter().any(|p| p.as_os_str() == "-");
-    let document: Option<&Vec<u8>> = outcome.files.iter().find_map(|f| f.fixes.stdout.as_ref());
+    let document = outcome.files.iter().find_map(|f| f.fixes.stdout.as_ref());
     if reads_stdin && document.is_none() {
         // Binary or unreadable: there is no fixed document, and whoever pipes through irilint
         // must not take an empty output (or a report) for one.
@@ -185,7 +185,11 @@ pub(super) fn finish(
         // Standard output carries the fixed document, so the report goes to standard error
         // (or to --output-file).
         let mut out = std::io::stdout().lock();
-        let _ = out.write_all(document).and_then(|()| out.flush());
+        if let Err(e) = document.copy_to(&mut out).and_then(|_| out.flush())
+            && e.kind() != std::io::ErrorKind::BrokenPipe
+        {
+            return fail(&format!("cannot write the fixed document: {e}"));
+        }
         print_file_errors(&outcome);
         match &args.output_file {
             Some(file) => {
@@ -220,6 +224,8 @@ pub(super) struct Finished {
     totals: Totals,
     /// The exit code (the one SARIF carries).
     code: u8,
+    /// Standard input was read and gave no fixed document (binary, unreadable).
+    stdin_unfixed: bool,
 }
 
 /// Prints a file's warning, and returns its write failure as an error of the run.
@@ -244,9 +250,10 @@ fn take_note(f: &FileOutcome) -> Option<FileError> {
     })
 }
 
-/// `check --fix` or `--diff` over files (not standard input), each file fixed, reported and
-/// dropped in input order as the run goes on ([`crate::check::run_ordered_with`]), never all
-/// held: the diffs are printed, or the report written, file by file. `Err` when the report
+/// `check --fix` or `--diff` over the inputs, each file fixed, reported and dropped in input
+/// order as the run goes on ([`crate::check::run_ordered_with`]), never all held: the diffs
+/// are printed, or the report written, file by file (to standard error when standard input's
+/// fixed document goes to standard output, which it does when its turn comes). `Err` when the report
 /// could not be written.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn streamed(
@@ -292,11 +299,20 @@ pub(super) fn streamed(
         } else {
             u8::from(diffed && !args.exit_zero)
         };
-        return Ok(Finished { totals, code });
+        return Ok(Finished {
+            totals,
+            code,
+            stdin_unfixed: false,
+        });
     }
     let code = std::cell::Cell::new(0u8);
     let left = std::cell::RefCell::new(already);
     let write_failed_cell = std::cell::Cell::new(false);
+    // Standard input's fixed document goes to standard output when its turn comes (it waited in
+    // a temporary file), so the report goes to standard error (or to --output-file).
+    let reads_stdin = args.input.paths.iter().any(|p| p.as_os_str() == "-");
+    let document_written = std::cell::Cell::new(false);
+    let document_failed = std::cell::RefCell::new(None);
     let totals_cell = std::cell::RefCell::new(Totals::default());
     let report = |out: &mut dyn std::io::Write| {
         let (written, unread) = crate::check::run_ordered_with(
@@ -313,6 +329,17 @@ pub(super) fn streamed(
                         write_failed_cell.set(true);
                     }
                     totals_cell.borrow_mut().add(f);
+                    if let Some(document) = &f.fixes.stdout {
+                        document_written.set(true);
+                        around(&mut || {
+                            let mut out = std::io::stdout().lock();
+                            if let Err(e) = document.copy_to(&mut out).and_then(|_| out.flush())
+                                && e.kind() != std::io::ErrorKind::BrokenPipe
+                            {
+                                *document_failed.borrow_mut() = Some(e.to_string());
+                            }
+                        });
+                    }
                 });
                 super::report::write_streamed(
                     files,
@@ -335,23 +362,48 @@ pub(super) fn streamed(
         *left.borrow_mut() = unread;
         written
     };
-    let written = stream_report_around(args.output_file.as_deref(), progress, report);
+    let written = match &args.output_file {
+        None if reads_stdin => {
+            // Not locked for the run: a worker may say something on standard error meanwhile.
+            let mut out = std::io::BufWriter::new(std::io::stderr());
+            match report(&mut out).and_then(|()| out.flush()) {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    Err(format!("cannot write the report: {e}"))
+                }
+                _ => Ok(()),
+            }
+        }
+        file => stream_report_around(file.as_deref(), progress, report),
+    };
     let unread = left.into_inner();
     around(&mut || print_file_errors(&unread));
     written?;
+    if let Some(e) = document_failed.into_inner() {
+        return Err(format!("cannot write the fixed document: {e}"));
+    }
     Ok(Finished {
         totals: totals_cell.into_inner(),
         code: code.get(),
+        stdin_unfixed: reads_stdin && !document_written.get(),
     })
 }
 
 /// The last line of a streamed fix run, and its exit code.
 pub(super) fn finish_streamed(finished: Finished, args: &CheckArgs, fix: FixOptions) -> ExitCode {
+    if finished.stdin_unfixed {
+        // Whoever pipes through irilint must not take an empty output for a fixed document.
+        eprintln!(
+            "irilint: error: standard input was not fixed; nothing was written to standard output"
+        );
+        return ExitCode::from(2);
+    }
+    let reads_stdin = args.input.paths.iter().any(|p| p.as_os_str() == "-");
     if !args.quiet {
         let line = finished.totals.line(fix.output);
         if fix.output == FixOutput::Write
             && args.format == ReportFormat::Human
             && args.output_file.is_none()
+            && !reads_stdin
         {
             emit(&format!("{line}\n"));
         } else {

@@ -8,27 +8,31 @@
 //! never tried again.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::Write;
 use std::ops::Range;
 
+use super::version::{Digesting, Held, Lost, Temp, Version};
 use super::{FixOptions, bytes};
 use crate::diagnostic::Diagnostic;
 use crate::diagnostic::fix::Fix;
 use crate::extract;
+use crate::fsio::{Fingerprint, describe_io_error};
 use crate::iri_fix::IriEdit;
 use crate::source::Source;
 
 /// A fixed document.
 #[derive(Debug)]
 pub struct Pass {
-    /// Its bytes, when they are not the text's own ([`crate::source::as_read`]).
-    pub bytes: Vec<u8>,
-    /// Decoded.
-    pub source: Source,
+    /// The fixed version: held, and in the temporary file it was written to.
+    pub version: Version,
     /// How many fixes the pass applied.
     pub applied: usize,
     /// The edits it made: the replaced range of the old text and the length of the new text.
     pub edits: Vec<(Range<usize>, usize)>,
 }
+
+/// Where a pass writes each version it tries: a new temporary file, or why there is none.
+pub type NewTemp<'a> = &'a mut dyn FnMut() -> Result<Temp, Lost>;
 
 /// `ranges` of the text before `edits` (sorted, disjoint), where they are after them; a range
 /// the edits do not touch (the caller never edits a frozen occurrence) only moves.
@@ -148,26 +152,28 @@ impl Before {
     }
 }
 
-/// One pass over `source` (read from `bytes`, all of them: [`crate::source::as_read`]) with the
-/// fixes of `diagnostics`, leaving the
-/// occurrences at `frozen` (sorted, disjoint) alone; `None` when no fix can be applied.
+/// One pass over the version `current` (held) with the fixes of `diagnostics`, leaving the
+/// occurrences at `frozen` (sorted, disjoint) alone; `None` when no fix can be applied (then
+/// `current` is held again). Each try is written to a temporary file from `new_temp` while
+/// `current` is let go; `Err` when a file could not be written or read again.
 pub fn pass(
-    bytes: &[u8],
-    source: &Source,
+    current: &mut Version,
     diagnostics: &[Diagnostic],
     options: FixOptions,
     rejected: &mut HashSet<FixKey>,
     frozen: &[Range<usize>],
-) -> Option<Pass> {
-    let before = Before::of(source);
+    new_temp: NewTemp<'_>,
+) -> Result<Option<Pass>, Lost> {
+    let before = Before::of(&current.hold()?.source);
     let mut failures = 0;
-    loop {
+    let mut tried = |chosen: &[(&Diagnostic, &Fix)]| try_apply(current, &before, chosen, new_temp);
+    let found = loop {
         let chosen = choose(diagnostics, options, rejected, frozen);
         if chosen.is_empty() {
-            return None;
+            break None;
         }
-        let blamed = match try_apply(bytes, source, &before, &chosen) {
-            Ok(p) => return Some(p),
+        let blamed = match tried(&chosen)? {
+            Ok(p) => break Some(p),
             Err(blamed) => blamed,
         };
         failures += 1;
@@ -184,12 +190,19 @@ pub fn pass(
             // together, found by halving (a few re-reads of the document, not one per fix);
             // when not even the first applies alone, it is left out and the rest tried again.
             let mut n = chosen.len() / 2;
+            let mut prefix = None;
             while n >= 1 {
-                match try_apply(bytes, source, &before, &chosen[..n]) {
-                    Ok(p) => return Some(p),
+                match tried(&chosen[..n])? {
+                    Ok(p) => {
+                        prefix = Some(p);
+                        break;
+                    }
                     Err(_) => failures += 1,
                 }
                 n /= 2;
+            }
+            if prefix.is_some() {
+                break prefix;
             }
             let (d, f) = chosen[0];
             rejected.insert(key(d, f));
@@ -200,9 +213,13 @@ pub fn pass(
             for (d, f) in &chosen {
                 rejected.insert(key(d, f));
             }
-            return None;
+            break None;
         }
+    };
+    if found.is_none() {
+        current.hold()?;
     }
+    Ok(found)
 }
 
 /// What a fixed occurrence's IRI must become: the digest of its IRI before, that IRI, and its
@@ -230,24 +247,26 @@ fn is_edited(text: &str, old: &str, edits: &[(Range<usize>, &str)]) -> bool {
     old.get(at..).is_some_and(&mut same) && pos == text.len()
 }
 
-/// `source` with the fixes `chosen` applied, if the result checks out; otherwise the
+/// `current` with the fixes `chosen` applied, if the result checks out; otherwise the
 /// occurrences (by source start) whose IRI came out other than their fixes promise, empty when
-/// the failure cannot be pinned on some of them.
+/// the failure cannot be pinned on some of them. The fixed bytes go to a temporary file as the
+/// edits are walked; `current` is let go before they are read back and checked, so that the
+/// document is held once, not twice (`Err`: a file could not be written or read).
 fn try_apply(
-    bytes: &[u8],
-    source: &Source,
+    current: &mut Version,
     before: &Before,
     chosen: &[(&Diagnostic, &Fix)],
-) -> Result<Pass, Vec<usize>> {
+    new_temp: NewTemp<'_>,
+) -> Result<Result<Pass, Vec<usize>>, Lost> {
     use std::hash::BuildHasher;
-    let none = || Vec::new();
+    let none = || Ok(Err(Vec::new()));
     let mut edits: Vec<(Range<usize>, &str)> = chosen
         .iter()
         .flat_map(|(_, f)| f.edits.iter().map(|e| (e.range(), e.replacement.as_str())))
         .collect();
     edits.sort_by_key(|(r, _)| (r.start, r.end));
     if edits.windows(2).any(|w| w[0].0.end > w[1].0.start) {
-        return Err(none());
+        return none();
     }
     // What each fixed occurrence's IRI must become: its diagnostic's IRI with its edits.
     let mut by_occurrence: HashMap<usize, (Option<&std::sync::Arc<str>>, Vec<&IriEdit>)> =
@@ -264,11 +283,11 @@ fn try_apply(
     let mut expected: HashMap<usize, Expected<'_>> = HashMap::new();
     for (start, (iri, mut own)) in by_occurrence {
         let Some(iri) = iri else {
-            return Err(none());
+            return none();
         };
         own.sort_by_key(|e| (e.range.start, e.range.end));
         if own.windows(2).any(|w| w[0].range.end > w[1].range.start) {
-            return Err(none());
+            return none();
         }
         let own = own
             .iter()
@@ -276,34 +295,77 @@ fn try_apply(
             .collect();
         expected.insert(start, (before.digest.hash_one(&**iri), &**iri, own));
     }
-    let new_bytes = bytes::splice(bytes, source, &edits).ok_or_else(none)?;
-    // A document that was UTF-8 without a BOM or a malformed sequence still is (its edits are
-    // text): its new bytes become its new text without a copy.
-    let clean_utf8 = source.encoding.used == encoding_rs::UTF_8
-        && source.encoding.bom_len == 0
-        && source.encoding.invalid.is_empty();
-    let (fixed, new_bytes) = if clean_utf8 {
-        let fixed = Source::decode_owned(source.path.clone(), source.format, new_bytes);
-        (fixed.map_err(|_| none())?, Vec::new())
-    } else {
-        let fixed = Source::decode(source.path.clone(), source.format, &new_bytes);
-        (fixed.map_err(|_| none())?, new_bytes)
+    let key = current.fingerprint().key().clone();
+    let mut text = Fingerprint::digest(&key);
+    let mut written = Fingerprint::digest(&key);
+    let mut temp = new_temp()?;
+    let held = current.hold()?;
+    let (path, format, encoding) = (
+        held.source.path.clone(),
+        held.source.format,
+        (held.source.encoding.used, held.source.encoding.bom_len),
+    );
+    let spliced = {
+        let mut out = Digesting {
+            out: std::io::BufWriter::new(temp.file()),
+            digest: &mut written,
+        };
+        bytes::splice_to(held.bytes(), &held.source, &edits, &mut out, &mut text)
+            .and_then(|ok| out.flush().map(|()| ok))
     };
-    if !is_edited(&fixed.text, &source.text, &edits)
-        || fixed.encoding.used != source.encoding.used
-        || fixed.encoding.bom_len != source.encoding.bom_len
+    match spliced {
+        Ok(true) => {}
+        Ok(false) => return none(),
+        Err(e) => {
+            return Err(format!(
+                "cannot write the fixed document to a temporary file: {}",
+                describe_io_error(&e)
+            ));
+        }
+    }
+    // The text the fixes were made on is let go (read again only if this try fails) before
+    // the fixed one is read back.
+    current.let_go()?;
+    let written = written.finish(key.clone());
+    let new_bytes = temp.read_all(written.len()).map_err(|e| {
+        format!(
+            "cannot read the fixed document back from its temporary file: {}",
+            describe_io_error(&e)
+        )
+    })?;
+    if !Fingerprint::with_key(&new_bytes, key.clone()).same(&written) {
+        return Err("its temporary file changed while it was fixed; not written".to_string());
+    }
+    let Ok((source, kept)) = Source::decode_keeping(path, format, new_bytes) else {
+        return none();
+    };
+    let fixed = Held {
+        source,
+        bytes: kept,
+    };
+    // The new bytes decode to exactly the text the edits make, in the same encoding.
+    let text = text.finish(key.clone());
+    if !Fingerprint::with_key(fixed.source.text.as_bytes(), key).same(&text)
+        || (fixed.source.encoding.used, fixed.source.encoding.bom_len) != encoding
     {
-        return Err(none());
+        return none();
+    }
+    let edits: Vec<(Range<usize>, usize)> =
+        edits.iter().map(|(r, t)| (r.clone(), t.len())).collect();
+    let made = |fixed: Held| Pass {
+        version: Version::written(fixed, temp, written),
+        applied: chosen.len(),
+        edits,
+    };
+    if restores {
+        return Ok(restored(&fixed.source, before, &expected).map(|()| made(fixed)));
     }
     // The fixed document's IRIs, compared one by one as they are extracted.
     let mut next = 0;
     let mut same = true;
     let mut matched = 0;
     let mut blamed = Vec::new();
-    if restores {
-        return restored(fixed, new_bytes, before, &expected, chosen.len(), &edits);
-    }
-    let after = extract::extract_each(&fixed, &mut |new| {
+    let after = extract::extract_each(&fixed.source, &mut |new| {
         let Some(&(start, digest)) = before.occurrences.get(next) else {
             same = false;
             return;
@@ -322,20 +384,15 @@ fn try_apply(
         }
     });
     if !same || next != before.occurrences.len() || after.problems.len() > before.problems {
-        return Err(none());
+        return none();
     }
     if !blamed.is_empty() {
-        return Err(blamed);
+        return Ok(Err(blamed));
     }
     if matched != expected.len() {
-        return Err(none());
+        return none();
     }
-    Ok(Pass {
-        bytes: crate::source::kept_beside(new_bytes, &fixed),
-        source: fixed,
-        applied: chosen.len(),
-        edits: edits.iter().map(|(r, t)| (r.clone(), t.len())).collect(),
-    })
+    Ok(Ok(made(fixed)))
 }
 
 /// The check of a pass with a markup fix ([`Fix::iri`] `None`), which restores URL attributes
@@ -343,13 +400,10 @@ fn try_apply(
 /// compared as a whole, not in order: each (with its own fixes made) must still be there, and
 /// there may be more; no new document problem. A failure blames no occurrence.
 fn restored(
-    fixed: Source,
-    new_bytes: Vec<u8>,
+    fixed: &Source,
     before: &Before,
     expected: &HashMap<usize, Expected<'_>>,
-    applied: usize,
-    edits: &[(Range<usize>, &str)],
-) -> Result<Pass, Vec<usize>> {
+) -> Result<(), Vec<usize>> {
     use std::hash::BuildHasher;
     let mut wanted: HashMap<u64, usize> = HashMap::new();
     for &(start, digest) in &before.occurrences {
@@ -359,7 +413,7 @@ fn restored(
         };
         *wanted.entry(digest).or_default() += 1;
     }
-    let after = extract::extract_each(&fixed, &mut |new| {
+    let after = extract::extract_each(fixed, &mut |new| {
         if let Some(n) = wanted.get_mut(&before.digest.hash_one(&*new.iri))
             && *n > 0
         {
@@ -369,12 +423,7 @@ fn restored(
     if wanted.values().any(|&n| n > 0) || after.problems.len() > before.problems {
         return Err(Vec::new());
     }
-    Ok(Pass {
-        bytes: crate::source::kept_beside(new_bytes, &fixed),
-        source: fixed,
-        applied,
-        edits: edits.iter().map(|(r, t)| (r.clone(), t.len())).collect(),
-    })
+    Ok(())
 }
 
 /// `old` with `edits` (sorted, disjoint) made.

@@ -125,21 +125,55 @@ pub fn encode(encoding: &'static Encoding, text: &str) -> Option<Vec<u8>> {
 /// The file's bytes with the text `edits` (sorted, disjoint ranges of [`Source::text`] and their
 /// new text) made, or `None` when they cannot be located or encoded.
 pub fn splice(bytes: &[u8], source: &Source, edits: &[(Range<usize>, &str)]) -> Option<Vec<u8>> {
-    let offsets: Vec<usize> = edits.iter().flat_map(|(r, _)| [r.start, r.end]).collect();
-    let at = byte_offsets(bytes, source, &offsets)?;
     let mut out = Vec::with_capacity(bytes.len() + 64);
+    let key = std::hash::RandomState::new();
+    let mut text = crate::fsio::Fingerprint::digest(&key);
+    match splice_to(bytes, source, edits, &mut out, &mut text) {
+        Ok(true) => Some(out),
+        _ => None,
+    }
+}
+
+/// Writes the file's bytes with the text `edits` made to `out` as they are walked (the fixed
+/// document is never held), feeding `text` with the text they must decode to; `Ok(false)` when
+/// the edits cannot be located or encoded (then what was written is of no use).
+pub fn splice_to(
+    bytes: &[u8],
+    source: &Source,
+    edits: &[(Range<usize>, &str)],
+    out: &mut dyn std::io::Write,
+    text: &mut crate::fsio::Digest,
+) -> std::io::Result<bool> {
+    let offsets: Vec<usize> = edits.iter().flat_map(|(r, _)| [r.start, r.end]).collect();
+    let Some(at) = byte_offsets(bytes, source, &offsets) else {
+        return Ok(false);
+    };
     let mut copied = 0;
-    for (k, (_, replacement)) in edits.iter().enumerate() {
+    let mut text_at = 0;
+    for (k, (range, replacement)) in edits.iter().enumerate() {
         let (start, end) = (at[2 * k], at[2 * k + 1]);
         if start < copied || end < start || end > bytes.len() {
-            return None;
+            return Ok(false);
         }
-        out.extend_from_slice(&bytes[copied..start]);
-        out.extend_from_slice(&encode(source.encoding.used, replacement)?);
+        let (Some(kept), Some(encoded)) = (
+            source.text.get(text_at..range.start),
+            encode(source.encoding.used, replacement),
+        ) else {
+            return Ok(false);
+        };
+        out.write_all(&bytes[copied..start])?;
+        out.write_all(&encoded)?;
+        text.write(kept.as_bytes());
+        text.write(replacement.as_bytes());
         copied = end;
+        text_at = range.end;
     }
-    out.extend_from_slice(&bytes[copied..]);
-    Some(out)
+    let Some(rest) = source.text.get(text_at..) else {
+        return Ok(false);
+    };
+    out.write_all(&bytes[copied..])?;
+    text.write(rest.as_bytes());
+    Ok(true)
 }
 
 #[cfg(test)]

@@ -18,12 +18,7 @@ pub fn unified(path: &str, old: &str, new: &str) -> String {
         return String::new();
     }
     let diff = TextDiff::from_lines(old, new);
-    let mut path = path;
-    while let Some(rest) = path.strip_prefix("./") {
-        path = rest.trim_start_matches('/');
-    }
-    let (a, b) = (format!("a/{path}"), format!("b/{path}"));
-    let mut out = format!("--- {}\n+++ {}\n", quoted(&a), quoted(&b));
+    let mut out = header(path);
     for hunk in diff.unified_diff().context_radius(3).iter_hunks() {
         out.push_str(&format!("{}\n", hunk.header()));
         for change in hunk.iter_changes() {
@@ -45,6 +40,157 @@ pub fn unified(path: &str, old: &str, new: &str) -> String {
         }
     }
     out
+}
+
+/// The lines of `text` as [`unified`] cuts them (`similar`'s lines: each with its end, `\r\n`,
+/// `\n` or a lone `\r`).
+pub fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        if at >= bytes.len() {
+            return None;
+        }
+        let start = at;
+        let end = match memchr::memchr2(b'\r', b'\n', &bytes[at..]) {
+            Some(k) if bytes[at + k] == b'\r' && bytes.get(at + k + 1) == Some(&b'\n') => {
+                at + k + 2
+            }
+            Some(k) => at + k + 1,
+            None => bytes.len(),
+        };
+        at = end;
+        Some(&text[start..end])
+    })
+}
+
+/// The digest of each line of `text` ([`lines`]), keyed by `key`: what [`unified_by_lines`]
+/// compares instead of the lines.
+pub fn line_digests(text: &str, key: &std::hash::RandomState) -> Vec<u64> {
+    use std::hash::BuildHasher;
+    lines(text).map(|l| key.hash_one(l)).collect()
+}
+
+/// [`unified`] of `old` and a new text that is not held: the digests of its lines (and of
+/// `old`'s, with the same key) are compared, its lines read from `new` as the hunks need them.
+/// The same diff as [`unified`] (whose comparison of lines is equality too), with the texts
+/// held once, not twice.
+pub fn unified_by_lines(
+    path: &str,
+    old: &str,
+    old_digests: &[u64],
+    new_digests: &[u64],
+    new: &mut dyn std::io::BufRead,
+) -> std::io::Result<String> {
+    if old_digests == new_digests {
+        return Ok(String::new());
+    }
+    let ops = similar::capture_diff_slices(similar::Algorithm::Myers, old_digests, new_digests);
+    let mut out = header(path);
+    let mut old_lines = lines(old);
+    let mut old_at = 0;
+    let mut new_lines = LineReader::new(new);
+    let mut new_at = 0;
+    for hunk in similar::group_diff_ops(ops, 3) {
+        if hunk.is_empty() {
+            continue;
+        }
+        out.push_str(&format!(
+            "{}\n",
+            similar::udiff::UnifiedHunkHeader::new(&hunk)
+        ));
+        for op in &hunk {
+            let (tag, old_range, new_range) = op.as_tag_tuple();
+            let from_old = matches!(
+                tag,
+                similar::DiffTag::Equal | similar::DiffTag::Delete | similar::DiffTag::Replace
+            );
+            if from_old {
+                let sign = if tag == similar::DiffTag::Equal {
+                    ' '
+                } else {
+                    '-'
+                };
+                for _ in old_at..old_range.start {
+                    old_lines.next();
+                }
+                for _ in old_range.clone() {
+                    push_line(&mut out, sign, old_lines.next().unwrap_or(""));
+                }
+                old_at = old_range.end;
+            }
+            // The new text's lines are read past, or shown when inserted.
+            for _ in new_at..new_range.start {
+                new_lines.next()?;
+            }
+            for _ in new_range.clone() {
+                let line = new_lines.next()?;
+                if tag == similar::DiffTag::Insert || tag == similar::DiffTag::Replace {
+                    push_line(&mut out, '+', line);
+                }
+            }
+            new_at = new_range.end;
+        }
+    }
+    Ok(out)
+}
+
+/// The lines of a UTF-8 text read from a file, cut as [`lines`] cuts them.
+struct LineReader<'a> {
+    input: &'a mut dyn std::io::BufRead,
+    /// What was read up to a `\n` (or the end) and not yet handed out, from `at`.
+    chunk: String,
+    at: usize,
+}
+
+impl<'a> LineReader<'a> {
+    fn new(input: &'a mut dyn std::io::BufRead) -> LineReader<'a> {
+        LineReader {
+            input,
+            chunk: String::new(),
+            at: 0,
+        }
+    }
+
+    /// The next line; an error past the end (the digests said there was one).
+    fn next(&mut self) -> std::io::Result<&str> {
+        if self.at >= self.chunk.len() {
+            // A `\r` before a `\n` is always in the same chunk: one is read up to its `\n`.
+            self.chunk.clear();
+            self.at = 0;
+            if self.input.read_line(&mut self.chunk)? == 0 {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::UnexpectedEof,
+                    "the fixed document ended early",
+                ));
+            }
+        }
+        let start = self.at;
+        self.at += lines(&self.chunk[start..]).next().map_or(0, str::len);
+        Ok(&self.chunk[start..self.at])
+    }
+}
+
+/// A line of a hunk: its sign, its text and the file's own line end, which the patch must
+/// match (none on a last line without one, then marked).
+fn push_line(out: &mut String, sign: char, line: &str) {
+    let (text, end) = split_end(line);
+    out.push(sign);
+    out.push_str(text);
+    out.push_str(if end.is_empty() { "\n" } else { end });
+    if !line.ends_with(['\r', '\n']) {
+        out.push_str("\\ No newline at end of file\n");
+    }
+}
+
+/// The two lines that name the file in a patch.
+fn header(path: &str) -> String {
+    let mut path = path;
+    while let Some(rest) = path.strip_prefix("./") {
+        path = rest.trim_start_matches('/');
+    }
+    let (a, b) = (format!("a/{path}"), format!("b/{path}"));
+    format!("--- {}\n+++ {}\n", quoted(&a), quoted(&b))
 }
 
 /// `line` and its end (`\r\n`, `\n` or none).
@@ -126,6 +272,51 @@ mod tests {
         );
         let plain = unified("f", "x\n", "y\n");
         assert!(matches!(for_terminal(&plain), Cow::Borrowed(_)));
+    }
+
+    /// [`unified_by_lines`], its new text read as from a file.
+    fn by_lines(path: &str, old: &str, new: &str) -> String {
+        let key = std::hash::RandomState::new();
+        let (a, b) = (line_digests(old, &key), line_digests(new, &key));
+        assert_eq!(lines(old).collect::<String>(), old);
+        unified_by_lines(
+            path,
+            old,
+            &a,
+            &b,
+            &mut std::io::BufReader::new(new.as_bytes()),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn the_diff_by_lines_is_the_diff_of_the_texts() {
+        let many: String = (0..300).map(|i| format!("line {}\n", i % 7)).collect();
+        let mut moved = many.replace("line 3\n", "line 3 fixed\n");
+        moved.insert_str(40, "new\r\n");
+        let cases = [
+            ("a\nhttp://x/\u{202E}y\r\nb\n", "a\nhttp://x/y\r\nb\n"),
+            ("x", "y"),
+            ("x\n", "x"),
+            ("lone\rcr\rhere\n", "lone\rCR\rhere"),
+            ("", "a\n"),
+            ("a\n", ""),
+            ("same\n", "same\n"),
+            ("a\r\nb\r\n\r\n", "a\r\nB\r\n\r"),
+            (many.as_str(), moved.as_str()),
+        ];
+        for (old, new) in cases {
+            assert_eq!(
+                by_lines("./d/f.txt", old, new),
+                unified("./d/f.txt", old, new),
+                "{old:?} -> {new:?}"
+            );
+        }
+        assert!(lines("").next().is_none());
+        assert_eq!(
+            lines("a\r\rb\r\n\nc").collect::<Vec<_>>(),
+            ["a\r", "\r", "b\r\n", "\n", "c"]
+        );
     }
 
     #[test]

@@ -3,15 +3,17 @@
 //! A rule attaches an [`IriFix`](crate::iri_fix::IriFix) to a finding, which
 //! [`crate::diagnostic::fix`] writes as a fix on the document's text, in the document's own
 //! syntax and encoding; [`apply`] chooses and applies fixes pass after pass, checking each result
-//! by extracting it again; [`bytes`] puts the new text back into the file's own bytes; [`write`]
-//! replaces the file atomically; [`diff`] shows what would change; [`run`] does all of it for
-//! `check --fix`.
+//! by extracting it again; [`bytes`] puts the new text back into the file's own bytes, written
+//! into a temporary file as its edits are walked; [`version`] holds one version of the document
+//! at a time, the others in their files; [`diff`] shows what would change; [`run`] does all of
+//! it for `check --fix`, and renames the last version over the file
+//! ([`crate::fsio::Replacement`]).
 
 pub mod apply;
 pub mod bytes;
 pub mod diff;
 pub mod run;
-pub mod write;
+pub mod version;
 
 use crate::iri_fix::Applicability;
 

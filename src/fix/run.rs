@@ -3,10 +3,14 @@
 
 use std::collections::HashSet;
 
-use super::{FixOptions, FixOutput, apply, diff, write};
-use crate::check::{self, CheckOptions, FileFixes, FileOutcome, LoadOptions, Loaded, RunOutcome};
+use super::version::{Temp, Version};
+use super::{FixOptions, FixOutput, apply, diff};
+use crate::check::{
+    self, CheckOptions, FileFixes, FileOutcome, LoadOptions, Loaded, RunOutcome, Spooled,
+};
 use crate::config::FileSettings;
-use crate::source::{Source, as_read};
+use crate::fsio::Replacement;
+use crate::source::Source;
 use crate::walk::Entry;
 
 /// At most this many passes per file: each pass applies the fixes that do not overlap, and a
@@ -30,18 +34,26 @@ pub fn run(
 /// A document after fixing.
 #[derive(Debug)]
 pub struct Fixed {
-    /// Its bytes and their decoding, when a fix changed it (else it is the document as read:
-    /// not copied, a copy of a large file is what `--fix` held most).
-    pub changed: Option<(Vec<u8>, Source)>,
+    /// The last version, held: the document as read when no fix was applied.
+    pub version: Version,
+    /// The document as read, when a fix made another version (let go: read again from its file,
+    /// or from the temporary file standard input's went to, when it is needed).
+    pub original: Option<Version>,
     /// How many fixes made it.
     pub applied: usize,
     /// Its check (not rendered).
     pub outcome: FileOutcome,
+    /// Why fixing stopped: a temporary file could not be written or read, the file changed on
+    /// disk. Nothing is written then.
+    pub error: Option<String>,
 }
 
 /// `loaded` fixed with `fix`, pass after pass until nothing changes (at most [`MAX_PASSES`]).
+/// One version of the document is held at a time ([`super::version`]): `--fix` of a file
+/// writes each pass into a temporary file next to it, the last one renamed over it by
+/// [`fix_file`]; `--diff` and standard input's use anonymous temporary files.
 pub fn fixed(
-    loaded: &Loaded,
+    loaded: Loaded,
     settings: &FileSettings,
     options: &CheckOptions<'_>,
     fix: FixOptions,
@@ -53,40 +65,56 @@ pub fn fixed(
         render_project: None,
         baseline_keys: false,
     };
-    let mut changed: Option<(Vec<u8>, Source)> = None;
-    let mut outcome = check::check_with(&loaded.source, settings, &quiet);
+    let path = loaded.path.clone();
+    let mut current = Version::read(loaded.source, loaded.bytes, loaded.path);
+    let mut new_temp = || match (&path, fix.output) {
+        (Some(path), FixOutput::Write) => Replacement::begin(path).map(Temp::Replacing),
+        _ => Temp::anonymous(),
+    };
+    let first = &current.held().expect("read").source;
+    let mut outcome = check::check_with(first, settings, &quiet);
     let mut applied = 0;
     let mut rejected = HashSet::new();
-    let mut frozen = baselined_occurrences(&loaded.source, settings, &quiet, &outcome.diagnostics);
+    let mut frozen = baselined_occurrences(first, settings, &quiet, &outcome.diagnostics);
     frozen.sort_by_key(|r| (r.start, r.end));
     frozen.dedup();
+    let mut original = None;
+    let mut error = None;
     for _ in 0..MAX_PASSES {
-        let (bytes, source) = changed.as_ref().map_or_else(
-            || (loaded.bytes(), &loaded.source),
-            |(b, s)| (as_read(b, s), s),
-        );
-        let Some(pass) = apply::pass(
-            bytes,
-            source,
+        let pass = match apply::pass(
+            &mut current,
             &outcome.diagnostics,
             fix,
             &mut rejected,
             &frozen,
-        ) else {
-            break;
+            &mut new_temp,
+        ) {
+            Ok(Some(pass)) => pass,
+            Ok(None) => break,
+            Err(message) => {
+                error = Some(message);
+                break;
+            }
         };
         apply::shift(&mut frozen, &pass.edits);
         applied += pass.applied;
         // The diagnostics refer to the old text: dropped before the new one is checked.
         drop(std::mem::take(&mut outcome));
-        drop(changed.take());
-        outcome = check::check_with(&pass.source, settings, &quiet);
-        changed = Some((pass.bytes, pass.source));
+        let old = std::mem::replace(&mut current, pass.version);
+        if original.is_none() {
+            original = Some(old);
+        }
+        let Some(held) = current.held() else {
+            break;
+        };
+        outcome = check::check_with(&held.source, settings, &quiet);
     }
     Fixed {
-        changed,
+        version: current,
+        original,
         applied,
         outcome,
+        error,
     }
 }
 
@@ -150,54 +178,157 @@ pub fn fix_file(
             .count();
         return outcome;
     }
+    let path = loaded.path.clone();
     let Fixed {
-        changed,
+        mut version,
+        mut original,
         applied,
-        mut outcome,
-    } = fixed(&loaded, settings, options, fix);
-    let read = loaded.bytes();
-    // The fixed bytes and text, when they differ from what was read.
-    let fixed = changed.filter(|(bytes, source)| as_read(bytes, source) != read);
-    let bytes = fixed.as_ref().map(|(bytes, source)| as_read(bytes, source));
-    let original = &loaded.source;
-    let fixed_source = fixed.as_ref().map(|(_, source)| source);
-    let path = &loaded.path;
+        outcome,
+        error,
+    } = fixed(loaded, settings, options, fix);
     let mut fixes = FileFixes {
         applied,
         ..FileFixes::default()
     };
-    let mut write_failed = false;
-    match (fix.output, path, bytes) {
-        (FixOutput::Diff, _, Some(new_bytes)) => {
-            let new_source = fixed_source.unwrap_or(original);
-            // A UTF-8 file's bytes, BOM included, are what a patch applies to; another
-            // encoding's diff is of the decoded text, to be read.
-            let (old, new) = match (std::str::from_utf8(read), std::str::from_utf8(new_bytes)) {
-                (Ok(old), Ok(new)) => (old, new),
-                _ => (original.text.as_ref(), new_source.text.as_ref()),
+    // A fixed version whose bytes are those read changes nothing.
+    let changed = original
+        .as_ref()
+        .is_some_and(|o| !o.fingerprint().same(version.fingerprint()));
+    let failed = |message: String, original: Option<Version>, version: Version| {
+        let mut fixes = FileFixes {
+            error: Some(message),
+            ..FileFixes::default()
+        };
+        // Nothing was written: the file is reported as it is.
+        let outcome = as_it_is(
+            original.unwrap_or(version),
+            path.as_deref(),
+            settings,
+            options,
+        );
+        fixes.refused = 0;
+        let mut outcome = outcome;
+        outcome.fixes = fixes;
+        outcome
+    };
+    if let Some(message) = error {
+        return failed(message, original, version);
+    }
+    match (fix.output, &path) {
+        (FixOutput::Diff, _) if changed => {
+            let Some(before) = original.as_mut() else {
+                return failed("the document as read is lost".into(), None, version);
             };
-            fixes.diff = Some(diff::unified(&original.path, old, new));
-        }
-        (FixOutput::Diff, _, None) => {}
-        (FixOutput::Write, None, new_bytes) => {
-            fixes.stdout = Some(new_bytes.unwrap_or(read).to_vec());
-        }
-        (FixOutput::Write, Some(path), Some(new_bytes)) => {
-            if let Err(message) = write::replace(path, read, new_bytes) {
-                // Nothing was written: report the file as it is.
-                fixes.error = Some(message);
-                fixes.applied = 0;
-                outcome = check::check_with(original, settings, options);
-                write_failed = true;
+            match diffed(before, &mut version) {
+                Ok(diff) => fixes.diff = Some(diff),
+                Err(message) => return failed(message, original, version),
             }
         }
-        (FixOutput::Write, Some(_), None) => {}
+        (FixOutput::Diff, _) => {}
+        (FixOutput::Write, None) => {}
+        (FixOutput::Write, Some(_)) if changed => {
+            let read = original.as_ref().map(|o| o.fingerprint().clone());
+            let committed = match (version.take_temp(), read) {
+                (Some(Temp::Replacing(r)), Some(read)) => r.commit(&read),
+                _ => Err("the fixed document is lost; not written".to_string()),
+            };
+            if let Err(message) = committed {
+                return failed(message, original, version);
+            }
+        }
+        (FixOutput::Write, Some(_)) => {}
     }
-    let shown = match fixed_source {
-        Some(fixed) if !write_failed => fixed,
-        _ => original,
+    drop(original);
+    // (A diff let the fixed text go; a report of it reads it again.)
+    let shown = match options.render {
+        Some(_) => version.hold().ok().map(|held| &held.source),
+        None => None,
     };
-    settle(outcome, fixes, shown, options, fix)
+    let mut outcome = settle(outcome, fixes, shown, options, fix);
+    if fix.output == FixOutput::Write && path.is_none() {
+        // Standard input's document waits for its turn in a temporary file, not in memory.
+        let len = version.fingerprint().len();
+        let spooled = version.let_go().and_then(|()| match version.take_temp() {
+            Some(Temp::Anonymous(file)) => Ok(Spooled::new(file, len)),
+            _ => Err("the fixed document is in no temporary file".to_string()),
+        });
+        match spooled {
+            Ok(document) => outcome.fixes.stdout = Some(document),
+            Err(message) => outcome.fixes.error = Some(message),
+        }
+    }
+    outcome
+}
+
+/// The diff of the document as read (`before`, let go) and fixed (`after`, held). Of a UTF-8
+/// file, one text is held at a time: the fixed one's lines are compared by their digests and
+/// read back from its temporary file as the hunks need them; another encoding's is of the two
+/// decoded texts, held together.
+fn diffed(before: &mut Version, after: &mut Version) -> Result<String, String> {
+    let key = std::hash::RandomState::new();
+    let held = after.held().ok_or("the fixed document is not held")?;
+    let new_digests = held
+        .bytes
+        .is_empty()
+        .then(|| diff::line_digests(&held.source.text, &key));
+    after.let_go()?;
+    let old = before.hold()?;
+    let path = old.source.path.clone();
+    if let Some(new_digests) = new_digests
+        && old.bytes.is_empty()
+    {
+        let old_digests = diff::line_digests(&old.source.text, &key);
+        let mut new = after.reader()?;
+        return diff::unified_by_lines(
+            &path,
+            &old.source.text,
+            &old_digests,
+            &new_digests,
+            &mut new,
+        )
+        .map_err(|e| {
+            format!(
+                "cannot read the fixed document back from its temporary file: {}",
+                crate::fsio::describe_io_error(&e)
+            )
+        });
+    }
+    let new = after.hold()?;
+    let old = before.held().ok_or("the document as read is not held")?;
+    // A UTF-8 file's bytes, BOM included, are what a patch applies to; another encoding's
+    // diff is of the decoded text, to be read.
+    let (a, b) = match (
+        std::str::from_utf8(old.bytes()),
+        std::str::from_utf8(new.bytes()),
+    ) {
+        (Ok(a), Ok(b)) => (a, b),
+        _ => (old.source.text.as_str(), new.source.text.as_str()),
+    };
+    Ok(diff::unified(&path, a, b))
+}
+
+/// The check of a file `--fix` did not write, rendered: the document as read, or when that is
+/// gone (it changed on disk), the file as it now is.
+fn as_it_is(
+    mut version: Version,
+    path: Option<&std::path::Path>,
+    settings: &FileSettings,
+    options: &CheckOptions<'_>,
+) -> FileOutcome {
+    if let Ok(held) = version.hold() {
+        return check::check_with(&held.source, settings, options);
+    }
+    let (shown, format) = version.named();
+    let now = path
+        .and_then(|p| std::fs::read(p).ok())
+        .and_then(|bytes| Source::decode_owned(shown.to_string(), format, bytes).ok());
+    match now {
+        Some(source) => check::check_with(&source, settings, options),
+        None => FileOutcome {
+            path: shown.to_string(),
+            ..FileOutcome::default()
+        },
+    }
 }
 
 /// A file `--fix` wrote in a first pass (which did `fixes` to it), checked again as it now is
@@ -226,7 +357,7 @@ pub fn recheck(
     let outcome = check::check_with(&loaded.source, settings, with);
     fixes.refused = 0;
     fixes.unsafe_available = 0;
-    settle(outcome, fixes, &loaded.source, options, fix)
+    settle(outcome, fixes, Some(&loaded.source), options, fix)
 }
 
 /// A fixed file's outcome as reported: the fixes still offered that a pass refused dropped,
@@ -234,7 +365,7 @@ pub fn recheck(
 fn settle(
     mut outcome: FileOutcome,
     mut fixes: FileFixes,
-    shown: &Source,
+    shown: Option<&Source>,
     options: &CheckOptions<'_>,
     fix: FixOptions,
 ) -> FileOutcome {
@@ -261,6 +392,7 @@ fn settle(
     }
     if fixes.error.is_none()
         && let Some(render) = options.render
+        && let Some(shown) = shown
     {
         outcome.rendered = render(shown, &outcome.diagnostics);
     }
