@@ -604,10 +604,7 @@ fn lookalike_into(c: char, script: Script) -> Option<String> {
     // Chromium's extra mapping first (`ь` is `b`, where UTS #39 says U+0185 TONE SIX).
     let sk: String = match whole_script::extra_skeletons(c) {
         Some(readings) => skeleton(readings[0]).collect(),
-        None => {
-            let mut buf = [0u8; 4];
-            skeleton(c.encode_utf8(&mut buf)).collect()
-        }
+        None => whole_script::skeleton_of(c),
     };
     let mut hit = false;
     for k in sk.chars() {
@@ -636,8 +633,7 @@ fn reads_as_lossy(word: &str) -> String {
         if c.is_ascii() {
             out.push(c);
         } else if !is_invisible(c) {
-            let mut buf = [0u8; 4];
-            out.extend(skeleton(c.encode_utf8(&mut buf)));
+            whole_script::with_skeleton(c, |sk| out.push_str(sk));
         }
     }
     out
