@@ -217,7 +217,7 @@ impl Finding {
 /// The message and help of a look-alike finding, put off until the finding is shown: most are
 /// withheld under a more specific finding on the same host ([`precedence`]) and shown only if
 /// that one is suppressed by name, and building their words (the names of the letters, what
-/// the label reads as) was about half of what a look-alike host cost.
+/// the label reads as) was a sixth of what a look-alike host cost.
 #[derive(Clone)]
 pub struct Unspoken {
     words: Arc<dyn Fn() -> (String, Option<String>) + Send + Sync>,
