@@ -1444,7 +1444,7 @@ fn collect(source: &Source, settings: &FileSettings, mut early: Option<&mut Earl
             // ([`crate::suppressions::Suppressions::apply`]); one the baseline holds back keeps
             // them withheld: the baseline knows the host's problem.
             let mut pending: Vec<rules::Finding> = findings.drain(..).rev().collect();
-            while let Some(f) = pending.pop() {
+            while let Some(mut f) = pending.pop() {
                 let start = Location::of(source, occ.map.to_source(f.range.clone()).start);
                 if early.suppressions.silences(f.rule.id, &start) {
                     early.suppressed += 1;
@@ -1456,6 +1456,7 @@ fn collect(source: &Source, settings: &FileSettings, mut early: Option<&mut Earl
                 {
                     early.baselined += 1;
                 } else {
+                    f.speak();
                     findings.push(f);
                 }
             }

@@ -129,6 +129,9 @@ pub struct Diagnostic {
     /// ([`Finding::withheld`]): not reported, unless a directive suppresses this one by name
     /// ([`crate::suppressions`]).
     pub withheld: Vec<Diagnostic>,
+    /// The words of a withheld diagnostic, not built yet ([`crate::rules::Unspoken`]):
+    /// `message` is empty and `help` is `None` until [`Diagnostic::speak`].
+    pub unspoken: Option<crate::rules::Unspoken>,
 }
 
 impl Diagnostic {
@@ -194,6 +197,17 @@ impl Diagnostic {
             related,
             fix,
             withheld,
+            unspoken: finding.unspoken,
+        }
+    }
+
+    /// Builds the message and help of a withheld diagnostic that comes to speak (its speaker
+    /// suppressed by name); one that has its words is left as it is.
+    pub fn speak(&mut self) {
+        if let Some(words) = self.unspoken.take() {
+            let (message, help) = words.build();
+            self.message = message.into();
+            self.help = help.map(Arc::from);
         }
     }
 
@@ -222,6 +236,7 @@ impl Diagnostic {
                 .and_then(|f| fix::Fix::of_markup(source, f))
                 .map(Box::new),
             withheld: Vec::new(),
+            unspoken: None,
         }
     }
 }

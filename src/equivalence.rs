@@ -347,6 +347,7 @@ fn diagnostic<'a>(
         related,
         fix: None,
         withheld: Vec::new(),
+        unspoken: None,
     }
 }
 

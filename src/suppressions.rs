@@ -278,8 +278,9 @@ impl Suppressions {
 
     /// Keeps `d` in `out` unless a directive silences it, and then, in its place, the findings
     /// it withheld that no directive silences; returns how many were silenced.
-    fn release(&mut self, d: Diagnostic, out: &mut Vec<Diagnostic>) -> usize {
+    fn release(&mut self, mut d: Diagnostic, out: &mut Vec<Diagnostic>) -> usize {
         if !self.silences(d.rule, &d.start) {
+            d.speak();
             out.push(d);
             return 0;
         }
@@ -519,6 +520,7 @@ fn report(
         related: Vec::new(),
         fix: None,
         withheld: Vec::new(),
+        unspoken: None,
     }
 }
 

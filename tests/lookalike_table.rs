@@ -297,10 +297,13 @@ fn message(host: &str, rule: &str) -> String {
         all.extend(withheld);
         i += 1;
     }
-    all.into_iter()
+    let mut found = all
+        .into_iter()
         .find(|f| f.rule.id == rule)
-        .unwrap_or_else(|| panic!("{rule} is quiet on {host:?}"))
-        .message
+        .unwrap_or_else(|| panic!("{rule} is quiet on {host:?}"));
+    // A withheld finding's words are built when it speaks.
+    found.speak();
+    found.message
 }
 
 #[test]

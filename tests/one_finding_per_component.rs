@@ -264,3 +264,70 @@ fn a_withheld_finding_speaks_when_its_speaker_is_silenced_in_a_file_past_the_lis
     assert_eq!(got[0], at(2, "confusable", "error"), "{:?}", &got[..3]);
     assert!(got.iter().all(|f| f.1 != "unused-suppression"));
 }
+
+/// The message and help of each diagnostic of `rule` in the JSON report of `file` in `dir`.
+fn words_of(dir: &std::path::Path, args: &[&str], rule: &str) -> Vec<(Value, Value)> {
+    let out = Command::cargo_bin("irilint")
+        .unwrap()
+        .current_dir(dir)
+        .args(["check", "--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    r["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == rule)
+        .map(|d| (d["message"].clone(), d["help"].clone()))
+        .collect()
+}
+
+#[test]
+fn a_withheld_finding_that_comes_to_speak_says_what_it_says_when_it_speaks_first() {
+    // A withheld look-alike finding's words are built only when it speaks: released by a
+    // directive (in a short file, and in one past the list, where each finding is released as
+    // it is found), it reads as it does when the rule above it is not run.
+    let dir = tempfile::tempdir().unwrap();
+    // Two look-alike letters in one word (one finding with two places), an `xn--` label, a
+    // whole-script label, and a word of two scripts where nothing imitates anything.
+    let hosts = "https://g\u{43E}\u{43E}gle.com/\nhttps://xn--ggle-55da.com/\nhttps://\u{430}\u{440}\u{440}\u{4CF}\u{435}.com/\nhttps://iphone\u{447}\u{435}\u{445}\u{43E}\u{43B}.example/\n";
+    std::fs::write(dir.path().join("off.txt"), hosts).unwrap();
+    let directive = |rules: &str| {
+        hosts
+            .lines()
+            .map(|l| format!("# irilint-disable-next-line {rules}\n{l}\n"))
+            .collect::<String>()
+    };
+    let filler = "https://a.example/x\u{200B}y\n".repeat(irilint::check::MAX_LISTED + 10);
+    for (rules, ignore, rule) in [
+        ("lookalike-domain", "lookalike-domain", "confusable"),
+        (
+            "lookalike-domain confusable",
+            "lookalike-domain,confusable",
+            "mixed-script",
+        ),
+    ] {
+        let spoken = words_of(dir.path(), &["--ignore", ignore, "off.txt"], rule);
+        assert!(spoken.len() >= 3, "{rule}: {spoken:?}");
+        assert!(
+            spoken
+                .iter()
+                .all(|(m, h)| m.as_str().is_some_and(|m| !m.is_empty()) && h.is_string()),
+            "{spoken:?}"
+        );
+        std::fs::write(dir.path().join("short.txt"), directive(rules)).unwrap();
+        std::fs::write(
+            dir.path().join("long.txt"),
+            format!("{}{filler}", directive(rules)),
+        )
+        .unwrap();
+        assert_eq!(
+            words_of(dir.path(), &["short.txt"], rule),
+            spoken,
+            "{rules}"
+        );
+        assert_eq!(words_of(dir.path(), &["long.txt"], rule), spoken, "{rules}");
+    }
+}

@@ -16,10 +16,12 @@ const MINE: [&str; 6] = [
 ];
 
 /// The findings of `rule` on `iri`, spoken or withheld under a more specific look-alike finding
-/// (one finding per look-alike host): each rule's own detection, in order.
+/// (one finding per look-alike host): each rule's own detection, in order, with its words
+/// (a withheld finding's are built when it speaks).
 fn findings(iri: &str, rule: &str) -> Vec<Finding> {
     fn all(f: Finding, out: &mut Vec<Finding>) {
         let mut f = f;
+        f.speak();
         let withheld = std::mem::take(&mut f.withheld);
         out.push(f);
         withheld.into_iter().for_each(|w| all(w, out));

@@ -10,6 +10,7 @@
 
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::Arc;
 
 use crate::iri::props;
 use unicode_script::Script;
@@ -72,12 +73,30 @@ impl Unit<'_> {
         }
     }
 
+    /// Its place for a message ([`Place::describe`]), held for words built later
+    /// ([`super::Unspoken`]).
+    fn owned_place(&self) -> Place {
+        Place {
+            component: self.component,
+            ace: self.ace.map(|ace| (ace.to_string(), self.text.to_string())),
+        }
+    }
+}
+
+/// A unit's place, owned: the component, and an `xn--` label with its decoded form.
+#[derive(Clone)]
+struct Place {
+    component: Component,
+    ace: Option<(String, String)>,
+}
+
+impl Place {
     /// `the host label`, `the path segment`, or the ACE label with its decoded form.
-    fn place(&self) -> String {
-        match self.ace {
-            Some(ace) => format!(
+    fn describe(&self) -> String {
+        match &self.ace {
+            Some((ace, decoded)) => format!(
                 "the host label `{ace}` (decoded: `{}`)",
-                escape_unsafe(&self.text)
+                escape_unsafe(decoded)
             ),
             None => format!(
                 "the {}",
@@ -89,6 +108,58 @@ impl Unit<'_> {
             ),
         }
     }
+}
+
+/// What both script rules need to know of a non-ASCII word that is not plainly of one script,
+/// found once and shared (`mixed-script` and `confusable` asked the same questions of each
+/// word, each reading its characters again).
+#[derive(Clone)]
+pub(super) struct WordFacts {
+    /// UTS #39 highly restrictive ([`highly_restrictive`]).
+    highly_restrictive: bool,
+    /// Single-script ([`single_script`]).
+    single_script: bool,
+    /// The scripts of its letters ([`tally`]), for a word that is not single-script.
+    tally: Option<Arc<Vec<(Script, Letters)>>>,
+}
+
+/// The most words whose facts an IRI keeps for the next rule: a host has a few, and an IRI of a
+/// million mixed words holds no million tallies (past this many, each rule finds them itself).
+const KEPT_WORDS: usize = 256;
+
+/// The facts of the word `w` at `word` of `unit`: the cheap answer for a word plainly of one
+/// script (most words), else what the other script rule found, or found now and kept for it.
+fn facts(input: &IriCheck<'_>, unit: &Unit<'_>, word: &Range<usize>, w: &str) -> WordFacts {
+    if plainly_one_script(w) {
+        return WordFacts {
+            highly_restrictive: true,
+            single_script: true,
+            tally: None,
+        };
+    }
+    let at = (unit.range.start, word.start);
+    if let Some(known) = input.script_words.borrow().get(&at) {
+        return known.clone();
+    }
+    // Stopping where `highly_restrictive` stops: once the set is empty (and no CJK set is
+    // left), single-script's answer is settled too.
+    let (all, non_latin) = resolved_sets(w, |a, n| !restrictive(a, n));
+    let single = !all.is_empty();
+    let highly = single
+        || restrictive(&all, &non_latin)
+            && !w
+                .chars()
+                .any(|c| !c.is_ascii() && props::script(c) == Script::Latin);
+    let found = WordFacts {
+        highly_restrictive: highly,
+        single_script: single,
+        tally: (!single).then(|| Arc::new(tally(w))),
+    };
+    let mut kept = input.script_words.borrow_mut();
+    if kept.len() < KEPT_WORDS {
+        kept.insert(at, found.clone());
+    }
+    found
 }
 
 fn is_ace(label: &str) -> bool {
@@ -280,12 +351,10 @@ fn resolved_sets(
 /// augmented Jpan, Kore, Hanb sets) is not empty, or it is once Latin letters are left out and
 /// what remains is Japanese, Korean or Chinese. Unassigned and private-use characters (script
 /// Unknown) are left out.
+#[cfg(test)]
 fn highly_restrictive(word: &str) -> bool {
     if plainly_one_script(word) {
         return true;
-    }
-    fn restrictive(all: &AugmentedScriptSet, non_latin: &AugmentedScriptSet) -> bool {
-        !all.is_empty() || non_latin.jpan || non_latin.kore || non_latin.hanb
     }
     let (all, non_latin) = resolved_sets(word, |a, n| !restrictive(a, n));
     if !all.is_empty() {
@@ -298,6 +367,11 @@ fn highly_restrictive(word: &str) -> bool {
         && !word
             .chars()
             .any(|c| !c.is_ascii() && props::script(c) == Script::Latin)
+}
+
+/// True while a word whose resolved sets are these can still be highly restrictive.
+fn restrictive(all: &AugmentedScriptSet, non_latin: &AugmentedScriptSet) -> bool {
+    !all.is_empty() || non_latin.jpan || non_latin.kore || non_latin.hanb
 }
 
 /// True when the word's resolved script set is not empty (UTS #39 single-script, augmented:
@@ -468,41 +542,51 @@ fn check_mixed_script(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     for unit in units(input) {
         for word in words(&unit.text) {
             let w = &unit.text[word.clone()];
-            if w.is_ascii() || highly_restrictive(w) {
+            if w.is_ascii() {
                 continue;
             }
-            let scripts = tally(w);
+            let facts = facts(input, &unit, &word, w);
+            if facts.highly_restrictive {
+                continue;
+            }
+            let Some(scripts) = &facts.tally else {
+                continue;
+            };
             if scripts.len() < 2 {
                 continue;
             }
-            let names: Vec<&str> = scripts.iter().map(|(s, _)| s.full_name()).collect();
-            let (dominant, _) = scripts[0];
-            let others: Vec<String> = scripts[1..]
-                .iter()
-                .map(|(s, letters)| {
-                    let verb = if letters.distinct.len() == 1 {
-                        "is"
-                    } else {
-                        "are"
-                    };
-                    format!("{} {verb} {}", letters.describe(), s.full_name())
-                })
-                .collect();
-            sink.report(
-                unit.span(&word),
-                format!(
-                    "a word of {} mixes the {} scripts: {}, the rest is {}",
-                    unit.place(),
-                    and_list(&names),
-                    others.join("; "),
-                    dominant.full_name()
-                ),
-                Some(format!(
-                    "write each word in one script: if the {} letters stand in for {} ones, retype them; a word mixing scripts (beyond UTS #39 highly restrictive) is how look-alike names are built",
-                    and_list(&names[1..]),
-                    dominant.full_name()
-                )),
-            );
+            let scripts = Arc::clone(scripts);
+            let place = unit.owned_place();
+            let severity = sink.severity();
+            sink.report_unspoken(severity, unit.span(&word), move || {
+                let names: Vec<&str> = scripts.iter().map(|(s, _)| s.full_name()).collect();
+                let (dominant, _) = scripts[0];
+                let others: Vec<String> = scripts[1..]
+                    .iter()
+                    .map(|(s, letters)| {
+                        let verb = if letters.distinct.len() == 1 {
+                            "is"
+                        } else {
+                            "are"
+                        };
+                        format!("{} {verb} {}", letters.describe(), s.full_name())
+                    })
+                    .collect();
+                (
+                    format!(
+                        "a word of {} mixes the {} scripts: {}, the rest is {}",
+                        place.describe(),
+                        and_list(&names),
+                        others.join("; "),
+                        dominant.full_name()
+                    ),
+                    Some(format!(
+                        "write each word in one script: if the {} letters stand in for {} ones, retype them; a word mixing scripts (beyond UTS #39 highly restrictive) is how look-alike names are built",
+                        and_list(&names[1..]),
+                        dominant.full_name()
+                    )),
+                )
+            });
             if unit.ace.is_some() {
                 break; // one finding per ACE label: they would all cover the same span
             }
@@ -520,10 +604,7 @@ fn lookalike_into(c: char, script: Script) -> Option<String> {
     // Chromium's extra mapping first (`ь` is `b`, where UTS #39 says U+0185 TONE SIX).
     let sk: String = match whole_script::extra_skeletons(c) {
         Some(readings) => skeleton(readings[0]).collect(),
-        None => {
-            let mut buf = [0u8; 4];
-            skeleton(c.encode_utf8(&mut buf)).collect()
-        }
+        None => whole_script::skeleton_of(c),
     };
     let mut hit = false;
     for k in sk.chars() {
@@ -552,8 +633,7 @@ fn reads_as_lossy(word: &str) -> String {
         if c.is_ascii() {
             out.push(c);
         } else if !is_invisible(c) {
-            let mut buf = [0u8; 4];
-            out.extend(skeleton(c.encode_utf8(&mut buf)));
+            whole_script::with_skeleton(c, |sk| out.push_str(sk));
         }
     }
     out
@@ -735,13 +815,14 @@ fn check_confusable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             if w.is_ascii() {
                 continue;
             }
+            let facts = facts(input, &unit, &word, w);
             // (a) Letters of a minority script that look like letters of the word's script:
             // found once to see that every one is a look-alike, then reported: a host word's
             // few are held between the two, more are found again (a word of a million of them
             // would hold a skeleton for each).
             let mut minority = 0usize;
-            if !single_script(w) {
-                let Some(&(dominant, _)) = tally(w).first() else {
+            if !facts.single_script {
+                let Some(&(dominant, _)) = facts.tally.as_ref().and_then(|t| t.first()) else {
                     continue;
                 };
                 // Only when every minority letter imitates the word's script: `iPhoneчехол` is
@@ -759,35 +840,30 @@ fn check_confusable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                     minority = 0;
                 }
                 let name = dominant.full_name();
-                let help = |sk: &str| {
-                    Some(format!(
-                        "type `{}` if the {name} letter is meant: a letter from another script that looks the same makes a different name that reads the same",
-                        escape_unsafe(sk)
-                    ))
-                };
                 if unit.ace.is_some() && minority > 0 {
                     let mut chars = String::new();
                     each_minority_letter(w, dominant, |_, c, _| chars.push(c));
-                    let reads = reads_as_lossy(w).to_lowercase();
-                    let like = if distinct_count(&chars) == 1 {
-                        format!("looks like a {name} letter")
-                    } else {
-                        format!("look like {name} letters")
-                    };
-                    sink.report_as(
-                        severity,
-                        unit.span(&word),
-                        format!(
-                            "{}: {} in a {name} word {like}, so it reads as `{}`",
-                            unit.place(),
-                            describe_chars(&chars),
-                            escape_unsafe(&reads)
-                        ),
-                        Some(format!(
-                            "type `{}` in {name} letters if that name is meant; otherwise this is a different domain that displays like it",
-                            escape_unsafe(&reads)
-                        )),
-                    );
+                    let (word_text, place) = (w.to_string(), unit.owned_place());
+                    sink.report_unspoken(severity, unit.span(&word), move || {
+                        let reads = reads_as_lossy(&word_text).to_lowercase();
+                        let like = if distinct_count(&chars) == 1 {
+                            format!("looks like a {name} letter")
+                        } else {
+                            format!("look like {name} letters")
+                        };
+                        (
+                            format!(
+                                "{}: {} in a {name} word {like}, so it reads as `{}`",
+                                place.describe(),
+                                describe_chars(&chars),
+                                escape_unsafe(&reads)
+                            ),
+                            Some(format!(
+                                "type `{}` in {name} letters if that name is meant; otherwise this is a different domain that displays like it",
+                                escape_unsafe(&reads)
+                            )),
+                        )
+                    });
                     ace_reported = true;
                     continue;
                 }
@@ -801,17 +877,21 @@ fn check_confusable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                             sink.report_as(severity, span, String::new(), None);
                             return;
                         }
-                        sink.report_as(
-                            severity,
-                            span,
-                            format!(
-                                "{} in a {name} word of {} looks like {} (UTS #39 confusable)",
-                                describe(c),
-                                unit.place(),
-                                describe_skeleton(&sk)
-                            ),
-                            help(&sk),
-                        );
+                        let place = unit.owned_place();
+                        sink.report_unspoken(severity, span, move || {
+                            (
+                                format!(
+                                    "{} in a {name} word of {} looks like {} (UTS #39 confusable)",
+                                    describe(c),
+                                    place.describe(),
+                                    describe_skeleton(&sk)
+                                ),
+                                Some(format!(
+                                    "type `{}` if the {name} letter is meant: a letter from another script that looks the same makes a different name that reads the same",
+                                    escape_unsafe(&sk)
+                                )),
+                            )
+                        });
                     };
                     if minority <= HELD_LETTERS {
                         for (i, c, sk) in held {
@@ -830,50 +910,53 @@ fn check_confusable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             let Some((kind, reads)) = whole_lookalike(w, label, tld.as_deref()) else {
                 continue;
             };
-            let foreign: String = w
-                .chars()
-                .filter(|&c| !is_neutral(script(c)) && script(c) != Script::Latin)
-                .collect();
-            let scripts: Vec<&str> = tally(&foreign).iter().map(|(s, _)| s.full_name()).collect();
-            let scripts = and_list(&scripts);
-            let reads = escape_unsafe(&reads.to_lowercase());
-            let message = match kind {
-                WholeLookalike::Mixed => format!(
-                    "{} mixes Latin letters with {scripts} look-alikes ({}): it reads as `{reads}`",
-                    unit.place(),
-                    describe_chars(&foreign)
-                ),
-                WholeLookalike::Digits => format!(
-                    "{} reads as the number `{reads}`: {} look like digits",
-                    unit.place(),
-                    describe_chars(&foreign)
-                ),
-                WholeLookalike::Pure => format!(
-                    "{} is a whole-script look-alike: its {scripts} letters ({}) all look like Latin ones, so it reads as `{reads}`{}",
-                    unit.place(),
-                    describe_chars(&foreign),
-                    tld.as_deref()
-                        .map(|t| format!(" under `.{}`", escape_unsafe(t)))
-                        .unwrap_or_default()
-                ),
-            };
-            let ace = match unit.ace {
-                Some(ace) => ace.to_string(),
-                None => idna::domain_to_ascii(label).unwrap_or_default(),
-            };
-            let shown_as = if ace.is_empty() {
-                String::new()
-            } else {
-                format!(" (its real name is `{ace}`)")
-            };
-            sink.report_as(
-                severity,
-                unit.span(&word),
-                message,
-                Some(format!(
-                    "type `{reads}` in Latin letters if that name is meant; otherwise this is a different domain that displays like `{reads}`{shown_as}"
-                )),
-            );
+            let (word_text, label, tld) = (w.to_string(), label.to_string(), tld.clone());
+            let (ace, place) = (unit.ace.map(str::to_string), unit.owned_place());
+            sink.report_unspoken(severity, unit.span(&word), move || {
+                let foreign: String = word_text
+                    .chars()
+                    .filter(|&c| !is_neutral(script(c)) && script(c) != Script::Latin)
+                    .collect();
+                let scripts: Vec<&str> =
+                    tally(&foreign).iter().map(|(s, _)| s.full_name()).collect();
+                let scripts = and_list(&scripts);
+                let reads = escape_unsafe(&reads.to_lowercase());
+                let message = match kind {
+                    WholeLookalike::Mixed => format!(
+                        "{} mixes Latin letters with {scripts} look-alikes ({}): it reads as `{reads}`",
+                        place.describe(),
+                        describe_chars(&foreign)
+                    ),
+                    WholeLookalike::Digits => format!(
+                        "{} reads as the number `{reads}`: {} look like digits",
+                        place.describe(),
+                        describe_chars(&foreign)
+                    ),
+                    WholeLookalike::Pure => format!(
+                        "{} is a whole-script look-alike: its {scripts} letters ({}) all look like Latin ones, so it reads as `{reads}`{}",
+                        place.describe(),
+                        describe_chars(&foreign),
+                        tld.as_deref()
+                            .map(|t| format!(" under `.{}`", escape_unsafe(t)))
+                            .unwrap_or_default()
+                    ),
+                };
+                let ace = match &ace {
+                    Some(ace) => ace.clone(),
+                    None => idna::domain_to_ascii(&label).unwrap_or_default(),
+                };
+                let shown_as = if ace.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (its real name is `{ace}`)")
+                };
+                (
+                    message,
+                    Some(format!(
+                        "type `{reads}` in Latin letters if that name is meant; otherwise this is a different domain that displays like `{reads}`{shown_as}"
+                    )),
+                )
+            });
             ace_reported = true;
         }
     }

@@ -129,6 +129,10 @@ fn without_diacritics(s: &str) -> String {
 /// A label as a browser displays it: letters case-folded, and compatibility characters
 /// (full-width letters) mapped as UTS #46 maps them.
 fn displayed(label: &str) -> String {
+    // An ASCII label folds to its ASCII lowercase and is NFKC already (the TLD of most hosts).
+    if label.is_ascii() {
+        return label.to_ascii_lowercase();
+    }
     let folded: String = label.chars().map(host_labels::folded).collect();
     if unicode_normalization::is_nfkc_quick(folded.chars())
         == unicode_normalization::IsNormalized::Yes
@@ -189,6 +193,19 @@ fn label_skeletons(label: &str) -> Vec<String> {
         &[label, &bare]
     };
     for form in forms {
+        // Most labels have no letter of Chromium's extra mappings: the form is its one variant.
+        if !form
+            .chars()
+            .any(|c| whole_script::extra_skeletons(c).is_some())
+        {
+            if let Some(sk) = ascii_skeleton(form)
+                && !out.contains(&sk)
+                && out.len() < MAX_VARIANTS
+            {
+                out.push(sk);
+            }
+            continue;
+        }
         for v in extra_variants(form) {
             if let Some(sk) = ascii_skeleton(&v)
                 && !out.contains(&sk)

@@ -34,9 +34,10 @@ mod top_domains;
 mod whole_script;
 mod xml;
 
-use std::cell::OnceCell;
-use std::collections::HashMap;
+use std::cell::{OnceCell, RefCell};
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -180,7 +181,8 @@ pub struct Finding {
     pub more: usize,
     /// The component they are in, if any.
     pub component: Option<Component>,
-    /// What is wrong, naming characters by code point (never raw).
+    /// What is wrong, naming characters by code point (never raw); empty in a withheld
+    /// finding until it speaks ([`Finding::unspoken`]).
     pub message: String,
     /// What to write instead.
     pub help: Option<String>,
@@ -194,7 +196,72 @@ pub struct Finding {
     /// (`link-text-mismatch`'s look-alike case), which makes it the most specific look-alike
     /// finding.
     pub imitation: bool,
+    /// The words of a finding withheld under another ([`Finding::withheld`]), not built yet:
+    /// `message` is empty and `help` is `None` until [`Finding::speak`] builds them.
+    pub unspoken: Option<Unspoken>,
 }
+
+impl Finding {
+    /// Builds the message and help of a finding whose words were put off ([`Unspoken`]): a
+    /// withheld finding that comes to speak (its speaker suppressed by name) is given them
+    /// here. A finding with its words already is left as it is.
+    pub fn speak(&mut self) {
+        if let Some(words) = self.unspoken.take() {
+            let (message, help) = words.build();
+            self.message = message;
+            self.help = help;
+        }
+    }
+}
+
+/// The message and help of a look-alike finding, put off until the finding is shown: most are
+/// withheld under a more specific finding on the same host ([`precedence`]) and shown only if
+/// that one is suppressed by name, and building their words (the names of the letters, what
+/// the label reads as) was a sixth of what a look-alike host cost.
+#[derive(Clone)]
+pub struct Unspoken {
+    words: Arc<dyn Fn() -> (String, Option<String>) + Send + Sync>,
+    /// The finding's other places and where they are, for the message's count of them (set
+    /// when the findings of an IRI are finished, as [`finish_merged`] does for the others).
+    places: Option<(usize, Option<Component>)>,
+}
+
+impl Unspoken {
+    /// Words that `words` builds when they are asked for.
+    pub fn new(words: impl Fn() -> (String, Option<String>) + Send + Sync + 'static) -> Self {
+        Unspoken {
+            words: Arc::new(words),
+            places: None,
+        }
+    }
+
+    /// The message and help, as the finding would have had them from the start.
+    pub fn build(&self) -> (String, Option<String>) {
+        let (message, help) = (self.words)();
+        match self.places {
+            Some((more, component)) => (merged_message(&message, more, component), help),
+            None => (message, help),
+        }
+    }
+}
+
+impl std::fmt::Debug for Unspoken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (message, help) = self.build();
+        f.debug_struct("Unspoken")
+            .field("message", &message)
+            .field("help", &help)
+            .finish()
+    }
+}
+
+/// Equal when they say the same.
+impl PartialEq for Unspoken {
+    fn eq(&self, other: &Self) -> bool {
+        self.build() == other.build()
+    }
+}
+impl Eq for Unspoken {}
 
 impl PartialEq for Rule {
     fn eq(&self, other: &Self) -> bool {
@@ -214,6 +281,9 @@ pub struct IriCheck<'a> {
     /// The labels of its DNS names that hold Unicode, found the first time a host look-alike
     /// rule asks (three rules share them).
     host_names: OnceCell<Vec<Vec<host_labels::LabelFound>>>,
+    /// What a script rule found of the IRI's words that are not plainly of one script (script
+    /// sets, the tally of their letters), by unit and word start, for the other one to use.
+    script_words: RefCell<BTreeMap<(usize, usize), lookalike::WordFacts>>,
 }
 
 /// Where a checked IRI was written: what the encoding rules need to tell characters written
@@ -325,8 +395,24 @@ impl Sink<'_> {
                 fix: None,
                 withheld: Vec::new(),
                 imitation: false,
+                unspoken: None,
             },
         );
+    }
+
+    /// [`Sink::report_as`] with words built only if the finding is shown ([`Unspoken`]): for
+    /// the look-alike rules, whose findings are mostly withheld under a more specific one. A
+    /// report that joins a finding already made drops them unbuilt, as it drops any.
+    pub fn report_unspoken(
+        &mut self,
+        severity: Severity,
+        range: Range<usize>,
+        words: impl Fn() -> (String, Option<String>) + Send + Sync + 'static,
+    ) {
+        self.report_as(severity, range, String::new(), None);
+        if let Some((i, false)) = self.out.last {
+            self.out.list[i].unspoken = Some(Unspoken::new(words));
+        }
     }
 
     /// Reports, as an error, that the host at `range` imitates a name the document shows: the
@@ -541,6 +627,10 @@ impl Findings {
             }
         }
         let mut out = precedence::one_per_host(input.text, input.iri, out);
+        // What speaks is given its words now; what is withheld keeps them unbuilt.
+        for f in &mut out {
+            f.speak();
+        }
         sort_findings(&mut out);
         out
     }
@@ -561,8 +651,10 @@ fn sort_findings(list: &mut [Finding]) {
 /// `--fix`).
 fn finish_merged(f: &mut Finding) {
     let more = f.also.len() + f.more;
-    let place = f.component.map_or("IRI", Component::name);
-    f.message = format!("{} (and {more} more like it in the {place})", f.message);
+    match &mut f.unspoken {
+        Some(words) => words.places = Some((more, f.component)),
+        None => f.message = merged_message(&f.message, more, f.component),
+    }
     if let Some(fix) = &mut f.fix
         && fix.edits.len() > 1
     {
@@ -585,6 +677,12 @@ fn finish_merged(f: &mut Finding) {
             .into();
         }
     }
+}
+
+/// The message of a finding with `more` other places in `component`.
+fn merged_message(message: &str, more: usize, component: Option<Component>) -> String {
+    let place = component.map_or("IRI", Component::name);
+    format!("{message} (and {more} more like it in the {place})")
 }
 
 /// One component in the sense of RFC 3987 §4.2 (bidi components) and of the script rules: each
@@ -742,6 +840,7 @@ fn run_iri_checks(
         iri: parsed,
         origin,
         host_names: OnceCell::new(),
+        script_words: RefCell::default(),
     };
     let mut out = Findings::new(merge, placeholders);
     let code = is_script(text, parsed);
@@ -1088,5 +1187,43 @@ mod script_tests {
         assert_eq!(ids("javascript:a(\u{7}1)"), ["control-character"]);
         // Other schemes keep their syntax findings.
         assert_eq!(ids("https://example.org/a b"), ["syntax-unwise-ascii"]);
+    }
+}
+
+#[cfg(test)]
+mod unspoken_tests {
+    use super::{Finding, Selection, check};
+
+    /// A withheld look-alike finding, given its words, says what it says when the rule above
+    /// it is not run and it speaks first.
+    #[test]
+    fn a_withheld_finding_speaks_as_it_would_have_spoken() {
+        let no_domain = Selection::from_selectors(&["ALL"], &[], &["lookalike-domain"]).unwrap();
+        for host in [
+            "https://g\u{43E}\u{43E}gle.com/",
+            "https://xn--ggle-55da.com/",
+            "https://\u{430}pple.com/",
+        ] {
+            let mut under: Vec<Finding> = check(host, &Selection::all())
+                .into_iter()
+                .flat_map(|f| f.withheld)
+                .collect();
+            assert!(!under.is_empty(), "{host}");
+            let spoken = check(host, &no_domain);
+            for w in &mut under {
+                assert!(w.message.is_empty() && w.unspoken.is_some(), "{host}");
+                w.speak();
+                let alone = spoken
+                    .iter()
+                    .find(|s| s.rule.id == w.rule.id && s.range == w.range)
+                    .unwrap_or_else(|| panic!("{host}: {} speaks alone", w.rule.id));
+                assert_eq!(
+                    (&w.message, &w.help),
+                    (&alone.message, &alone.help),
+                    "{host}"
+                );
+                assert!(!w.message.is_empty() && w.unspoken.is_none());
+            }
+        }
     }
 }

@@ -219,8 +219,36 @@ pub(super) fn entry(script: Script) -> Option<&'static WholeScript> {
 
 /// The skeleton of one character.
 pub(super) fn skeleton_of(c: char) -> String {
-    let mut buf = [0u8; 4];
-    skeleton(c.encode_utf8(&mut buf)).collect()
+    with_skeleton(c, str::to_string)
+}
+
+/// The most characters [`with_skeleton`] remembers per thread.
+const SKELETON_CACHE_SIZE: usize = 256;
+
+/// `f` of the skeleton of `c`, remembered: a skeleton is two normalizations and a table search
+/// (about 900 instructions for one character), and the look-alike rules ask it of the same few
+/// letters over and over (every Cyrillic `а` of every look-alike host, two rules for each).
+/// The cache is per thread, one entry per slot, so it stays small whatever the input.
+pub(super) fn with_skeleton<R>(c: char, f: impl FnOnce(&str) -> R) -> R {
+    use std::cell::RefCell;
+    type Slots = Vec<Option<(char, Box<str>)>>;
+    thread_local! {
+        static SKELETONS: RefCell<Slots> = RefCell::new(vec![None; SKELETON_CACHE_SIZE]);
+    }
+    SKELETONS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        let slot = &mut cache[c as usize % SKELETON_CACHE_SIZE];
+        match slot {
+            Some((known, sk)) if *known == c => f(sk),
+            _ => {
+                let mut buf = [0u8; 4];
+                let sk: String = skeleton(c.encode_utf8(&mut buf)).collect();
+                let r = f(&sk);
+                *slot = Some((c, sk.into_boxed_str()));
+                r
+            }
+        }
+    })
 }
 
 /// What `c` (a letter of `entry`'s script, folded as a host shows it) reads as in Latin, if
