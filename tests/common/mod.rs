@@ -7,6 +7,7 @@
 pub mod counting;
 pub mod documents;
 pub mod packages;
+pub mod pdf;
 pub mod run;
 
 use irilint::iri::chars::is_unsafe_to_display;
