@@ -416,13 +416,20 @@ fn load_pdf<T>(
 ) -> Result<Each<T>, NotLoaded> {
     let mut files = Vec::new();
     let read = extract::pdf::each_link_source(display, bytes, &mut |source| {
-        files.push(f(Loaded {
-            source,
-            bytes: Vec::new(),
-            path: path.clone(),
-            in_package: true,
-        }));
+        let shown = source.path.clone();
+        files.push((
+            shown,
+            f(Loaded {
+                source,
+                bytes: Vec::new(),
+                path: path.clone(),
+                in_package: true,
+            }),
+        ));
     });
+    // Reports are sorted by path, as a package's parts are: `page 10` before `page 2`.
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    let files = files.into_iter().map(|(_, file)| file).collect();
     let refused = match read {
         Ok(()) => None,
         Err(extract::pdf::NotRead::Encrypted) => {

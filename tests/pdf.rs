@@ -497,3 +497,81 @@ fn broken_stream_lengths_and_offsets_are_survived() {
     assert!(read.is_ok());
     assert_eq!(links.len(), 1, "{links:?}");
 }
+
+#[test]
+fn the_links_of_many_pages_are_reported_sorted_by_path() {
+    // Twelve pages, each with a link holding U+200B: `page 10` sorts before `page 2`, as
+    // every path of a report does.
+    let mut objects = page_tree(12);
+    for i in 0..12 {
+        objects.push((3 + i, page(&format!("[{} 0 R]", 15 + i))));
+        objects.push((
+            15 + i,
+            link(&uri(&format!("https://example.org/{i}\\342\\200\\213"))),
+        ));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pages.pdf");
+    std::fs::write(&path, pdf(&objects, "")).unwrap();
+    let out = irilint()
+        .args(["check", "--format", "json", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let paths: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["path"].as_str().unwrap().rsplit('!').next().unwrap())
+        .collect();
+    assert_eq!(paths.len(), 12, "{paths:?}");
+    let mut sorted = paths.clone();
+    sorted.sort();
+    assert_eq!(paths, sorted);
+    assert_eq!(
+        paths[..3],
+        ["page 1 obj 15", "page 10 obj 24", "page 11 obj 25"]
+    );
+}
+
+#[test]
+fn a_pdf_format_is_asked_for_like_any_other() {
+    // Ten bytes before `%PDF-` (readers allow them; the offsets are then off, and the objects
+    // are found by a scan): not known by its first bytes, read when asked for.
+    let mut bytes = b"garbage\n\n\n".to_vec();
+    bytes.extend(std::fs::read(LINKS).unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shifted.bin");
+    std::fs::write(&path, &bytes).unwrap();
+    let path = path.to_str().unwrap();
+    let (_, out, _) = run(&["check", "--format", "concise", "--quiet", path]);
+    assert!(!out.contains("!page"), "{out}");
+    let (code, out, err) = run(&[
+        "check",
+        "--format",
+        "concise",
+        "--quiet",
+        "--input-format",
+        "pdf",
+        path,
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(out.contains("shifted.bin!page 1 obj 5:1:9"), "{out}");
+    // And by the configuration's [input-format].
+    std::fs::write(
+        dir.path().join("irilint.toml"),
+        "[input-format]\n\"*.bin\" = \"pdf\"\n",
+    )
+    .unwrap();
+    let out = irilint()
+        .current_dir(dir.path())
+        .args(["check", "--format", "concise", "--quiet", "."])
+        .output()
+        .unwrap();
+    let out = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.contains("shifted.bin!page 2 obj 4 annot 1:1:21"),
+        "{out}"
+    );
+}

@@ -30,7 +30,7 @@ use super::package::{Refused, SLACK};
 use super::{Extraction, Occurrence, Problem};
 use crate::source::{PdfAction as Action, Source};
 
-/// What a PDF file starts with (within its first 1024 bytes, as readers allow).
+/// What a PDF file starts with: what a file is known by when no format is asked for.
 pub const MAGIC: &[u8] = b"%PDF-";
 
 /// How deep arrays and dictionaries may nest in one object.
@@ -47,11 +47,6 @@ pub const LINK_BYTES: u64 = 2048;
 
 /// Bytes of memory counted for one parsed node (an [`Obj`]) or one cross-reference entry.
 const NODE_BYTES: u64 = 48;
-
-/// Whether `bytes` are a PDF file: `%PDF-` in its first 1024 bytes.
-pub fn sniff(bytes: &[u8]) -> bool {
-    memchr::memmem::find(&bytes[..bytes.len().min(1024)], MAGIC).is_some()
-}
 
 /// How far reading a PDF may go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1479,7 +1474,10 @@ mod tests {
         assert_eq!(decode_text(b"\xFE\xFF\xD8\x00"), "\u{FFFD}");
         assert_eq!(decode_text("caf\u{e9}".as_bytes()), "caf\u{e9}");
         // Not UTF-8 (0xE9 before `!`): PDFDocEncoding, 0x80 a bullet, 0xA0 the euro sign.
-        assert_eq!(decode_text(b"caf\xE9!\x80\xA0"), "caf\u{e9}!\u{2022}\u{20AC}");
+        assert_eq!(
+            decode_text(b"caf\xE9!\x80\xA0"),
+            "caf\u{e9}!\u{2022}\u{20AC}"
+        );
     }
 
     #[test]
