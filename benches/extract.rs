@@ -71,7 +71,8 @@ fn bare_parse(format: Format, text: &str) -> usize {
         | Format::Asciidoc
         | Format::Epub
         | Format::OpenDocument
-        | Format::Ooxml => text.split_whitespace().count(),
+        | Format::Ooxml
+        | Format::Pdf => text.split_whitespace().count(),
     }
 }
 

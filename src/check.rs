@@ -436,6 +436,9 @@ fn load_each<T>(
             path,
         } => (display, format, bytes, path),
     };
+    if format == Format::Pdf {
+        return load_pdf(&display, &bytes, path, f);
+    }
     let limits = extract::package::Limits::for_len(bytes.len());
     let package_format = format;
     let refused = |why: extract::package::Refused| FileError {
@@ -511,6 +514,51 @@ fn load_each<T>(
         files,
         refused: None,
         nested,
+    })
+}
+
+/// Reads a PDF's links and hands each action to `f` as a document ([`extract::pdf`]); an
+/// encrypted PDF is skipped with a note, one past the reader's bounds refused (exit 2) with the
+/// links read before it kept.
+fn load_pdf<T>(
+    display: &str,
+    bytes: &[u8],
+    path: Option<std::path::PathBuf>,
+    mut f: impl FnMut(Loaded) -> T,
+) -> Result<Each<T>, NotLoaded> {
+    let mut files = Vec::new();
+    let read = extract::pdf::each_link_source(display, bytes, &mut |source| {
+        let shown = source.path.clone();
+        files.push((
+            shown,
+            f(Loaded {
+                source,
+                bytes: Vec::new(),
+                path: path.clone(),
+                in_package: true,
+            }),
+        ));
+    });
+    // Reports are sorted by path, as a package's parts are: `page 10` before `page 2`.
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    let files = files.into_iter().map(|(_, file)| file).collect();
+    let refused = match read {
+        Ok(()) => None,
+        Err(extract::pdf::NotRead::Encrypted) => {
+            return Err(NotLoaded::Skipped(Some(FileError {
+                path: display.to_string(),
+                message: extract::pdf::ENCRYPTED.to_string(),
+            })));
+        }
+        Err(extract::pdf::NotRead::Refused(why)) => Some(FileError {
+            path: display.to_string(),
+            message: why.0,
+        }),
+    };
+    Ok(Each {
+        files,
+        refused,
+        nested: Vec::new(),
     })
 }
 
@@ -1136,7 +1184,9 @@ fn sort(diagnostics: &mut [Diagnostic]) {
 fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Opened, NotLoaded> {
     let configured = entry.settings.format;
     let limit = options.max_file_size;
-    let (display, bytes, format, explicit) = match &entry.input {
+    // `sniffed`: no format was asked for (by --input-format or the configuration), so that
+    // the bytes may say what the file is.
+    let (display, bytes, format, explicit, sniffed) = match &entry.input {
         Input::Stdin => {
             let display = options.stdin_filename.clone().unwrap_or_else(|| "-".into());
             let format = options
@@ -1160,7 +1210,8 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Opened, NotLoaded>
                 Some(kept) => kept.read(read, &display)?,
                 None => read()?,
             };
-            (display, bytes, format, true)
+            let sniffed = options.input_format.or(configured).is_none();
+            (display, bytes, format, true, sniffed)
         }
         Input::File { path, explicit } => {
             let display = path.display().to_string();
@@ -1194,7 +1245,8 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Opened, NotLoaded>
                 .or(configured)
                 .or_else(|| Format::for_file(path, &bytes))
                 .unwrap_or(Format::Text);
-            (display, bytes, format, *explicit)
+            let sniffed = forced.or(configured).is_none();
+            (display, bytes, format, *explicit, sniffed)
         }
     };
     let path = match &entry.input {
@@ -1204,6 +1256,9 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Opened, NotLoaded>
     // A package by its name or its format, or by its content when its bytes are binary.
     let package = if format.is_package() {
         Some(format)
+    } else if bytes.starts_with(extract::pdf::MAGIC) && sniffed {
+        // A PDF by its first bytes, whatever its name, unless a format was asked for.
+        Some(Format::Pdf)
     } else if binary_at(&bytes).is_some() {
         extract::package::sniff(&bytes)
     } else {
@@ -1293,7 +1348,9 @@ fn read_limited(
     if utf32_bom(&bytes).is_some() {
         return Ok(Read::Bytes(bytes));
     }
-    let package = format.is_package() || bytes.starts_with(extract::package::ZIP_MAGIC);
+    let package = format.is_package()
+        || bytes.starts_with(extract::package::ZIP_MAGIC)
+        || bytes.starts_with(extract::pdf::MAGIC);
     if let Some(nul_at) = binary_at(&bytes).filter(|_| !package) {
         return Ok(Read::Binary { nul_at });
     }

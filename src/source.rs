@@ -43,6 +43,32 @@ pub enum Format {
     /// `HYPERLINK "…"`, IRIs written as text: [`crate::extract::ooxml`]). A document part read
     /// from a package has this format too.
     Ooxml,
+    /// A PDF file: the actions behind its link annotations (see [`crate::extract::pdf`]). Each
+    /// action read from it is a document of this format whose text is the action's IRI, file
+    /// or script ([`Source::pdf_action`]).
+    Pdf,
+}
+
+/// What a PDF link does when it is clicked ([`Source::pdf_action`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PdfAction {
+    /// Opens the IRI (`/S /URI`).
+    Uri,
+    /// Opens a file or runs a program (`/S /Launch`); the text is its file specification.
+    Launch,
+    /// Runs JavaScript (`/S /JavaScript`); the text is the script.
+    JavaScript,
+}
+
+impl PdfAction {
+    /// The action's name in PDF.
+    pub fn name(self) -> &'static str {
+        match self {
+            PdfAction::Uri => "URI",
+            PdfAction::Launch => "Launch",
+            PdfAction::JavaScript => "JavaScript",
+        }
+    }
 }
 
 impl Format {
@@ -58,7 +84,12 @@ impl Format {
 
     /// The packages: files whose parts are read, each as one of the document formats of
     /// [`Format::ALL`]; never decoded as text themselves.
-    pub const PACKAGES: [Format; 3] = [Format::Epub, Format::OpenDocument, Format::Ooxml];
+    pub const PACKAGES: [Format; 4] = [
+        Format::Epub,
+        Format::OpenDocument,
+        Format::Ooxml,
+        Format::Pdf,
+    ];
 
     /// Whether this is a package ([`Format::PACKAGES`]).
     pub fn is_package(self) -> bool {
@@ -86,6 +117,7 @@ impl Format {
             Format::Epub => "epub",
             Format::OpenDocument => "opendocument",
             Format::Ooxml => "ooxml",
+            Format::Pdf => "pdf",
         }
     }
 
@@ -119,6 +151,7 @@ impl Format {
             "epub" => Format::Epub,
             "odt" | "odp" | "ods" | "odg" => Format::OpenDocument,
             "docx" | "docm" | "dotx" | "pptx" | "pptm" | "ppsx" | "xlsx" | "xlsm" => Format::Ooxml,
+            "pdf" => Format::Pdf,
             _ => return None,
         })
     }
@@ -218,6 +251,9 @@ pub struct Source {
     pub shown_texts: Option<std::sync::Arc<std::collections::HashMap<String, Vec<String>>>>,
     /// The kind of package the document is a part of, if it is one.
     pub package: Option<Format>,
+    /// For an action read from a PDF link ([`Format::Pdf`]), what it does; `None` for every
+    /// other document.
+    pub pdf_action: Option<PdfAction>,
 }
 
 /// Why a file was not decoded.
@@ -394,6 +430,7 @@ impl Source {
             lines: OnceLock::new(),
             shown_texts: None,
             package: None,
+            pdf_action: None,
             text,
             encoding: EncodingFacts {
                 bom,
@@ -420,6 +457,7 @@ impl Source {
             lines: OnceLock::new(),
             shown_texts: None,
             package: None,
+            pdf_action: None,
             text,
             encoding: EncodingFacts {
                 bom: None,

@@ -89,7 +89,7 @@ fn document(format: Format, iri: &str) -> String {
             iri.replace(' ', "%20").replace('[', "%5B")
         ),
         // A package's parts are documents of the formats above.
-        Format::Epub | Format::OpenDocument | Format::Ooxml => {
+        Format::Epub | Format::OpenDocument | Format::Ooxml | Format::Pdf => {
             unreachable!("not a document format")
         }
     }

@@ -299,6 +299,7 @@ fn name_of(format: Format) -> &'static str {
         Format::Epub => "t.epub",
         Format::OpenDocument => "t.odt",
         Format::Ooxml => "t.docx",
+        Format::Pdf => "t.pdf",
     }
 }
 

@@ -36,15 +36,28 @@ fn fired(example: &Example) -> Vec<(&'static str, Severity)> {
             let bytes = example
                 .bytes()
                 .unwrap_or_else(|| panic!("unknown encoding {:?}", example.encoding.as_deref()));
-            let source = Source::decode("example".into(), format, &bytes)
-                .unwrap_or_else(|e| panic!("{e:?}: {:?}", example.text));
             let options = CheckOptions::new(&all);
+            // A PDF is read as a file is: each action behind a link is a document.
+            let sources = if format == Format::Pdf {
+                let mut sources = Vec::new();
+                irilint::extract::pdf::each_link_source("example", &bytes, &mut |s| {
+                    sources.push(s)
+                })
+                .unwrap_or_else(|e| panic!("{e:?}: {:?}", example.text));
+                sources
+            } else {
+                vec![
+                    Source::decode("example".into(), format, &bytes)
+                        .unwrap_or_else(|e| panic!("{e:?}: {:?}", example.text)),
+                ]
+            };
             // A one-document project, so that project-level rules run too.
-            let mut outcome = [check_source(&source, &options)];
-            check_project(&mut outcome, &options);
-            let [outcome] = outcome;
-            for d in outcome.diagnostics {
-                diagnostic(d, &mut out);
+            let mut outcomes: Vec<_> = sources.iter().map(|s| check_source(s, &options)).collect();
+            check_project(&mut outcomes, &options);
+            for outcome in outcomes {
+                for d in outcome.diagnostics {
+                    diagnostic(d, &mut out);
+                }
             }
             out
         }

@@ -239,7 +239,7 @@ fn take_note(f: &FileOutcome) -> Option<FileError> {
     }
     if f.fixes.in_package > 0 {
         eprintln!(
-            "irilint: warning: {}: {} not applied: irilint does not write into packages (EPUB, Office and OpenDocument files are zip files their tools rebuild); fix the document the package was made from",
+            "irilint: warning: {}: {} not applied: irilint does not write into packages (EPUB, Office and OpenDocument files are zip files their tools rebuild; a PDF is objects at byte offsets its tools rewrite); fix the document the package was made from",
             escape_unsafe(&f.path),
             plural(f.fixes.in_package, "fix", "fixes")
         );

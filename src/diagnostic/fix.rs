@@ -122,7 +122,9 @@ pub fn place_of(source: &Source, occurrence: &Occurrence) -> Place {
     let start = occurrence.map.source_range().start;
     let before = &source.text[..start.min(source.text.len())];
     match source.format {
-        Format::Text | Format::Epub | Format::OpenDocument | Format::Ooxml => Place::Text,
+        Format::Text | Format::Epub | Format::OpenDocument | Format::Ooxml | Format::Pdf => {
+            Place::Text
+        }
         Format::Rst | Format::Asciidoc if origin.contains('@') => Place::HtmlAttribute,
         Format::Rst | Format::Asciidoc => Place::LightMarkup,
         // The text of an HTML page escapes what element content does.

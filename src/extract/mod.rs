@@ -13,6 +13,7 @@ pub mod masked;
 pub mod odf;
 pub mod ooxml;
 pub mod package;
+pub mod pdf;
 pub mod rst;
 pub mod span_map;
 pub mod template;
@@ -243,6 +244,8 @@ fn extract_each_unfiltered(
         // A package's parts are documents of their own ([`package`]); the package as text
         // holds none.
         Format::Epub | Format::OpenDocument => Extraction::default(),
+        // An action read from a PDF link ([`pdf`]).
+        Format::Pdf => pdf::extract_each(source, on_occurrence),
     }
 }
 

@@ -35,7 +35,7 @@ fn wrap(format: Format, path: &str, directive: &str) -> String {
         }
         Format::Rst => format!(".. {directive}"),
         // A package is never opened as one document (its parts are).
-        Format::Epub | Format::OpenDocument | Format::Ooxml => directive.to_string(),
+        Format::Epub | Format::OpenDocument | Format::Ooxml | Format::Pdf => directive.to_string(),
         Format::Asciidoc => format!("// {directive}"),
         Format::Html | Format::Xml | Format::Markdown => format!("<!-- {directive} -->"),
     }

@@ -21,6 +21,7 @@ mod link_text;
 mod lookalike;
 mod lookalike_domain;
 mod normalization;
+mod pdf;
 mod percent;
 mod precedence;
 mod restricted;
@@ -154,6 +155,7 @@ pub static RULES: &[Rule] = &[
     xml::ENTITY_LIMIT,
     xml::EXTERNAL_ENTITY,
     html::UNLINKED_URL_ATTRIBUTE,
+    pdf::UNSAFE_ACTION,
     equivalence::EQUIVALENT_VARIANTS,
     suppression::UNUSED_SUPPRESSION,
 ];

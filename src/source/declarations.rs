@@ -54,7 +54,8 @@ pub(super) fn in_bytes(
         | Format::Asciidoc
         | Format::Epub
         | Format::OpenDocument
-        | Format::Ooxml => {}
+        | Format::Ooxml
+        | Format::Pdf => {}
     }
     if labels.is_empty() {
         // Most documents declare nothing: no decoder to set up.
@@ -95,7 +96,8 @@ pub(super) fn in_text(format: Format, text: &str) -> (Vec<Declaration>, Option<u
         | Format::Asciidoc
         | Format::Epub
         | Format::OpenDocument
-        | Format::Ooxml => {}
+        | Format::Ooxml
+        | Format::Pdf => {}
     }
     let declarations: Vec<Declaration> = labels
         .iter()

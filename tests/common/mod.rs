@@ -7,6 +7,7 @@
 pub mod counting;
 pub mod documents;
 pub mod packages;
+pub mod pdf;
 pub mod rss;
 pub mod run;
 

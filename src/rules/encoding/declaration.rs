@@ -366,7 +366,8 @@ fn undecodable(source: &Source, deciding: Option<&Declaration>, sink: &mut Docum
             | Format::Asciidoc
             | Format::Epub
             | Format::OpenDocument
-            | Format::Ooxml => (
+            | Format::Ooxml
+            | Format::Pdf => (
                 "irilint reads reStructuredText and AsciiDoc as UTF-8".to_string(),
                 format!("convert the file to UTF-8{as_1252}"),
                 Vec::new(),
