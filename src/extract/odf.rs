@@ -12,8 +12,7 @@
 use std::collections::HashMap;
 
 use super::Occurrence;
-use super::ooxml::{Joined, Piece, attribute, reference_at, tag_end};
-use super::span_map::decode_escapes;
+use super::ooxml::{Joined, Piece, resolved, tags};
 
 /// Whether the element named `local` ends the text before it, in a paragraph (it is shown as
 /// a space or a break, or holds text of its own that is not the paragraph's).
@@ -37,48 +36,24 @@ fn ends_text(local: &str) -> bool {
     )
 }
 
-/// A tag's local name (after any prefix) and whether it closes an element.
-fn local_name(tag: &str) -> (&str, bool) {
-    let closing = tag.starts_with('/');
-    let name = tag.trim_start_matches('/');
-    let end = name
-        .find(|c: char| c.is_ascii_whitespace() || c == '/')
-        .unwrap_or(name.len());
-    let name = &name[..end];
-    (name.rsplit(':').next().unwrap_or(name), closing)
-}
-
 /// Hands each IRI written as text in the paragraphs of the OpenDocument part `text` to
 /// `on_occurrence` (origin `text`), located in the part.
 pub fn extract_text(text: &str, on_occurrence: &mut dyn FnMut(Occurrence)) {
-    let b = text.as_bytes();
-    let mut at = 0;
     // Paragraphs open (a note or a frame holds paragraphs inside a paragraph).
     let mut depth = 0usize;
     let mut paragraph = Joined::default();
-    while let Some(k) = memchr::memchr(b'<', &b[at..]) {
-        let lt = at + k;
-        if depth > 0 && lt > at {
-            paragraph.push(text, at..lt);
+    for tag in tags(text) {
+        if depth > 0 && tag.lt > tag.before {
+            paragraph.push(text, tag.before..tag.lt);
         }
-        let Some(gt) = tag_end(b, lt) else {
-            break;
-        };
-        let tag = &text[lt + 1..gt];
-        at = gt + 1;
-        if tag.starts_with(['?', '!']) {
-            continue;
-        }
-        let (local, closing) = local_name(tag);
-        if !ends_text(local) {
+        if !ends_text(tag.local) {
             continue;
         }
         paragraph.flush(Piece::Text, on_occurrence);
-        if matches!(local, "p" | "h") && !tag.ends_with('/') {
-            depth = if closing {
-                depth.saturating_sub(1)
-            } else {
-                depth + 1
+        if matches!(tag.local, "p" | "h") && !tag.empty {
+            depth = match tag.closing {
+                true => depth.saturating_sub(1),
+                false => depth + 1,
             };
         }
     }
@@ -90,44 +65,25 @@ pub fn extract_text(text: &str, on_occurrence: &mut dyn FnMut(Occurrence)) {
 /// may show another site).
 pub fn link_texts(text: &str) -> HashMap<String, Vec<String>> {
     let mut out: HashMap<String, Vec<String>> = HashMap::new();
-    let b = text.as_bytes();
-    let mut at = 0;
     // The link being read: its target and the text so far.
     let mut current: Option<(String, String)> = None;
-    let decoded = |range: std::ops::Range<usize>| {
-        decode_escapes(
-            text,
-            range,
-            |s| memchr::memchr(b'&', s),
-            |i| reference_at(text, i),
-        )
-        .0
-    };
-    while let Some(k) = memchr::memchr(b'<', &b[at..]) {
-        let lt = at + k;
+    for tag in tags(text) {
         if let Some((_, shown)) = current.as_mut()
-            && lt > at
+            && tag.lt > tag.before
         {
-            shown.push_str(&decoded(at..lt));
+            shown.push_str(&resolved(text, tag.before..tag.lt).0);
         }
-        let Some(gt) = tag_end(b, lt) else {
-            break;
-        };
-        let tag = &text[lt + 1..gt];
-        at = gt + 1;
-        let (local, closing) = local_name(tag);
-        if local != "a" {
+        if tag.local != "a" {
             continue;
         }
         if let Some((target, shown)) = current.take() {
             out.entry(target).or_default().push(shown);
         }
-        if !closing
-            && !tag.ends_with('/')
-            && let Some(href) = attribute(tag, "href")
+        if !tag.closing
+            && !tag.empty
+            && let Some(href) = tag.attribute("href")
         {
-            let start = lt + 1 + href.start;
-            current = Some((decoded(start..lt + 1 + href.end), String::new()));
+            current = Some((resolved(text, href).0, String::new()));
         }
     }
     out

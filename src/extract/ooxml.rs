@@ -36,12 +36,7 @@ pub(super) struct Joined {
 impl Joined {
     /// Appends the content of a text element at `range` of `part`.
     pub(super) fn push(&mut self, part: &str, range: Range<usize>) {
-        let (decoded, map) = decode_escapes(
-            part,
-            range,
-            |s| memchr::memchr(b'&', s),
-            |i| reference_at(part, i),
-        );
+        let (decoded, map) = resolved(part, range);
         if self.text.is_empty() {
             self.text = decoded;
             self.map = map;
@@ -75,61 +70,41 @@ fn ends_text(local: &str) -> bool {
 /// Hands each IRI of an Office XML part to `on_occurrence`: a paragraph's once it ends, a field
 /// instruction's once it does (so not always in document order: [`super::extract`] sorts).
 pub fn extract_each(text: &str, on_occurrence: &mut dyn FnMut(Occurrence)) -> Extraction {
-    let b = text.as_bytes();
-    let mut at = 0;
     // The text element being read, by the end of its start tag.
     let mut open: Option<(Piece, usize, &str)> = None;
     // The paragraph's text so far, and the field instruction's (split across runs as well).
     let mut paragraph = Joined::default();
     let mut instruction = Joined::default();
-    while let Some(k) = memchr::memchr(b'<', &b[at..]) {
-        let lt = at + k;
-        let Some(gt) = tag_end(b, lt) else {
-            break;
-        };
-        let tag = &text[lt + 1..gt];
-        at = gt + 1;
+    for tag in tags(text) {
         if let Some((piece, start, name)) = open {
-            if tag.starts_with('/') && tag[1..].trim_end() == name {
+            if tag.closing && tag.name == name {
                 match piece {
-                    Piece::Text => paragraph.push(text, start..lt),
-                    Piece::Field => instruction.push(text, start..lt),
+                    Piece::Text => paragraph.push(text, start..tag.lt),
+                    Piece::Field => instruction.push(text, start..tag.lt),
                 }
                 open = None;
             }
             continue;
         }
-        if tag.starts_with(['?', '!']) {
-            continue;
-        }
-        let closing = tag.starts_with('/');
-        let tag_name = tag.trim_start_matches('/');
-        let name_end = tag_name
-            .find(|c: char| c.is_ascii_whitespace() || c == '/')
-            .unwrap_or(tag_name.len());
-        let name = &tag_name[..name_end];
-        let local = name.rsplit(':').next().unwrap_or(name);
-        if ends_text(local) {
+        if ends_text(tag.local) {
             paragraph.flush(Piece::Text, on_occurrence);
-            if local == "p" {
+            if tag.local == "p" {
                 instruction.flush(Piece::Field, on_occurrence);
             }
             continue;
         }
-        if closing {
+        if tag.closing {
             continue;
         }
-        let empty = tag.ends_with('/');
-        match local {
-            "t" if !empty => open = Some((Piece::Text, gt + 1, name)),
-            "instrText" if !empty => open = Some((Piece::Field, gt + 1, name)),
+        match tag.local {
+            "t" if !tag.empty => open = Some((Piece::Text, tag.gt + 1, tag.name)),
+            "instrText" if !tag.empty => open = Some((Piece::Field, tag.gt + 1, tag.name)),
             // A field's instruction runs from its `begin` to its `separate` (or `end`).
             "fldChar" => instruction.flush(Piece::Field, on_occurrence),
             "fldSimple" => {
-                if let Some(value) = attribute(tag, "instr") {
-                    let start = lt + 1 + value.start;
+                if let Some(value) = tag.attribute("instr") {
                     let mut field = Joined::default();
-                    field.push(text, start..lt + 1 + value.end);
+                    field.push(text, value);
                     field.flush(Piece::Field, on_occurrence);
                 }
             }
@@ -141,8 +116,78 @@ pub fn extract_each(text: &str, on_occurrence: &mut dyn FnMut(Occurrence)) -> Ex
     Extraction::default()
 }
 
+/// A tag met by [`tags`].
+pub(super) struct Tag<'a> {
+    /// Where the text before it starts (just past the tag before it).
+    pub before: usize,
+    /// Its `<`.
+    pub lt: usize,
+    /// Its `>`.
+    pub gt: usize,
+    /// What is between them.
+    pub body: &'a str,
+    /// Its name, with its prefix; empty for `<?…>` and `<!…>`.
+    pub name: &'a str,
+    /// Its name without its prefix.
+    pub local: &'a str,
+    /// An end tag (`</x>`).
+    pub closing: bool,
+    /// An empty-element tag (`<x/>`).
+    pub empty: bool,
+}
+
+impl Tag<'_> {
+    /// The range in the part of the value of the attribute whose local name is `local`.
+    pub(super) fn attribute(&self, local: &str) -> Option<Range<usize>> {
+        attribute(self.body, local).map(|r| self.lt + 1 + r.start..self.lt + 1 + r.end)
+    }
+}
+
+/// The tags of the part `text`, in order, up to one that does not end: the markup is scanned,
+/// not checked, and a part that is not well-formed is read as far as it goes.
+pub(super) fn tags(text: &str) -> impl Iterator<Item = Tag<'_>> {
+    let b = text.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let lt = at + memchr::memchr(b'<', &b[at..])?;
+        let gt = tag_end(b, lt)?;
+        let before = at;
+        at = gt + 1;
+        let body = &text[lt + 1..gt];
+        let trimmed = body.trim_start_matches('/');
+        let name = match body.starts_with(['?', '!']) {
+            true => "",
+            false => {
+                &trimmed[..trimmed
+                    .find(|c: char| c.is_ascii_whitespace() || c == '/')
+                    .unwrap_or(trimmed.len())]
+            }
+        };
+        Some(Tag {
+            before,
+            lt,
+            gt,
+            body,
+            name,
+            local: name.rsplit(':').next().unwrap_or(name),
+            closing: body.starts_with('/'),
+            empty: body.ends_with('/'),
+        })
+    })
+}
+
+/// `text[range]` with its XML references resolved, and the map back to the part.
+pub(super) fn resolved(text: &str, range: Range<usize>) -> (String, SpanMap) {
+    decode_escapes(
+        text,
+        range,
+        |s| memchr::memchr(b'&', s),
+        |i| reference_at(text, i),
+    )
+}
+
 /// Where the tag starting at `lt` ends (its `>`), quotes skipped.
-pub(super) fn tag_end(b: &[u8], lt: usize) -> Option<usize> {
+fn tag_end(b: &[u8], lt: usize) -> Option<usize> {
     let mut quote = None;
     for (i, &c) in b.iter().enumerate().skip(lt + 1) {
         match (quote, c) {
@@ -264,46 +309,26 @@ fn located(mut occ: Occurrence, map: &SpanMap, r: Range<usize>) -> Occurrence {
 /// `a:hlinkClick r:id="…"` (DrawingML: PowerPoint, shapes). Each id's texts are joined.
 pub fn hyperlink_texts(text: &str) -> std::collections::HashMap<String, String> {
     let mut out: std::collections::HashMap<String, String> = std::collections::HashMap::new();
-    let b = text.as_bytes();
-    let mut at = 0;
     // The hyperlink being read (Word's element, or DrawingML's run), and whether a text
     // element is open (its content's start).
     let mut current: Option<(String, bool)> = None;
     let mut open_text: Option<usize> = None;
-    while let Some(k) = memchr::memchr(b'<', &b[at..]) {
-        let lt = at + k;
-        let Some(gt) = tag_end(b, lt) else {
-            break;
-        };
-        let tag = &text[lt + 1..gt];
-        at = gt + 1;
-        let closing = tag.starts_with('/');
-        let name = tag
-            .trim_start_matches('/')
-            .split(|c: char| c.is_ascii_whitespace() || c == '/')
-            .next()
-            .unwrap_or("");
-        let local = name.rsplit(':').next().unwrap_or(name);
-        match (local, closing) {
-            ("t", false) if !tag.ends_with('/') => open_text = Some(gt + 1),
+    for tag in tags(text) {
+        match (tag.local, tag.closing) {
+            ("t", false) if !tag.empty => open_text = Some(tag.gt + 1),
             ("t", true) => {
                 if let (Some(start), Some((id, _))) = (open_text.take(), &current) {
-                    let (shown, _) = decode_escapes(
-                        text,
-                        start..lt,
-                        |s| memchr::memchr(b'&', s),
-                        |i| reference_at(text, i),
-                    );
+                    let (shown, _) = resolved(text, start..tag.lt);
                     out.entry(id.clone()).or_default().push_str(&shown);
                 }
             }
-            ("hyperlink", false) if !tag.ends_with('/') => {
-                current = attribute(tag, "id").map(|r| (tag[r].to_string(), true));
+            ("hyperlink", false) if !tag.empty => {
+                current = tag.attribute("id").map(|r| (text[r].to_string(), true));
             }
             ("hyperlink", true) => current = None,
             ("hlinkClick", false) => {
-                if let Some(r) = attribute(tag, "id") {
-                    current = Some((tag[r].to_string(), false));
+                if let Some(r) = tag.attribute("id") {
+                    current = Some((text[r].to_string(), false));
                 }
             }
             // A DrawingML run ends its link; Word's runs are inside the hyperlink element.
@@ -329,62 +354,38 @@ pub enum CellText {
 /// cells' values.
 pub fn sheet_links(sheet: &str) -> Vec<(String, Vec<CellText>)> {
     let b = sheet.as_bytes();
-    let decoded = |range: Range<usize>| {
-        decode_escapes(
-            sheet,
-            range,
-            |s| memchr::memchr(b'&', s),
-            |i| reference_at(sheet, i),
-        )
-        .0
-    };
     // Each hyperlink: its id, the cell its range starts at, its display string.
     let mut links: Vec<(String, String, Option<String>)> = Vec::new();
     let mut at = 0;
     while let Some(k) = memchr::memmem::find(&b[at..], b"<hyperlink ") {
-        let lt = at + k;
-        let Some(gt) = tag_end(b, lt) else {
+        let Some(tag) = tags(&sheet[at + k..]).next() else {
             break;
         };
-        let tag = &sheet[lt + 1..gt];
-        at = gt + 1;
-        let value =
-            |name: &str| attribute(tag, name).map(|r| decoded(lt + 1 + r.start..lt + 1 + r.end));
+        let value = |name: &str| attribute(tag.body, name).map(|r| resolved(tag.body, r).0);
         if let (Some(id), Some(cells)) = (value("id"), value("ref")) {
             let first = cells.split(':').next().unwrap_or("").to_ascii_uppercase();
             links.push((id, first, value("display")));
         }
+        at += k + tag.gt + 1;
     }
     if links.is_empty() {
         return Vec::new();
     }
     let wanted: std::collections::HashSet<&str> = links.iter().map(|l| l.1.as_str()).collect();
     let mut shown: std::collections::HashMap<String, CellText> = std::collections::HashMap::new();
-    // The cell being read: its reference, its type, and where its value or text starts.
+    // The cell being read: its reference and its type; where its value or text starts.
     let mut cell: Option<(String, String)> = None;
     let mut open: Option<usize> = None;
     let mut inline = String::new();
-    at = 0;
-    while let Some(k) = memchr::memchr(b'<', &b[at..]) {
-        let lt = at + k;
-        let Some(gt) = tag_end(b, lt) else {
-            break;
-        };
-        let tag = &sheet[lt + 1..gt];
-        at = gt + 1;
-        let closing = tag.starts_with('/');
-        let name = tag.trim_start_matches('/');
-        let name = &name[..name
-            .find(|c: char| c.is_ascii_whitespace() || c == '/')
-            .unwrap_or(name.len())];
-        let local = name.rsplit(':').next().unwrap_or(name);
-        match (local, closing) {
-            ("c", false) if !tag.ends_with('/') => {
-                cell = attribute(tag, "r")
-                    .map(|r| tag[r].to_ascii_uppercase())
+    for tag in tags(sheet) {
+        match (tag.local, tag.closing) {
+            ("c", false) if !tag.empty => {
+                cell = tag
+                    .attribute("r")
+                    .map(|r| sheet[r].to_ascii_uppercase())
                     .filter(|r| wanted.contains(r.as_str()))
                     .map(|r| {
-                        let kind = attribute(tag, "t").map_or("n", |t| &tag[t]).to_string();
+                        let kind = tag.attribute("t").map_or("n", |t| &sheet[t]).to_string();
                         (r, kind)
                     });
                 inline.clear();
@@ -397,11 +398,11 @@ pub fn sheet_links(sheet: &str) -> Vec<(String, Vec<CellText>)> {
                     shown.insert(r, CellText::Inline(std::mem::take(&mut inline)));
                 }
             }
-            ("v" | "t", false) if cell.is_some() && !tag.ends_with('/') => open = Some(gt + 1),
+            ("v" | "t", false) if cell.is_some() && !tag.empty => open = Some(tag.gt + 1),
             ("v" | "t", true) => {
                 if let (Some(start), Some((r, kind))) = (open.take(), &cell) {
-                    let value = decoded(start..lt);
-                    match (local, kind.as_str()) {
+                    let value = resolved(sheet, start..tag.lt).0;
+                    match (tag.local, kind.as_str()) {
                         ("v", "s") => {
                             if let Ok(n) = value.trim().parse() {
                                 shown.insert(r.clone(), CellText::Shared(n));
@@ -435,27 +436,13 @@ pub fn shared_strings(
     let Some(&last) = wanted.last() else {
         return out;
     };
-    let b = sst.as_bytes();
-    let mut at = 0;
     // The index of the item being read (the count of items started, less one).
     let mut item: Option<usize> = None;
     let mut text = String::new();
     let mut phonetic = false;
     let mut open: Option<usize> = None;
-    while let Some(k) = memchr::memchr(b'<', &b[at..]) {
-        let lt = at + k;
-        let Some(gt) = tag_end(b, lt) else {
-            break;
-        };
-        let tag = &sst[lt + 1..gt];
-        at = gt + 1;
-        let closing = tag.starts_with('/');
-        let name = tag.trim_start_matches('/');
-        let name = &name[..name
-            .find(|c: char| c.is_ascii_whitespace() || c == '/')
-            .unwrap_or(name.len())];
-        let local = name.rsplit(':').next().unwrap_or(name);
-        match (local, closing) {
+    for tag in tags(sst) {
+        match (tag.local, tag.closing) {
             ("si", false) => {
                 let n = item.map_or(0, |n| n + 1);
                 if n > last {
@@ -463,7 +450,7 @@ pub fn shared_strings(
                 }
                 item = Some(n);
                 text.clear();
-                if tag.ends_with('/') && wanted.contains(&n) {
+                if tag.empty && wanted.contains(&n) {
                     out.insert(n, String::new());
                 }
             }
@@ -472,22 +459,14 @@ pub fn shared_strings(
                     out.insert(n, std::mem::take(&mut text));
                 }
             }
-            ("rPh", false) => phonetic = !tag.ends_with('/'),
+            ("rPh", false) => phonetic = !tag.empty,
             ("rPh", true) => phonetic = false,
-            ("t", false) if !tag.ends_with('/') => open = Some(gt + 1),
+            ("t", false) if !tag.empty => open = Some(tag.gt + 1),
             ("t", true) => {
                 if let (Some(start), false, Some(n)) = (open.take(), phonetic, item)
                     && wanted.contains(&n)
                 {
-                    text.push_str(
-                        &decode_escapes(
-                            sst,
-                            start..lt,
-                            |s| memchr::memchr(b'&', s),
-                            |i| reference_at(sst, i),
-                        )
-                        .0,
-                    );
+                    text.push_str(&resolved(sst, start..tag.lt).0);
                 }
             }
             _ => {}
@@ -499,31 +478,12 @@ pub fn shared_strings(
 /// The external relationships of a relationship part: each id with its target as prepared
 /// (references resolved, as the XML extractor prepares it).
 pub fn external_targets(text: &str) -> Vec<(String, String)> {
-    let b = text.as_bytes();
     let mut out = Vec::new();
-    let mut at = 0;
-    while let Some(k) = memchr::memchr(b'<', &b[at..]) {
-        let lt = at + k;
-        let Some(gt) = tag_end(b, lt) else {
-            break;
-        };
-        let tag = &text[lt + 1..gt];
-        at = gt + 1;
-        if !tag.starts_with("Relationship") || tag.starts_with("Relationships") {
+    for tag in tags(text) {
+        if tag.local != "Relationship" || tag.closing {
             continue;
         }
-        let value = |name: &str| {
-            attribute(tag, name).map(|r| {
-                let start = lt + 1 + r.start;
-                decode_escapes(
-                    text,
-                    start..lt + 1 + r.end,
-                    |s| memchr::memchr(b'&', s),
-                    |i| reference_at(text, i),
-                )
-                .0
-            })
-        };
+        let value = |name: &str| tag.attribute(name).map(|r| resolved(text, r).0);
         let external =
             value("TargetMode").is_some_and(|m| m.trim().eq_ignore_ascii_case("External"));
         if let (true, Some(id), Some(target)) = (external, value("Id"), value("Target")) {
