@@ -21,14 +21,10 @@
 
 mod common;
 
-use std::sync::Arc;
-
 use common::counting::{Counting, allocations, cost_of};
 use common::packages::stored_zip_with as zip_with;
-use irilint::check::{self, CheckOptions, LoadOptions};
-use irilint::config::FileSettings;
+use common::run::run_file;
 use irilint::rules::Selection;
-use irilint::walk::{Entry, Input};
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
@@ -46,24 +42,10 @@ struct Cost {
 
 /// Checks `bytes` written as a file named `name`, as a run does.
 fn cost(dir: &std::path::Path, name: &str, bytes: &[u8]) -> Cost {
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
     let selection = Selection::from_selectors(&["ALL"], &[], &["equivalent-variants"]).unwrap();
-    let entry = Entry {
-        input: Input::File {
-            path,
-            explicit: true,
-        },
-        settings: Arc::new(FileSettings {
-            selection: selection.clone(),
-            ..FileSettings::default()
-        }),
-    };
-    let options = CheckOptions::new(&selection);
     let calls = allocations();
     let started = std::time::Instant::now();
-    let ((peak, allocated), run) =
-        cost_of(|| check::run(&[entry], &LoadOptions::default(), &options));
+    let ((peak, allocated), run) = cost_of(|| run_file(dir, name, bytes, &selection));
     Cost {
         peak,
         allocated,

@@ -9,35 +9,18 @@
 
 mod common;
 
-use std::sync::Arc;
-
 use common::counting::{Counting, peak_of};
 use common::pdf::{link, page, page_tree, pdf_with_streams, uri};
-use irilint::check::{self, CheckOptions, LoadOptions};
-use irilint::config::FileSettings;
+use common::run::run_file;
 use irilint::rules::Selection;
-use irilint::walk::{Entry, Input};
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
 /// Checks `bytes` as a file named `name`: (peak live bytes, IRIs, errors of the run).
 fn check_file(dir: &std::path::Path, name: &str, bytes: &[u8]) -> (usize, usize, usize) {
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
     let selection = Selection::default();
-    let entry = Entry {
-        input: Input::File {
-            path,
-            explicit: true,
-        },
-        settings: Arc::new(FileSettings {
-            selection: selection.clone(),
-            ..FileSettings::default()
-        }),
-    };
-    let options = CheckOptions::new(&selection);
-    let (peak, run) = peak_of(|| check::run(&[entry], &LoadOptions::default(), &options));
+    let (peak, run) = peak_of(|| run_file(dir, name, bytes, &selection));
     let iris = run.files.iter().map(|f| f.iris).sum();
     (peak, iris, run.errors.len())
 }

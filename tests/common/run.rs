@@ -87,3 +87,30 @@ pub fn check_growth_of_text(
     }
     file
 }
+
+/// Writes `bytes` as the file `name` in `dir` and checks it as `irilint check` does (read
+/// from disk, a package opened and read a part at a time) with `selection`.
+pub fn run_file(
+    dir: &std::path::Path,
+    name: &str,
+    bytes: &[u8],
+    selection: &Selection,
+) -> irilint::check::RunOutcome {
+    use irilint::check::LoadOptions;
+    use irilint::config::FileSettings;
+    use irilint::walk::{Entry, Input};
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    let entry = Entry {
+        input: Input::File {
+            path,
+            explicit: true,
+        },
+        settings: std::sync::Arc::new(FileSettings {
+            selection: selection.clone(),
+            ..FileSettings::default()
+        }),
+    };
+    let options = CheckOptions::new(selection);
+    irilint::check::run(&[entry], &LoadOptions::default(), &options)
+}
