@@ -784,31 +784,87 @@ pub fn check_project(files: &mut [FileOutcome], options: &CheckOptions<'_>) {
 /// kept for them.
 pub fn add_project_findings(
     file: &mut FileOutcome,
-    mut added: Vec<Diagnostic>,
+    added: Vec<Diagnostic>,
     options: &CheckOptions<'_>,
 ) {
-    file.variants = Vec::new();
-    if let Some(mut suppressions) = file.suppressions.take() {
-        file.suppressed += suppressions.apply(&mut added);
-        let room = MAX_LISTED.saturating_sub(file.diagnostics.len() + added.len());
-        let (listed, more) = suppressions.unused_up_to(room);
-        added.extend(listed);
-        if let Some(severity) = suppressions.report_severity().filter(|_| more > 0) {
-            count_unlisted(&mut file.unlisted, UNUSED_SUPPRESSION.id, severity, more);
+    let mut adding = Adding::new(file, options);
+    adding.add(added);
+    adding.finish();
+}
+
+/// A file's project-level diagnostics being added, a batch at a time: each batch has the
+/// file's directives and the baseline applied to it, and what is left is listed while the file
+/// lists fewer than [`MAX_LISTED`] findings, in the order the batches give them (the report's),
+/// and counted past them, as a file's own findings are, so that a file of many findings of
+/// `equivalent-variants` is not held whole.
+struct Adding<'f, 'o> {
+    file: &'f mut FileOutcome,
+    options: &'f CheckOptions<'o>,
+    suppressions: Option<Suppressions>,
+    /// How many more may be listed.
+    room: usize,
+    added: Vec<Diagnostic>,
+}
+
+impl<'f, 'o> Adding<'f, 'o> {
+    fn new(file: &'f mut FileOutcome, options: &'f CheckOptions<'o>) -> Adding<'f, 'o> {
+        file.variants = Vec::new();
+        Adding {
+            suppressions: file.suppressions.take(),
+            room: MAX_LISTED.saturating_sub(file.diagnostics.len()),
+            file,
+            options,
+            added: Vec::new(),
         }
     }
-    if let Some(baseline) = options.baseline {
-        file.baselined += baseline.filter(&file.path, &mut added);
+
+    fn add(&mut self, mut batch: Vec<Diagnostic>) {
+        let file = &mut *self.file;
+        if let Some(suppressions) = &mut self.suppressions {
+            file.suppressed += suppressions.apply(&mut batch);
+        }
+        if let Some(baseline) = self.options.baseline {
+            // A file's findings of `equivalent-variants` are each of another resource, so of
+            // another IRI: a batch at a time matches them as all at once would.
+            file.baselined += baseline.filter(&file.path, &mut batch);
+        }
+        for d in batch {
+            if self.added.len() < self.room {
+                self.added.push(d);
+                continue;
+            }
+            count_unlisted(&mut file.unlisted, d.rule, d.severity, 1);
+            if self.options.baseline_keys
+                && let Some(iri) = d.iri
+            {
+                file.unlisted_keys.push((d.rule, iri));
+            }
+        }
     }
-    if added.is_empty() {
-        return;
+
+    fn finish(self) {
+        let (file, mut added) = (self.file, self.added);
+        if let Some(suppressions) = self.suppressions {
+            let room = MAX_LISTED.saturating_sub(file.diagnostics.len() + added.len());
+            let (listed, more) = suppressions.unused_up_to(room);
+            added.extend(listed);
+            if let Some(severity) = suppressions.report_severity().filter(|_| more > 0) {
+                count_unlisted(&mut file.unlisted, UNUSED_SUPPRESSION.id, severity, more);
+            }
+        }
+        if added.is_empty() {
+            return;
+        }
+        if let Some(render) = self.options.render_project {
+            file.rendered.push_str(&render(&file.path, &added));
+        }
+        file.diagnostics.extend(added);
+        sort(&mut file.diagnostics);
     }
-    if let Some(render) = options.render_project {
-        file.rendered.push_str(&render(&file.path, &added));
-    }
-    file.diagnostics.extend(added);
-    sort(&mut file.diagnostics);
 }
+
+/// How many project-level diagnostics are made at a time when a file's are read back.
+const PROJECT_BATCH: usize = 1024;
 
 /// The project-level findings of a run, found by a first pass over every file before the
 /// second one reports them file by file ([`ProjectFindings::add_to`]): each file's outcome is
@@ -849,24 +905,30 @@ impl ProjectFindings {
             .unwrap_or_else(|e| e.into_inner())
             .remove(&file.path)
             .unwrap_or_default();
-        let mut added = Vec::new();
+        let path = file.path.clone();
+        let mut adding = Adding::new(file, options);
         let mut failed = Ok(());
         if let Some(findings) = &self.findings {
             let path_of = |f: u32| self.paths.get(f as usize).map_or("", String::as_str);
+            let mut batch = Vec::new();
             for n in numbers {
-                match findings.of_file(n, &path_of) {
-                    Ok(found) => added.extend(found),
-                    Err(e) => {
-                        failed = Err(format!(
-                            "the findings of equivalent-variants put aside in a temporary file could not be read back ({}): those of {} are left out",
-                            crate::fsio::describe_io_error(&e),
-                            crate::iri::chars::escape_unsafe(&file.path)
-                        ));
+                let read = findings.each_of_file(n, &path_of, &mut |d| {
+                    batch.push(d);
+                    if batch.len() >= PROJECT_BATCH {
+                        adding.add(std::mem::take(&mut batch));
                     }
+                });
+                if let Err(e) = read {
+                    failed = Err(format!(
+                        "the findings of equivalent-variants put aside in a temporary file could not be read back ({}): some of those of {} are left out",
+                        crate::fsio::describe_io_error(&e),
+                        crate::iri::chars::escape_unsafe(&path)
+                    ));
                 }
             }
+            adding.add(batch);
         }
-        add_project_findings(file, added, options);
+        adding.finish();
         failed
     }
 

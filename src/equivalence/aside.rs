@@ -316,34 +316,41 @@ pub enum Kept {
 }
 
 impl Kept {
-    /// The records of the `len` bytes from `start`.
-    pub fn read(&self, start: u64, len: u64) -> io::Result<Vec<Box<[u8]>>> {
+    /// Hands each record of the `len` bytes from `start` to `f`, one at a time.
+    pub fn each(
+        &self,
+        start: u64,
+        len: u64,
+        f: &mut dyn FnMut(&[u8]) -> io::Result<()>,
+    ) -> io::Result<()> {
         let bad = || io::Error::from(io::ErrorKind::InvalidData);
-        let n = usize::try_from(len).map_err(|_| bad())?;
-        let bytes = match self {
+        match self {
             Kept::File(file) => {
-                let mut bytes = vec![0; n];
-                read_at(file, &mut bytes, start)?;
-                bytes
+                let mut run = Run {
+                    next: start,
+                    end: start.checked_add(len).ok_or_else(bad)?,
+                    buffer: Vec::new(),
+                    at: 0,
+                };
+                while let Some(record) = run.next(file)? {
+                    f(&record)?;
+                }
             }
             Kept::Memory(memory) => {
                 let start = usize::try_from(start).map_err(|_| bad())?;
-                memory
+                let n = usize::try_from(len).map_err(|_| bad())?;
+                let mut rest = memory
                     .get(start..start.checked_add(n).ok_or_else(bad)?)
-                    .ok_or_else(bad)?
-                    .to_vec()
+                    .ok_or_else(bad)?;
+                while !rest.is_empty() {
+                    let (len, tail) = rest.split_first_chunk::<8>().ok_or_else(bad)?;
+                    let len = usize::try_from(u64::from_le_bytes(*len)).map_err(|_| bad())?;
+                    f(tail.get(..len).ok_or_else(bad)?)?;
+                    rest = &tail[len..];
+                }
             }
-        };
-        let mut records = Vec::new();
-        let mut rest = &bytes[..];
-        while !rest.is_empty() {
-            let (len, tail) = rest.split_first_chunk::<8>().ok_or_else(bad)?;
-            let len = usize::try_from(u64::from_le_bytes(*len)).map_err(|_| bad())?;
-            let record = tail.get(..len).ok_or_else(bad)?;
-            records.push(record.into());
-            rest = &tail[len..];
         }
-        Ok(records)
+        Ok(())
     }
 }
 
@@ -517,14 +524,39 @@ mod tests {
             ranges.push((start, keeping.position() - start));
         }
         let kept = keeping.finish().unwrap();
-        for (i, (start, len)) in ranges.into_iter().enumerate() {
-            let records = kept.read(start, len).unwrap();
-            let expected: Vec<Box<[u8]>> = (0..i % 4)
-                .map(|j| format!("{i}-{j}").into_bytes().into())
+        let read = |start: u64, len: u64| {
+            let mut records = Vec::new();
+            kept.each(start, len, &mut |r| {
+                records.push(r.to_vec());
+                Ok(())
+            })
+            .map(|()| records)
+        };
+        for (i, &(start, len)) in ranges.iter().enumerate() {
+            let expected: Vec<Vec<u8>> = (0..i % 4)
+                .map(|j| format!("{i}-{j}").into_bytes())
                 .collect();
-            assert_eq!(records, expected);
+            assert_eq!(read(start, len).unwrap(), expected);
         }
-        assert!(kept.read(0, 3).is_err(), "a range that cuts a record");
+        assert!(read(0, 3).is_err(), "a range that cuts a record");
+        assert!(read(u64::MAX, 8).is_err(), "a range past the end");
+        // Where no temporary file can be made, the same in memory.
+        let mut memory = Keeping {
+            out: Err(Vec::new()),
+            len: 0,
+        };
+        memory.push(b"one").unwrap();
+        memory.push(b"").unwrap();
+        let kept = memory.finish().unwrap();
+        assert!(matches!(kept, Kept::Memory(_)));
+        let mut records = Vec::new();
+        kept.each(0, 19, &mut |r| {
+            records.push(r.to_vec());
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(records, [b"one".to_vec(), Vec::new()]);
+        assert!(kept.each(0, 20, &mut |_| Ok(())).is_err());
     }
 
     #[test]

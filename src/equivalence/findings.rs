@@ -314,22 +314,22 @@ impl Findings {
         self.ranges.iter().map(|&(f, _, _)| f)
     }
 
-    /// The findings of the `file`-th file, in the order the report meets them (other files
-    /// named by `path_of`).
-    pub fn of_file<'p>(
+    /// Hands each finding of the `file`-th file to `f`, in the order the report meets them
+    /// (other files named by `path_of`), read back one at a time.
+    pub fn each_of_file<'p>(
         &self,
         file: u32,
         path_of: &dyn Fn(u32) -> &'p str,
-    ) -> io::Result<Vec<Diagnostic>> {
+        f: &mut dyn FnMut(Diagnostic),
+    ) -> io::Result<()> {
         let Ok(at) = self.ranges.binary_search_by_key(&file, |&(f, _, _)| f) else {
-            return Ok(Vec::new());
+            return Ok(());
         };
         let (_, start, len) = self.ranges[at];
-        let entries = self.kept.read(start, len)?;
-        entries
-            .iter()
-            .map(|entry| finding(entry, path_of).ok_or_else(invalid))
-            .collect()
+        self.kept.each(start, len, &mut |entry| {
+            f(finding(entry, path_of).ok_or_else(invalid)?);
+            Ok(())
+        })
     }
 }
 
