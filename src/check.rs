@@ -946,43 +946,104 @@ pub fn check_project(files: &mut [FileOutcome], options: &CheckOptions<'_>) {
 /// kept for them.
 pub fn add_project_findings(
     file: &mut FileOutcome,
-    mut added: Vec<Diagnostic>,
+    added: Vec<Diagnostic>,
     options: &CheckOptions<'_>,
 ) {
-    file.variants = Vec::new();
-    if let Some(mut suppressions) = file.suppressions.take() {
-        file.suppressed += suppressions.apply(&mut added);
-        let room = MAX_LISTED.saturating_sub(file.diagnostics.len() + added.len());
-        let (listed, more) = suppressions.unused_up_to(room);
-        added.extend(listed);
-        if let Some(severity) = suppressions.report_severity().filter(|_| more > 0) {
-            count_unlisted(&mut file.unlisted, UNUSED_SUPPRESSION.id, severity, more);
+    let mut adding = Adding::new(file, options);
+    adding.add(added);
+    adding.finish();
+}
+
+/// A file's project-level diagnostics being added, a batch at a time: each batch has the
+/// file's directives and the baseline applied to it, and what is left is listed while the file
+/// lists fewer than [`MAX_LISTED`] findings, in the order the batches give them (the report's),
+/// and counted past them, as a file's own findings are, so that a file of many findings of
+/// `equivalent-variants` is not held whole.
+struct Adding<'f, 'o> {
+    file: &'f mut FileOutcome,
+    options: &'f CheckOptions<'o>,
+    suppressions: Option<Suppressions>,
+    /// How many more may be listed.
+    room: usize,
+    added: Vec<Diagnostic>,
+}
+
+impl<'f, 'o> Adding<'f, 'o> {
+    fn new(file: &'f mut FileOutcome, options: &'f CheckOptions<'o>) -> Adding<'f, 'o> {
+        file.variants = Vec::new();
+        Adding {
+            suppressions: file.suppressions.take(),
+            room: MAX_LISTED.saturating_sub(file.diagnostics.len()),
+            file,
+            options,
+            added: Vec::new(),
         }
     }
-    if let Some(baseline) = options.baseline {
-        file.baselined += baseline.filter(&file.path, &mut added);
+
+    fn add(&mut self, mut batch: Vec<Diagnostic>) {
+        let file = &mut *self.file;
+        if let Some(suppressions) = &mut self.suppressions {
+            file.suppressed += suppressions.apply(&mut batch);
+        }
+        if let Some(baseline) = self.options.baseline {
+            // A file's findings of `equivalent-variants` are each of another resource, so of
+            // another IRI: a batch at a time matches them as all at once would.
+            file.baselined += baseline.filter(&file.path, &mut batch);
+        }
+        for d in batch {
+            if self.added.len() < self.room {
+                self.added.push(d);
+                continue;
+            }
+            count_unlisted(&mut file.unlisted, d.rule, d.severity, 1);
+            if self.options.baseline_keys
+                && let Some(iri) = d.iri
+            {
+                file.unlisted_keys.push((d.rule, iri));
+            }
+        }
     }
-    if added.is_empty() {
-        return;
+
+    fn finish(self) {
+        let (file, mut added) = (self.file, self.added);
+        if let Some(suppressions) = self.suppressions {
+            let room = MAX_LISTED.saturating_sub(file.diagnostics.len() + added.len());
+            let (listed, more) = suppressions.unused_up_to(room);
+            added.extend(listed);
+            if let Some(severity) = suppressions.report_severity().filter(|_| more > 0) {
+                count_unlisted(&mut file.unlisted, UNUSED_SUPPRESSION.id, severity, more);
+            }
+        }
+        if added.is_empty() {
+            return;
+        }
+        if let Some(render) = self.options.render_project {
+            file.rendered.push_str(&render(&file.path, &added));
+        }
+        file.diagnostics.extend(added);
+        sort(&mut file.diagnostics);
     }
-    if let Some(render) = options.render_project {
-        file.rendered.push_str(&render(&file.path, &added));
-    }
-    file.diagnostics.extend(added);
-    sort(&mut file.diagnostics);
 }
+
+/// How many project-level diagnostics are made at a time when a file's are read back.
+const PROJECT_BATCH: usize = 1024;
 
 /// The project-level findings of a run, found by a first pass over every file before the
 /// second one reports them file by file ([`ProjectFindings::add_to`]): each file's outcome is
 /// dropped once its absolute IRIs' fixed-size records are taken ([`equivalence::Record`], put
 /// aside in sorted runs in a temporary file past [`RECORDS_HELD`]), the records are merged into
 /// a plan per resource written more than one way, and only the files that hold a place of one
-/// are read again, for their spellings and places. The run holds the findings (at most
-/// [`equivalence::MAX_RELATED`] places each), never every file's outcome nor every IRI. Keyed
-/// by the path as shown.
+/// are read again, for their spellings and places. The plans, the places read again and the
+/// findings are put aside in temporary files too ([`equivalence::Planned`]), each file's
+/// findings read back when it is reported: the run holds neither every file's outcome, nor
+/// every IRI, nor every finding.
 #[derive(Debug, Default)]
 pub struct ProjectFindings {
-    by_path: std::sync::Mutex<std::collections::HashMap<String, Vec<Diagnostic>>>,
+    findings: Option<equivalence::Findings>,
+    /// The path as shown of each file of the first pass, in report order.
+    paths: Vec<String>,
+    /// The files with findings not yet added, by path as shown.
+    pending: std::sync::Mutex<std::collections::HashMap<String, Vec<u32>>>,
     /// The files that changed between the first pass and their second reading, whose
     /// findings are left out.
     changed: Vec<String>,
@@ -991,44 +1052,46 @@ pub struct ProjectFindings {
 }
 
 /// How many records of absolute IRIs (32 bytes each) the first pass of `equivalent-variants`
-/// holds before it sorts them and puts them aside: 4 MiB.
+/// holds before it sorts them and puts them aside: 4 MiB; and as many bytes of its plans, of
+/// the places it reads again and of its findings.
 pub const RECORDS_HELD: usize = 1 << 17;
 
 impl ProjectFindings {
-    /// The findings of `files`, each given as its path, the severity of `equivalent-variants`
-    /// in it and its variants, in report order.
-    pub fn of(files: &[(String, Option<Severity>, Vec<Variant>)]) -> ProjectFindings {
-        let found = {
-            let inputs: Vec<(&str, &[Variant])> = files
-                .iter()
-                .map(|(path, _, variants)| (path.as_str(), variants.as_slice()))
-                .collect();
-            equivalence::group(&inputs, Severity::Info)
-        };
-        let mut by_path: std::collections::HashMap<String, Vec<Diagnostic>> =
-            std::collections::HashMap::new();
-        for (i, mut d) in found {
-            if let Some(severity) = files[i].1 {
-                d.severity = severity;
-                by_path.entry(files[i].0.clone()).or_default().push(d);
-            }
-        }
-        ProjectFindings {
-            by_path: std::sync::Mutex::new(by_path),
-            ..ProjectFindings::default()
-        }
-    }
-
     /// Adds to `file` (checked again in the second pass) the findings that belong to it, as
-    /// [`check_project`] does.
-    pub fn add_to(&self, file: &mut FileOutcome, options: &CheckOptions<'_>) {
-        let added = self
-            .by_path
+    /// [`check_project`] does; an error when they could not be read back from the temporary
+    /// file they were put aside in (the file gets none).
+    pub fn add_to(&self, file: &mut FileOutcome, options: &CheckOptions<'_>) -> Result<(), String> {
+        let numbers = self
+            .pending
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(&file.path)
             .unwrap_or_default();
-        add_project_findings(file, added, options);
+        let path = file.path.clone();
+        let mut adding = Adding::new(file, options);
+        let mut failed = Ok(());
+        if let Some(findings) = &self.findings {
+            let path_of = |f: u32| self.paths.get(f as usize).map_or("", String::as_str);
+            let mut batch = Vec::new();
+            for n in numbers {
+                let read = findings.each_of_file(n, &path_of, &mut |d| {
+                    batch.push(d);
+                    if batch.len() >= PROJECT_BATCH {
+                        adding.add(std::mem::take(&mut batch));
+                    }
+                });
+                if let Err(e) = read {
+                    failed = Err(format!(
+                        "the findings of equivalent-variants put aside in a temporary file could not be read back ({}): some of those of {} are left out",
+                        crate::fsio::describe_io_error(&e),
+                        crate::iri::chars::escape_unsafe(&path)
+                    ));
+                }
+            }
+            adding.add(batch);
+        }
+        adding.finish();
+        failed
     }
 
     /// The files that changed on disk between the first pass and their second reading: the
@@ -1054,7 +1117,8 @@ pub fn first_pass(
     first_pass_held(inputs, load, per_file, keep, RECORDS_HELD)
 }
 
-/// [`first_pass`], holding at most `held` records before putting them aside.
+/// [`first_pass`], holding at most `held` records (and 32 times as many bytes of plans, places
+/// and findings) before putting them aside.
 pub fn first_pass_held(
     inputs: &[Entry],
     load: &LoadOptions,
@@ -1064,109 +1128,109 @@ pub fn first_pass_held(
 ) -> ProjectFindings {
     let keys = equivalence::Keys::new();
     let mut records = equivalence::Records::new(held);
-    // Each file read: its path as shown, the severity of the rule in it, its input.
+    // Each file read: its path as shown, the severity of the rule in it, its input, and its
+    // number among the documents of that input (a package's parts).
     let (files, _) = run_ordered_with(inputs, Run::default(), load, per_file, &|_| {}, |files| {
-        let mut read: Vec<(String, Option<Severity>, usize)> = Vec::new();
+        let mut read: Vec<(String, Option<Severity>, usize, u32)> = Vec::new();
         while let Some(mut f) = files.next() {
             keep(&f);
             let file = read.len() as u32;
             for (index, v) in f.variants.iter().enumerate() {
                 records.push(keys.record(v, file, index as u32));
             }
+            let input = files.next - 1;
+            let part = match read.last() {
+                Some(&(_, _, last, part)) if last == input => part + 1,
+                _ => 0,
+            };
             read.push((
                 std::mem::take(&mut f.path),
                 f.variants_severity,
-                files.next - 1,
+                input,
+                part,
             ));
         }
         read
     });
-    let plans = match records.plans(equivalence::MAX_RELATED) {
-        Ok(plans) => plans,
-        Err(e) => {
-            return ProjectFindings {
-                failed: Some(format!(
-                    "the records of equivalent-variants put aside in a temporary file could not be read back ({}): its findings are left out",
-                    crate::fsio::describe_io_error(&e)
-                )),
-                ..ProjectFindings::default()
-            };
-        }
+    let failed = |e: std::io::Error| ProjectFindings {
+        failed: Some(format!(
+            "the records of equivalent-variants put aside in a temporary file could not be read back ({}): its findings are left out",
+            crate::fsio::describe_io_error(&e)
+        )),
+        ..ProjectFindings::default()
     };
-    // The places to read again, per file: each with the hashes its record had.
-    let mut wanted: std::collections::BTreeMap<u32, Vec<(u32, u128, u64)>> =
-        std::collections::BTreeMap::new();
-    for plan in &plans {
-        for p in plan.places() {
-            wanted
-                .entry(p.file)
-                .or_default()
-                .push((p.index, plan.key, p.spelling));
+    let mut planned = equivalence::Planned::new(held.saturating_mul(32));
+    let made = records.each_plan(equivalence::MAX_RELATED, |plan| {
+        if let Some(severity) = files[plan.primary.file as usize].1 {
+            planned.add(&plan, severity);
+        }
+    });
+    if let Err(e) = made {
+        return failed(e);
+    }
+    // The inputs to read again, each once (a package's parts are read together), with the
+    // number of their first document.
+    let mut again: Vec<(usize, u32)> = Vec::new();
+    for &f in planned.files() {
+        let (_, _, input, part) = files[f as usize];
+        let first = f - part;
+        if again.last().is_none_or(|&(_, last)| last != first) {
+            again.push((input, first));
         }
     }
-    let again: Vec<u32> = wanted.keys().copied().collect();
-    let entries: Vec<Entry> = again
-        .iter()
-        .map(|&f| inputs[files[f as usize].2].clone())
-        .collect();
+    let entries: Vec<Entry> = again.iter().map(|&(i, _)| inputs[i].clone()).collect();
     let selection = Selection::default();
     let check = CheckOptions::new(&selection);
     let reread =
         |loaded: Loaded, settings: &FileSettings| check_with(&loaded.source, settings, &check);
-    // Each wanted place as read again, when its file still holds the same IRI there.
-    let mut found: std::collections::HashMap<(u32, u32), Variant> =
-        std::collections::HashMap::new();
-    run_ordered_with(&entries, Run::default(), load, &reread, &|_| {}, |read| {
+    let mut reading = match planned.read_again() {
+        Ok(reading) => reading,
+        Err(e) => return failed(e),
+    };
+    let (read, _) = run_ordered_with(&entries, Run::default(), load, &reread, &|_| {}, |read| {
+        let mut last: Option<(usize, u32)> = None;
         while let Some(f) = read.next() {
-            let file = again[read.next - 1];
-            let mut variants = f.variants;
-            for &(index, key, spelling) in wanted.get(&file).map_or(&[][..], Vec::as_slice) {
-                let Some(v) = variants.get_mut(index as usize) else {
-                    continue;
-                };
-                let r = keys.record(v, file, index);
-                if (r.key, r.spelling) == (key, spelling) {
-                    found.insert(
-                        (file, index),
-                        Variant {
-                            key: std::mem::replace(&mut v.key, "".into()),
-                            spelling: v.spelling.clone(),
-                            start: v.start,
-                            end: v.end,
-                        },
-                    );
-                }
+            let entry = read.next - 1;
+            // The first document of an input is its first file; each next one, the next.
+            let file = match last {
+                Some((e, file)) if e == entry => file + 1,
+                _ => again[entry].1,
+            };
+            last = Some((entry, file));
+            // A package whose parts differ from the first reading's: nothing of it is wanted
+            // past the files of that input.
+            let of_input = files
+                .get(file as usize)
+                .is_some_and(|&(_, _, input, _)| input == again[entry].0);
+            if of_input {
+                reading.file(file, &f.variants, &keys)?;
             }
         }
+        Ok::<(), std::io::Error>(())
     });
-    drop(wanted);
-    let mut by_path: std::collections::HashMap<String, Vec<Diagnostic>> =
-        std::collections::HashMap::new();
-    let mut changed = std::collections::BTreeSet::new();
-    let path_of = |f: u32| files[f as usize].0.as_str();
-    let variant = |p: equivalence::Place| found.get(&(p.file, p.index));
-    for plan in &plans {
-        let Some(severity) = files[plan.primary.file as usize].1 else {
-            continue;
-        };
-        match equivalence::report_plan(plan, &path_of, &variant, severity) {
-            Some((file, d)) => by_path
-                .entry(files[file as usize].0.clone())
-                .or_default()
-                .push(d),
-            None => changed.extend(
-                plan.places()
-                    .filter(|p| !found.contains_key(&(p.file, p.index)))
-                    .map(|p| p.file),
-            ),
-        }
+    if let Err(e) = read {
+        return failed(e);
     }
+    let (findings, changed) = match reading.finish() {
+        Ok(done) => done,
+        Err(e) => return failed(e),
+    };
+    let mut pending: std::collections::HashMap<String, Vec<u32>> = std::collections::HashMap::new();
+    for f in findings.files() {
+        pending
+            .entry(files[f as usize].0.clone())
+            .or_default()
+            .push(f);
+    }
+    let changed = changed
+        .into_iter()
+        .filter_map(|f| files.get(f as usize).map(|file| file.0.clone()))
+        .collect();
     ProjectFindings {
-        by_path: std::sync::Mutex::new(by_path),
-        changed: changed
-            .into_iter()
-            .map(|f| files[f as usize].0.clone())
-            .collect(),
+        findings: Some(findings),
+        paths: files.into_iter().map(|(path, ..)| path).collect(),
+        pending: std::sync::Mutex::new(pending),
+        changed,
         failed: None,
     }
 }

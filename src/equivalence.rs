@@ -11,8 +11,11 @@ use std::collections::HashMap;
 use std::hash::BuildHasher;
 use std::sync::Arc;
 
+mod aside;
+mod findings;
 mod records;
 
+pub use findings::{Findings, Planned, Reading};
 pub use records::{Place, Plan, Record, Records};
 
 use crate::diagnostic::{Diagnostic, Location, RelatedLocation};
@@ -207,60 +210,6 @@ impl Keys {
             index,
         }
     }
-}
-
-/// The diagnostic of `plan` (with `severity`) and the number of the file it belongs to, its
-/// places read again as `variant` gives them (the file of each named by `path_of`); `None` when
-/// one of them cannot be read again.
-pub fn report_plan<'a>(
-    plan: &Plan,
-    path_of: &dyn Fn(u32) -> &'a str,
-    variant: &dyn Fn(Place) -> Option<&'a Variant>,
-    severity: Severity,
-) -> Option<(u32, Diagnostic)> {
-    let primary = variant(plan.primary)?;
-    let file = plan.primary.file;
-    let named = plan
-        .named
-        .iter()
-        .map(|p| variant(*p).map(Variant::spelling))
-        .collect::<Option<Vec<&str>>>()?;
-    let preferred = match plan.preferred {
-        Some(p) => variant(p)?.spelling(),
-        None => &primary.key,
-    };
-    let related = plan
-        .related
-        .iter()
-        .map(|p| {
-            variant(*p).map(|v| Shown {
-                path: (p.file != file).then(|| path_of(p.file)),
-                spelling: v.spelling(),
-                start: v.start,
-                end: v.end,
-            })
-        })
-        .collect::<Option<Vec<Shown<'_>>>>()?;
-    let first = Shown {
-        path: None,
-        spelling: primary.spelling(),
-        start: primary.start,
-        end: primary.end,
-    };
-    let parts = Parts {
-        ways: plan.ways,
-        places: plan.places,
-        preferred,
-        already: plan.already,
-    };
-    let d = diagnostic(
-        &parts,
-        named.into_iter(),
-        first,
-        related.into_iter(),
-        severity,
-    );
-    Some((file, d))
 }
 
 /// The most other places a report of [`EQUIVALENT_VARIANTS`] lists as related locations (the

@@ -209,10 +209,17 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         eprintln!("irilint: error: {message}");
     }
     // Each file checked, with its project-level findings when there is a first pass.
+    // A file's project-level findings that could not be read back are said once.
+    let unread_findings = std::sync::Once::new();
+    let add_project = |project: &check::ProjectFindings, file: &mut check::FileOutcome| {
+        if let Err(message) = project.add_to(file, &options) {
+            unread_findings.call_once(|| eprintln!("irilint: error: {message}"));
+        }
+    };
     let check_file = |loaded: check::Loaded, settings: &crate::config::FileSettings| {
         let mut file = check::check_with(&loaded.source, settings, &options);
         if let Some(project) = &project {
-            project.add_to(&mut file, &options);
+            add_project(project, &mut file);
         }
         file
     };
@@ -245,7 +252,7 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
                 .remove(&loaded.source.path)
                 .unwrap_or_default();
             let mut file = crate::fix::run::recheck(loaded, settings, &options, fix, fixes);
-            project.add_to(&mut file, &options);
+            add_project(project, &mut file);
             file
         };
         let streamed = super::fix::streamed(

@@ -165,11 +165,22 @@ impl Records {
 
     /// The plan of each resource written more than one way, in the order of their first places
     /// (the order in which the report meets them), with at most `related` other places each.
-    pub fn plans(mut self, related: usize) -> io::Result<Vec<Plan>> {
+    pub fn plans(self, related: usize) -> io::Result<Vec<Plan>> {
+        let mut plans = Vec::new();
+        self.each_plan(related, |plan| plans.push(plan))?;
+        plans.sort_unstable_by_key(|p| (p.first.file, p.first.index));
+        Ok(plans)
+    }
+
+    /// Hands on the plan of each resource written more than one way as the merge ends its
+    /// records (in the order of the resources' hashes), with at most `related` other places
+    /// each: the plans are never held together.
+    pub fn each_plan(mut self, related: usize, f: impl FnMut(Plan)) -> io::Result<()> {
         self.held.sort_unstable();
         let Some(spill) = self.spill.take() else {
             let held = std::mem::take(&mut self.held);
-            return Ok(scan(held.into_iter().map(Ok), related));
+            scan(held.into_iter().map(Ok), related, f);
+            return Ok(());
         };
         // Every run counted was flushed: what may be left in the buffer belongs to none.
         let (file, _) = spill.into_parts();
@@ -202,7 +213,7 @@ impl Records {
             Some(Ok(r))
         });
         let mut failed = None;
-        let plans = scan(
+        scan(
             merged.map_while(|r| match r {
                 Ok(r) => Some(Ok(r)),
                 Err(e) => {
@@ -211,10 +222,11 @@ impl Records {
                 }
             }),
             related,
+            f,
         );
         match failed {
             Some(e) => Err(e),
-            None => Ok(plans),
+            None => Ok(()),
         }
     }
 }
@@ -252,7 +264,7 @@ impl Source<'_> {
                     }
                     let n = (*end - *next).min(READ_RECORDS as u64);
                     buffer.resize(n as usize * RECORD_BYTES, 0);
-                    read_at(file, buffer, *next * RECORD_BYTES as u64)?;
+                    super::aside::read_at(file, buffer, *next * RECORD_BYTES as u64)?;
                     *next += n;
                     *at = 0;
                 }
@@ -267,25 +279,6 @@ impl Source<'_> {
     }
 }
 
-#[cfg(unix)]
-fn read_at(file: &File, buffer: &mut [u8], offset: u64) -> io::Result<()> {
-    std::os::unix::fs::FileExt::read_exact_at(file, buffer, offset)
-}
-
-#[cfg(windows)]
-fn read_at(file: &File, mut buffer: &mut [u8], mut offset: u64) -> io::Result<()> {
-    while !buffer.is_empty() {
-        match std::os::windows::fs::FileExt::seek_read(file, buffer, offset)? {
-            0 => return Err(io::ErrorKind::UnexpectedEof.into()),
-            n => {
-                buffer = &mut buffer[n..];
-                offset += n as u64;
-            }
-        }
-    }
-    Ok(())
-}
-
 /// One spelling's places in a resource, as the scan meets them: its first place and count.
 #[derive(Debug, Clone, Copy)]
 struct Spelling {
@@ -293,10 +286,13 @@ struct Spelling {
     count: usize,
 }
 
-/// The plans of the sorted `records` (by resource, spelling, place), in the order of their first
-/// places.
-fn scan(records: impl Iterator<Item = io::Result<Record>>, related: usize) -> Vec<Plan> {
-    let mut plans = Vec::new();
+/// Hands on the plan of each resource of the sorted `records` (by resource, spelling, place)
+/// written more than one way, as its records end.
+fn scan(
+    records: impl Iterator<Item = io::Result<Record>>,
+    related: usize,
+    mut f: impl FnMut(Plan),
+) {
     let mut group: Option<Group> = None;
     for r in records.map_while(Result::ok) {
         match &mut group {
@@ -305,7 +301,7 @@ fn scan(records: impl Iterator<Item = io::Result<Record>>, related: usize) -> Ve
                 if let Some(g) = group.take()
                     && let Some(plan) = g.plan()
                 {
-                    plans.push(plan);
+                    f(plan);
                 }
                 let mut g = Group::new(r.key, related);
                 g.add(r);
@@ -314,10 +310,8 @@ fn scan(records: impl Iterator<Item = io::Result<Record>>, related: usize) -> Ve
         }
     }
     if let Some(plan) = group.and_then(Group::plan) {
-        plans.push(plan);
+        f(plan);
     }
-    plans.sort_unstable_by_key(|p| (p.first.file, p.first.index));
-    plans
 }
 
 /// One resource's records as the scan goes through them: a constant, whatever its places.
