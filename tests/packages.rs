@@ -10,25 +10,9 @@ use std::io::Write as _;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
+use common::cli::{irilint, run};
 use common::packages::epub_zip;
 use serde_json::Value;
-
-fn irilint() -> Command {
-    let mut cmd = Command::cargo_bin("irilint").expect("binary is built");
-    cmd.env_remove("NO_COLOR");
-    cmd
-}
-
-/// Runs irilint and returns (exit code, stdout, stderr).
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = irilint().args(args).output().expect("runs");
-    (
-        out.status.code().expect("exited"),
-        String::from_utf8(out.stdout).expect("utf-8 stdout"),
-        String::from_utf8(out.stderr).expect("utf-8 stderr"),
-    )
-}
 
 const BOOK: &str = "fixtures/packages/book.epub";
 

@@ -8,26 +8,10 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
+use common::cli::{irilint, run};
 use common::pdf::{link, page, page_tree, pdf, pdf_with_streams, uri};
 use irilint::extract::pdf::{NotRead, each_link_source};
 use serde_json::Value;
-
-fn irilint() -> Command {
-    let mut cmd = Command::cargo_bin("irilint").expect("binary is built");
-    cmd.env_remove("NO_COLOR");
-    cmd
-}
-
-/// Runs irilint and returns (exit code, stdout, stderr).
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = irilint().args(args).output().expect("runs");
-    (
-        out.status.code().expect("exited"),
-        String::from_utf8(out.stdout).expect("utf-8 stdout"),
-        String::from_utf8(out.stderr).expect("utf-8 stderr"),
-    )
-}
 
 /// The rule id and location of each finding of `concise` output.
 fn located(out: &str) -> Vec<String> {

@@ -4,6 +4,7 @@
 
 #![allow(dead_code)] // each test crate uses its own subset
 
+pub mod cli;
 pub mod counting;
 pub mod documents;
 pub mod packages;
