@@ -206,6 +206,17 @@ fn security_rules_carry_a_security_severity_for_github() {
     }
     assert!(score("lookalike-domain") >= score("bidi-formatting-character"));
     assert!(score("link-text-mismatch") >= 7.0);
+    // A PDF link that launches a program or runs a script when clicked is a security alert
+    // too, ranked at least as a deceptive host.
+    assert!(score("pdf-unsafe-action") >= score("lookalike-domain"));
+    let tags = rule("pdf-unsafe-action")["properties"]["tags"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert!(
+        tags.contains(&Value::from("external/cwe/cwe-749")),
+        "{tags:?}"
+    );
     // A style rule is not a security alert.
     let style = &rule("percent-lowercase-hex")["properties"];
     assert!(style.get("security-severity").is_none(), "{style}");

@@ -199,8 +199,8 @@ fn descriptor(rule: &Rule) -> Value {
 /// not where it goes); what a filter or parser may be led astray by is medium. Every rule of the
 /// `lookalike` group is here: a host that imitates a popular domain, or a link whose text names
 /// another site, ranks above a hidden character; a word mixing scripts, often innocent, is
-/// medium.
-const SECURITY: [(&str, &str, u32); 14] = [
+/// medium. A link that runs something when clicked ranks highest.
+const SECURITY: [(&str, &str, u32); 15] = [
     // CWE-451: user interface misrepresentation of critical information.
     ("bidi-formatting-character", "7.5", 451),
     ("invisible-character", "7.5", 451),
@@ -220,6 +220,10 @@ const SECURITY: [(&str, &str, u32); 14] = [
     // CWE-776: recursive entity references (billion laughs); CWE-611: external entities.
     ("xml-entity-limit", "5.5", 776),
     ("xml-external-entity", "5.5", 611),
+    // CWE-749: exposed dangerous method (a PDF link that launches a program or runs a script
+    // when clicked, where the reader expects a page to open): above a deceptive host, since the
+    // click itself runs code.
+    ("pdf-unsafe-action", "8.8", 749),
 ];
 
 /// A rule's `properties`: its group as a tag, and for a security rule the tags `security` and
