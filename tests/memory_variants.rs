@@ -253,6 +253,7 @@ fn equivalent_variants_holds_records_of_a_budget_not_of_every_iri() {
     );
 
     one_large_file_holds_no_record_per_iri(dir.path());
+    a_path_two_files_share_is_read_by_the_run_order(dir.path());
     stdin_among_the_inputs_is_read_again_from_a_temporary_file(dir.path());
     findings_are_put_aside_until_their_files_are_reported(dir.path());
     a_file_lists_its_first_findings_and_counts_the_rest(dir.path());
@@ -620,4 +621,72 @@ fn one_large_file_holds_no_record_per_iri(dir: &Path) {
         with_large <= bound,
         "{with_large} bytes at the peak for a file of {bytes} bytes (at most {bound})"
     );
+}
+
+/// Two inputs shown with one path (a caller may name a file twice): which of them a document
+/// read again is, only the run's order says, so it keeps its variants for the run to resolve;
+/// the findings are those made with every file held.
+fn a_path_two_files_share_is_read_by_the_run_order(dir: &Path) {
+    let root = dir.join("shared-path");
+    std::fs::create_dir(&root).unwrap();
+    std::fs::write(
+        root.join("a.md"),
+        "<http://example.org/~u> and <HTTP://f.example/>\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("b.md"),
+        "<http://example.org/%7Eu> and <http://f.example/>\n",
+    )
+    .unwrap();
+    let selection = Selection::from_selectors(&["equivalent-variants"], &[], &[]).unwrap();
+    let settings = std::sync::Arc::new(FileSettings {
+        selection: selection.clone(),
+        ..FileSettings::default()
+    });
+    let entry = |name: &str| Entry {
+        input: Input::File {
+            path: root.join(name),
+            explicit: true,
+        },
+        settings: settings.clone(),
+    };
+    let inputs = [entry("a.md"), entry("b.md"), entry("a.md")];
+    let options = CheckOptions::new(&selection);
+    let load = LoadOptions::default();
+    let shown = |path: &str, d: &irilint::diagnostic::Diagnostic| {
+        let related: Vec<String> = d
+            .related
+            .iter()
+            .map(|r| format!("{:?}:{}:{}", r.path, r.start.line, r.start.column))
+            .collect();
+        let (line, column) = (d.start.line, d.start.column);
+        format!("{path}:{line}:{column} {} {related:?}", d.message)
+    };
+    let held = check::run(&inputs, &load, &options);
+    let mut expected: Vec<String> = held
+        .files
+        .iter()
+        .flat_map(|f| f.diagnostics.iter().map(|d| shown(&f.path, d)))
+        .collect();
+    let per_file = |loaded: check::Loaded, settings: &FileSettings| {
+        check::check_with(&loaded.source, settings, &options)
+    };
+    let project = check::first_pass_held(&inputs, &load, &per_file, |_| {}, 1);
+    assert!(project.failed().is_none());
+    assert!(project.changed().is_empty(), "{:?}", project.changed());
+    // A path's findings are all added to the first file shown with it: compared as a whole.
+    let mut streamed = Vec::new();
+    for f in &held.files {
+        let mut again = FileOutcome {
+            path: f.path.clone(),
+            ..FileOutcome::default()
+        };
+        project.add_to(&mut again, &options).unwrap();
+        streamed.extend(again.diagnostics.iter().map(|d| shown(&f.path, d)));
+    }
+    expected.sort();
+    streamed.sort();
+    assert_eq!(expected.len(), 2, "{expected:#?}");
+    assert_eq!(streamed, expected);
 }
