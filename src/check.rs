@@ -40,6 +40,24 @@ pub struct CheckOptions<'a> {
     /// Keep the rule and IRI of each finding a file does not list
     /// ([`FileOutcome::unlisted_keys`]): a baseline is being written.
     pub baseline_keys: bool,
+    /// What is kept of the absolute IRIs for `equivalent-variants`, where it runs.
+    pub variants: Variants<'a>,
+}
+
+/// What a check keeps of a document's absolute IRIs for `equivalent-variants`.
+#[derive(Clone, Copy, Default)]
+pub enum Variants<'a> {
+    /// Every one's variant ([`FileOutcome::variants`]): what [`check_project`] groups.
+    #[default]
+    All,
+    /// Only their hashes, handed on as they are made ([`FileOutcome::hashes`]): the first pass
+    /// of a run that reads its files twice ([`first_pass`]).
+    Hashes,
+    /// Only the places the reading wants, handed to it as they are met
+    /// ([`FileOutcome::read_as`]): a file read again for them.
+    Wanted(&'a equivalence::Reading),
+    /// Nothing: the findings were made by a first pass.
+    Nothing,
 }
 
 impl<'a> CheckOptions<'a> {
@@ -51,6 +69,7 @@ impl<'a> CheckOptions<'a> {
             render: None,
             render_project: None,
             baseline_keys: false,
+            variants: Variants::All,
         }
     }
 }
@@ -131,8 +150,13 @@ pub struct FileOutcome {
     pub variants_severity: Option<Severity>,
     /// The rendered report for it, if a renderer was given.
     pub rendered: String,
-    /// Its absolute IRIs' normal forms and places, when `equivalent-variants` runs.
+    /// Its absolute IRIs' normal forms and places, when `equivalent-variants` runs and
+    /// [`Variants::All`] are kept.
     pub variants: Vec<Variant>,
+    /// The hashes of its absolute IRIs, with [`Variants::Hashes`].
+    pub hashes: Option<equivalence::Hashes>,
+    /// With [`Variants::Wanted`], the file of the first pass its reading was taken as.
+    pub read_as: Option<u32>,
     /// What `--fix` or `--diff` did to it.
     pub fixes: FileFixes,
     /// Findings past the [`MAX_LISTED`] first, counted per rule and severity, not listed.
@@ -149,6 +173,11 @@ impl FileOutcome {
             + self.unlisted_keys.len() * 32
             + self.rendered.len()
             + self.fixes.diff.as_ref().map_or(0, String::len)
+            + self.variants.capacity() * std::mem::size_of::<Variant>()
+            + self
+                .hashes
+                .as_ref()
+                .map_or(0, equivalence::Hashes::held_bytes)
     }
 
     /// How many findings it has of each severity, listed or not: (errors, warnings, infos).
@@ -1126,8 +1155,9 @@ pub fn first_pass_held(
     mut keep: impl FnMut(&FileOutcome),
     held: usize,
 ) -> ProjectFindings {
-    let keys = equivalence::Keys::new();
+    let keys = equivalence::Keys::of_process();
     let mut records = equivalence::Records::new(held);
+    let mut unread_hashes: Option<std::io::Error> = None;
     // Each file read: its path as shown, the severity of the rule in it, its input, and its
     // number among the documents of that input (a package's parts).
     let (files, _) = run_ordered_with(inputs, Run::default(), load, per_file, &|_| {}, |files| {
@@ -1135,8 +1165,25 @@ pub fn first_pass_held(
         while let Some(mut f) = files.next() {
             keep(&f);
             let file = read.len() as u32;
+            // Each IRI's hashes as its worker handed them on ([`Variants::Hashes`]), or its
+            // variant (a caller's check that keeps them all).
             for (index, v) in f.variants.iter().enumerate() {
                 records.push(keys.record(v, file, index as u32));
+            }
+            if let Some(hashes) = f.hashes.take() {
+                let mut index = 0;
+                let each = hashes.each(|key, spelling| {
+                    records.push(equivalence::Record {
+                        key,
+                        spelling,
+                        file,
+                        index,
+                    });
+                    index += 1;
+                });
+                if let Err(e) = each {
+                    unread_hashes.get_or_insert(e);
+                }
             }
             let input = files.next - 1;
             let part = match read.last() {
@@ -1159,6 +1206,9 @@ pub fn first_pass_held(
         )),
         ..ProjectFindings::default()
     };
+    if let Some(e) = unread_hashes {
+        return failed(e);
+    }
     let mut planned = equivalence::Planned::new(held.saturating_mul(32));
     let made = records.each_plan(equivalence::MAX_RELATED, |plan| {
         if let Some(severity) = files[plan.primary.file as usize].1 {
@@ -1179,15 +1229,22 @@ pub fn first_pass_held(
         }
     }
     let entries: Vec<Entry> = again.iter().map(|&(i, _)| inputs[i].clone()).collect();
-    let selection = Selection::default();
-    let check = CheckOptions::new(&selection);
-    let reread =
-        |loaded: Loaded, settings: &FileSettings| check_with(&loaded.source, settings, &check);
-    let mut reading = match planned.read_again() {
+    let paths = files
+        .iter()
+        .enumerate()
+        .map(|(f, file)| (f as u32, file.0.as_str()));
+    let reading = match planned.read_again(paths) {
         Ok(reading) => reading,
         Err(e) => return failed(e),
     };
-    let (read, _) = run_ordered_with(&entries, Run::default(), load, &reread, &|_| {}, |read| {
+    let selection = Selection::default();
+    let check = CheckOptions {
+        variants: Variants::Wanted(&reading),
+        ..CheckOptions::new(&selection)
+    };
+    let reread =
+        |loaded: Loaded, settings: &FileSettings| check_with(&loaded.source, settings, &check);
+    run_ordered_with(&entries, Run::default(), load, &reread, &|_| {}, |read| {
         let mut last: Option<(usize, u32)> = None;
         while let Some(f) = read.next() {
             let entry = read.next - 1;
@@ -1203,14 +1260,12 @@ pub fn first_pass_held(
                 .get(file as usize)
                 .is_some_and(|&(_, _, input, _)| input == again[entry].0);
             if of_input {
-                reading.file(file, &f.variants, &keys)?;
+                reading.read(file, f.read_as, &f.variants);
+            } else if let Some(taken) = f.read_as {
+                reading.read(u32::MAX, Some(taken), &[]);
             }
         }
-        Ok::<(), std::io::Error>(())
     });
-    if let Err(e) = read {
-        return failed(e);
-    }
     let (findings, changed) = match reading.finish() {
         Ok(done) => done,
         Err(e) => return failed(e),
@@ -1472,7 +1527,10 @@ pub fn check_with(
     settings: &FileSettings,
     options: &CheckOptions<'_>,
 ) -> FileOutcome {
-    let first = collect(source, settings, None);
+    if let Variants::Wanted(reading) = options.variants {
+        return read_again(source, settings, reading);
+    }
+    let first = collect(source, settings, options.variants, None);
     let mut suppressions = first.suppressions(source, &settings.selection);
     let again = first.overflowed
         && (!suppressions.is_empty()
@@ -1491,7 +1549,7 @@ pub fn check_with(
         suppressed: 0,
         baselined: 0,
     };
-    let second = collect(source, settings, Some(&mut early));
+    let second = collect(source, settings, options.variants, Some(&mut early));
     let Early {
         baseline,
         keys,
@@ -1525,6 +1583,7 @@ struct Collected {
     iris: usize,
     allowed: usize,
     variants: Vec<Variant>,
+    hashes: Option<equivalence::Hashes>,
     extraction: extract::Extraction,
 }
 
@@ -1541,11 +1600,18 @@ impl Collected {
 /// Extracts the IRIs of `source` and checks each as it is found, listing the first
 /// [`MAX_LISTED`] findings; with `early`, the findings it silences or holds back are dropped
 /// first.
-fn collect(source: &Source, settings: &FileSettings, mut early: Option<&mut Early>) -> Collected {
+fn collect(
+    source: &Source,
+    settings: &FileSettings,
+    keep: Variants<'_>,
+    mut early: Option<&mut Early>,
+) -> Collected {
     let selection = &settings.selection;
     let mut diagnostics = Vec::new();
     let variants_severity = selection.severity_of(EQUIVALENT_VARIANTS.id);
     let mut variants = Vec::new();
+    let mut hashes = (variants_severity.is_some() && matches!(keep, Variants::Hashes))
+        .then(equivalence::Hashes::default);
     let (mut iris, mut allowed) = (0, 0);
     let mut strings = crate::diagnostic::Strings::default();
     let mut unlisted = Vec::new();
@@ -1616,21 +1682,16 @@ fn collect(source: &Source, settings: &FileSettings, mut early: Option<&mut Earl
                 ));
             }
         }
-        // An IRI with a template placeholder is not known enough to compare.
-        if variants_severity.is_some()
-            && occ.placeholders.is_empty()
-            && equivalence::takes_part(&parsed)
-        {
-            let span = occ.map.source_range();
-            // Spelled as §3.1 step 1b reads it out of a legacy encoding.
-            let as_read = rules::legacy_nfc(source, &occ);
-            variants.push(equivalence::variant(
-                &occ.iri,
-                &parsed,
-                as_read,
-                Location::of(source, span.start),
-                Location::of(source, span.end),
-            ));
+        if variants_severity.is_some() && takes_part(&occ, &parsed) {
+            match (keep, &mut hashes) {
+                (Variants::All, _) => variants.push(variant_of(source, &occ, &parsed)),
+                (_, Some(hashes)) => {
+                    let v = variant_of(source, &occ, &parsed);
+                    let (key, spelling) = equivalence::Keys::of_process().hashes(&v);
+                    hashes.push(key, spelling);
+                }
+                _ => {}
+            }
         }
     });
     Collected {
@@ -1640,8 +1701,76 @@ fn collect(source: &Source, settings: &FileSettings, mut early: Option<&mut Earl
         iris,
         allowed,
         variants,
+        hashes,
         extraction,
     }
+}
+
+/// Whether `occ` (parsed as `parsed`) takes part in `equivalent-variants`: an IRI with a
+/// template placeholder is not known enough to compare.
+fn takes_part(occ: &extract::Occurrence, parsed: &iri::Iri) -> bool {
+    occ.placeholders.is_empty() && equivalence::takes_part(parsed)
+}
+
+/// The variant of `occ`, which [`takes_part`].
+fn variant_of(source: &Source, occ: &extract::Occurrence, parsed: &iri::Iri) -> Variant {
+    let span = occ.map.source_range();
+    // Spelled as §3.1 step 1b reads it out of a legacy encoding.
+    let as_read = rules::legacy_nfc(source, occ);
+    equivalence::variant(
+        &occ.iri,
+        parsed,
+        as_read,
+        Location::of(source, span.start),
+        Location::of(source, span.end),
+    )
+}
+
+/// A document of the first pass read again for the places of `equivalent-variants` that
+/// `reading` wants of it: each handed on as it is met, nothing else kept (the findings of
+/// every rule were made by the first pass, and are made again by the report's). A document
+/// whose path two files of the run share keeps its variants, for the run's order to say which
+/// file it is.
+fn read_again(
+    source: &Source,
+    settings: &FileSettings,
+    reading: &equivalence::Reading,
+) -> FileOutcome {
+    let outcome = |variants, read_as| FileOutcome {
+        path: source.path.clone(),
+        variants_severity: settings.selection.severity_of(EQUIVALENT_VARIANTS.id),
+        variants,
+        read_as,
+        ..FileOutcome::default()
+    };
+    if settings
+        .selection
+        .severity_of(EQUIVALENT_VARIANTS.id)
+        .is_none()
+    {
+        return outcome(Vec::new(), None);
+    }
+    let mut file = match reading.start(&source.path) {
+        equivalence::Start::Nothing => return outcome(Vec::new(), None),
+        equivalence::Start::File(file) => Some(file),
+        equivalence::Start::Ambiguous => None,
+    };
+    let mut variants = Vec::new();
+    extract::extract_each(source, &mut |occ| {
+        if !settings.allow.is_empty() && settings.allows(&occ.iri) {
+            return;
+        }
+        let parsed = iri::analyze(&occ.checked_text());
+        if !takes_part(&occ, &parsed) {
+            return;
+        }
+        match &mut file {
+            Some(file) if file.wants() => file.iri(Some(&variant_of(source, &occ, &parsed))),
+            Some(file) => file.iri(None),
+            None => variants.push(variant_of(source, &occ, &parsed)),
+        }
+    });
+    outcome(variants, file.map(equivalence::FileReading::finish))
 }
 
 /// Adds the document's own problems and the unused directives to what `collect` listed,
@@ -1663,6 +1792,7 @@ fn finish(
         iris,
         allowed,
         variants,
+        hashes,
         extraction,
         ..
     } = collected;
@@ -1731,6 +1861,8 @@ fn finish(
         variants_severity,
         rendered,
         variants,
+        hashes,
+        read_as: None,
         fixes: Default::default(),
         unlisted,
         unlisted_keys: Vec::new(),

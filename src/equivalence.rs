@@ -15,8 +15,8 @@ mod aside;
 mod findings;
 mod records;
 
-pub use findings::{Findings, Planned, Reading};
-pub use records::{Place, Plan, Record, Records};
+pub use findings::{FileReading, Findings, Planned, Reading, Start};
+pub use records::{Hashes, Place, Plan, Record, Records};
 
 use crate::diagnostic::{Diagnostic, Location, RelatedLocation};
 use crate::iri::Iri;
@@ -196,19 +196,34 @@ impl Keys {
         Keys::default()
     }
 
+    /// The keys of this process's runs: the first pass's workers hash with them, the reading
+    /// again checks with them (made once, at random).
+    pub fn of_process() -> &'static Keys {
+        static KEYS: std::sync::OnceLock<Keys> = std::sync::OnceLock::new();
+        KEYS.get_or_init(Keys::new)
+    }
+
     /// The record of `variant`, the `index`-th of the `file`-th file in report order.
     pub fn record(&self, variant: &Variant, file: u32, index: u32) -> Record {
-        let key = &*variant.key;
-        let high = u128::from(self.high.hash_one(key)) << 64;
+        let (key, spelling) = self.hashes(variant);
         Record {
-            key: high | u128::from(self.low.hash_one(key)),
-            spelling: variant
-                .spelling
-                .as_deref()
-                .map_or(0, |s| self.high.hash_one((1u8, s)).max(1)),
+            key,
+            spelling,
             file,
             index,
         }
+    }
+
+    /// The hashes of `variant`'s normal form and of its spelling (0 when it is the normal form
+    /// itself): what a [`Record`] keeps of it.
+    pub fn hashes(&self, variant: &Variant) -> (u128, u64) {
+        let key = &*variant.key;
+        let high = u128::from(self.high.hash_one(key)) << 64;
+        let spelling = variant
+            .spelling
+            .as_deref()
+            .map_or(0, |s| self.high.hash_one((1u8, s)).max(1));
+        (high | u128::from(self.low.hash_one(key)), spelling)
     }
 }
 

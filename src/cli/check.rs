@@ -13,7 +13,7 @@ use super::progress::{self, Progress};
 use super::report::{exit_code, print_file_errors, write_body, write_streamed};
 use super::{emit, fail, fail_fatal, use_color};
 use crate::baseline::Baseline;
-use crate::check::{self, CheckOptions, LoadOptions, Run};
+use crate::check::{self, CheckOptions, LoadOptions, Run, Variants};
 use crate::config::{CliSettings, Resolver};
 use crate::iri::chars::escape_unsafe;
 use crate::report::{self, ReportFormat, Summary, concise, human::HumanRenderer};
@@ -117,6 +117,7 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         render,
         render_project,
         baseline_keys: args.write_baseline.is_some(),
+        variants: Variants::All,
     };
     // `--fix` of standard input writes its report on standard error, where the bar would be.
     let stdin_fix = super::fix::options(&args)
@@ -159,6 +160,16 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     // file's outcome.
     let gathered = project_level && reads_stdin && fix_write;
     let two_passes = project_level && !gathered;
+    // With two passes, the first one's workers hand on each IRI's hashes as it is checked,
+    // and the report's keep nothing of them: the files' IRIs are not held.
+    let options = CheckOptions {
+        variants: if two_passes {
+            Variants::Nothing
+        } else {
+            Variants::All
+        },
+        ..options
+    };
     let load = LoadOptions {
         // (`--diff` reads each input once.)
         stdin_kept: (two_passes && reads_stdin && !diffing).then(Default::default),
@@ -171,6 +182,7 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         render: None,
         render_project: None,
         baseline_keys: false,
+        variants: Variants::Hashes,
     };
     // What `--fix` did to each file in the first pass, taken back in the second.
     let fixed_first = std::sync::Mutex::new(std::collections::HashMap::new());

@@ -201,7 +201,7 @@ impl Merged {
 }
 
 /// One sorted run being read back.
-struct Run {
+pub struct Run {
     /// The next byte to read from the file, and the run's end.
     next: u64,
     end: u64,
@@ -323,34 +323,65 @@ impl Kept {
         len: u64,
         f: &mut dyn FnMut(&[u8]) -> io::Result<()>,
     ) -> io::Result<()> {
+        let mut records = self.reader(start, len)?;
+        while let Some(record) = records.next_record()? {
+            f(&record)?;
+        }
+        Ok(())
+    }
+
+    /// The records of the `len` bytes from `start`, read one at a time as they are asked for
+    /// (from any thread: each reader keeps its own place).
+    pub fn reader(&self, start: u64, len: u64) -> io::Result<KeptReader<'_>> {
         let bad = || io::Error::from(io::ErrorKind::InvalidData);
-        match self {
-            Kept::File(file) => {
-                let mut run = Run {
+        Ok(match self {
+            Kept::File(file) => KeptReader::File(
+                file,
+                Run {
                     next: start,
                     end: start.checked_add(len).ok_or_else(bad)?,
                     buffer: Vec::new(),
                     at: 0,
-                };
-                while let Some(record) = run.next(file)? {
-                    f(&record)?;
-                }
-            }
+                },
+            ),
             Kept::Memory(memory) => {
                 let start = usize::try_from(start).map_err(|_| bad())?;
                 let n = usize::try_from(len).map_err(|_| bad())?;
-                let mut rest = memory
-                    .get(start..start.checked_add(n).ok_or_else(bad)?)
-                    .ok_or_else(bad)?;
-                while !rest.is_empty() {
-                    let (len, tail) = rest.split_first_chunk::<8>().ok_or_else(bad)?;
-                    let len = usize::try_from(u64::from_le_bytes(*len)).map_err(|_| bad())?;
-                    f(tail.get(..len).ok_or_else(bad)?)?;
-                    rest = &tail[len..];
+                KeptReader::Memory(
+                    memory
+                        .get(start..start.checked_add(n).ok_or_else(bad)?)
+                        .ok_or_else(bad)?,
+                )
+            }
+        })
+    }
+}
+
+/// A range of the records a [`Kept`] holds, read one at a time ([`Kept::reader`]).
+pub enum KeptReader<'k> {
+    /// From its temporary file.
+    File(&'k File, Run),
+    /// From memory: what is left of the range.
+    Memory(&'k [u8]),
+}
+
+impl KeptReader<'_> {
+    /// The next record, `None` past the range's end.
+    pub fn next_record(&mut self) -> io::Result<Option<Box<[u8]>>> {
+        let bad = || io::Error::from(io::ErrorKind::InvalidData);
+        match self {
+            KeptReader::File(file, run) => run.next(file),
+            KeptReader::Memory(rest) => {
+                if rest.is_empty() {
+                    return Ok(None);
                 }
+                let (len, tail) = rest.split_first_chunk::<8>().ok_or_else(bad)?;
+                let len = usize::try_from(u64::from_le_bytes(*len)).map_err(|_| bad())?;
+                let record = tail.get(..len).ok_or_else(bad)?;
+                *rest = &tail[len..];
+                Ok(Some(record.into()))
             }
         }
-        Ok(())
     }
 }
 

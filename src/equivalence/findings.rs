@@ -5,10 +5,11 @@
 //! file by file when its file is reported ([`Findings`]). A project where every resource is
 //! written two ways held a finding of about 1.7 KB for each until its file was reported.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::io;
+use std::sync::Mutex;
 
-use super::aside::{In, Keeping, Kept, Out, Sorter};
+use super::aside::{In, Keeping, Kept, KeptReader, Out, Sorter};
 use super::{Keys, Parts, Place, Plan, Shown, Variant, diagnostic};
 use crate::diagnostic::{Diagnostic, Location};
 use crate::rules::Severity;
@@ -110,23 +111,176 @@ impl Planned {
         &self.files
     }
 
-    /// Ready for the files to be read again.
-    pub fn read_again(self) -> io::Result<Reading> {
+    /// Ready for the files to be read again: the places wanted kept by file, in a temporary
+    /// file, for the reader of each file to take its own as it starts it ([`Reading::start`]),
+    /// by the path it is shown with. `paths` gives each file of the run, by number, with that
+    /// path: a path two files share names neither (their places are then resolved by
+    /// [`Reading::read`], from the variants the reader kept).
+    pub fn read_again<'p>(
+        self,
+        paths: impl Iterator<Item = (u32, &'p str)>,
+    ) -> io::Result<Reading> {
+        let mut merged = self.wanted.merged()?;
+        let mut keeping = Keeping::new();
+        let mut ranges: Vec<(u32, u64, u64)> = Vec::new();
+        while let Some(record) = merged.next_record()? {
+            let file = In(&record).u32().ok_or_else(invalid)?;
+            let start = keeping.position();
+            keeping.push(&record)?;
+            match ranges.last_mut() {
+                Some((f, s, len)) if *f == file => *len = keeping.position() - *s,
+                _ => ranges.push((file, start, keeping.position() - start)),
+            }
+        }
+        drop(merged);
+        // Each wanted file's path, with how many files of the run are shown with it.
+        let paths: Vec<(u32, &str)> = paths.collect();
+        let mut by_path: HashMap<String, (u32, u32)> = HashMap::new();
+        for &(file, path) in &paths {
+            if self.files.contains(&file) {
+                by_path.insert(path.to_string(), (file, 0));
+            }
+        }
+        for (file, path) in paths {
+            if let Some(entry) = by_path.get_mut(path) {
+                entry.1 += 1;
+                if entry.1 == 1 {
+                    entry.0 = file;
+                }
+            }
+        }
         Ok(Reading {
-            wanted: self.wanted.merged()?,
-            resolved: Sorter::new(RESOLVED_KEY, self.budget),
+            wanted: keeping.finish()?,
+            ranges,
+            by_path,
+            resolved: Mutex::new(Sorter::new(RESOLVED_KEY, self.budget)),
             plans: self.plans,
-            changed: BTreeSet::new(),
+            changed: Mutex::new(BTreeSet::new()),
+            seen: Mutex::new(BTreeSet::new()),
+            failed: Mutex::new(None),
         })
     }
 }
 
-/// The files of a run's plans read again, in report order.
+/// The files of a run's plans read again (on any thread, in any order), each taking the
+/// places wanted of it as its reading starts, and handing on each one as it meets it.
 pub struct Reading {
-    wanted: super::aside::Merged,
-    resolved: Sorter,
+    /// The places wanted, by file.
+    wanted: Kept,
+    /// Each file with places wanted, in report order: where they are kept.
+    ranges: Vec<(u32, u64, u64)>,
+    /// The wanted files by the path they are shown with: the file and how many files of the
+    /// run have that path.
+    by_path: HashMap<String, (u32, u32)>,
+    resolved: Mutex<Sorter>,
     plans: Sorter,
-    changed: BTreeSet<u32>,
+    changed: Mutex<BTreeSet<u32>>,
+    /// The files whose reading was taken as theirs ([`Reading::read`]).
+    seen: Mutex<BTreeSet<u32>>,
+    failed: Mutex<Option<io::Error>>,
+}
+
+/// How a document read again takes part ([`Reading::start`]).
+pub enum Start<'r> {
+    /// No file of the run with places wanted has its path.
+    Nothing,
+    /// The one file of the run with its path: its places wanted, taken as the IRIs come.
+    File(FileReading<'r>),
+    /// Two files of the run have its path: which one it is, only the order of the run says;
+    /// its variants are kept for [`Reading::read`].
+    Ambiguous,
+}
+
+/// One file being read again: its places wanted, read one at a time as its IRIs come, each
+/// resolved into a place of its plan.
+pub struct FileReading<'r> {
+    reading: &'r Reading,
+    file: u32,
+    places: Option<KeptReader<'r>>,
+    /// The next place wanted.
+    next: Option<Wanted>,
+    /// The number of the next IRI.
+    index: u32,
+    /// A place wanted did not hold the IRI its record hashed.
+    changed: bool,
+}
+
+impl FileReading<'_> {
+    fn advance(&mut self) -> io::Result<()> {
+        self.next = match &mut self.places {
+            Some(places) => match places.next_record()? {
+                Some(record) => Some(Wanted::read(&record).ok_or_else(invalid)?),
+                None => None,
+            },
+            None => None,
+        };
+        if self.next.as_ref().is_some_and(|w| w.file != self.file) {
+            return Err(invalid());
+        }
+        Ok(())
+    }
+
+    /// Whether the next IRI (the next of the document that takes part) is a place wanted: only
+    /// then is its variant needed.
+    pub fn wants(&self) -> bool {
+        self.next.as_ref().is_some_and(|w| w.index <= self.index)
+    }
+
+    /// The next IRI, with its variant when [`FileReading::wants`] it.
+    pub fn iri(&mut self, variant: Option<&Variant>) {
+        if let Err(e) = self.resolve(variant) {
+            self.reading.fail(e);
+            self.changed = true;
+            self.places = None;
+            self.next = None;
+        }
+        self.index = self.index.saturating_add(1);
+    }
+
+    fn resolve(&mut self, variant: Option<&Variant>) -> io::Result<()> {
+        let hashes = variant.map(|v| Keys::of_process().hashes(v));
+        while let Some(w) = self.next.as_ref().filter(|w| w.index <= self.index) {
+            let same = w.index == self.index && hashes == Some((w.key, w.spelling));
+            match variant.filter(|_| same) {
+                Some(v) => {
+                    let record = resolved(w, v);
+                    self.reading
+                        .resolved
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(record);
+                }
+                None => self.changed = true,
+            }
+            self.advance()?;
+        }
+        Ok(())
+    }
+
+    /// The document has no more IRIs: a place wanted past them, or one that did not hold the
+    /// IRI its record hashed, leaves its plans out. The file's number, for [`Reading::read`].
+    pub fn finish(self) -> u32 {
+        if self.changed || self.next.is_some() {
+            self.reading.changed(self.file);
+        }
+        self.file
+    }
+}
+
+/// A place wanted, read again: its plan's key and slot, its file, where it is and how it is
+/// spelled (and the normal form, when the report recommends it).
+fn resolved(w: &Wanted, v: &Variant) -> Vec<u8> {
+    let mut out = Out::default();
+    out.0.extend_from_slice(&w.plan);
+    out.u32(w.slot).u32(w.file);
+    location(&mut out, v.start);
+    location(&mut out, v.end);
+    out.str(v.spelling());
+    out.u8(u8::from(w.normal));
+    if w.normal {
+        out.str(&v.key);
+    }
+    out.0
 }
 
 /// One place wanted, as [`Planned::add`] wrote it.
@@ -165,56 +319,102 @@ impl Wanted {
 }
 
 impl Reading {
-    /// The `file`-th file of the run read again, with its `variants`: files come in report
-    /// order, each after those before it. A place whose file no longer holds the IRI its
-    /// record hashed, or whose file was not read again, leaves its plan out and its file is
-    /// named as changed.
-    pub fn file(&mut self, file: u32, variants: &[Variant], keys: &Keys) -> io::Result<()> {
-        while let Some(k) = self.wanted.peek_key() {
-            let at = In(k).u32().ok_or_else(invalid)?;
-            if at > file {
-                break;
-            }
-            let record = self.wanted.next_record()?.ok_or_else(invalid)?;
-            let w = Wanted::read(&record).ok_or_else(invalid)?;
-            if w.file < file {
-                self.changed.insert(w.file);
-                continue;
-            }
-            let same = variants.get(w.index as usize).filter(|v| {
-                let r = keys.record(v, w.file, w.index);
-                (r.key, r.spelling) == (w.key, w.spelling)
-            });
-            let Some(v) = same else {
-                self.changed.insert(w.file);
-                continue;
-            };
-            let mut out = Out::default();
-            out.0.extend_from_slice(&w.plan);
-            out.u32(w.slot).u32(w.file);
-            location(&mut out, v.start);
-            location(&mut out, v.end);
-            out.str(v.spelling());
-            out.u8(u8::from(w.normal));
-            if w.normal {
-                out.str(&v.key);
-            }
-            self.resolved.push(out.0);
+    /// The document shown as `path` read again: how it takes part.
+    pub fn start(&self, path: &str) -> Start<'_> {
+        match self.by_path.get(path) {
+            Some(&(file, 1)) => match self.file(file) {
+                Ok(reading) => Start::File(reading),
+                Err(e) => {
+                    self.fail(e);
+                    Start::Nothing
+                }
+            },
+            Some(_) => Start::Ambiguous,
+            None => Start::Nothing,
         }
-        Ok(())
+    }
+
+    fn file(&self, file: u32) -> io::Result<FileReading<'_>> {
+        let places = match self.ranges.binary_search_by_key(&file, |&(f, _, _)| f) {
+            Ok(at) => {
+                let (_, start, len) = self.ranges[at];
+                Some(self.wanted.reader(start, len)?)
+            }
+            Err(_) => None,
+        };
+        let mut reading = FileReading {
+            reading: self,
+            file,
+            places,
+            next: None,
+            index: 0,
+            changed: false,
+        };
+        reading.advance()?;
+        Ok(reading)
+    }
+
+    /// The document read again in the run's order as its `file`-th file: its reader took it as
+    /// file `taken` ([`FileReading::finish`]), or kept its `variants` (its path was
+    /// [`Start::Ambiguous`]). A reading taken as another file's leaves that file's plans out;
+    /// a wanted file that no document was taken as (changed on disk, or not read again) too.
+    pub fn read(&self, file: u32, taken: Option<u32>, variants: &[Variant]) {
+        match taken {
+            Some(taken) if taken == file => {
+                self.seen
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(file);
+            }
+            Some(taken) => self.changed(taken),
+            None if variants.is_empty() => {}
+            None => match self.file(file) {
+                Ok(mut reading) => {
+                    for v in variants {
+                        reading.iri(Some(v));
+                    }
+                    let taken = reading.finish();
+                    self.read(file, Some(taken), &[]);
+                }
+                Err(e) => self.fail(e),
+            },
+        }
+    }
+
+    fn changed(&self, file: u32) {
+        self.changed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(file);
+    }
+
+    fn fail(&self, e: io::Error) {
+        self.failed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert(e);
     }
 
     /// Every plan whose places were all read again, kept by the file it is reported in; and
     /// the files whose places were not (changed on disk, or not read again), in report order.
-    pub fn finish(mut self) -> io::Result<(Findings, BTreeSet<u32>)> {
-        self.file(u32::MAX, &[], &Keys::new())?;
-        let mut changed = self.changed;
-        while let Some(record) = self.wanted.next_record()? {
-            changed.insert(Wanted::read(&record).ok_or_else(invalid)?.file);
+    pub fn finish(self) -> io::Result<(Findings, BTreeSet<u32>)> {
+        if let Some(e) = self.failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            return Err(e);
+        }
+        let seen = self.seen.into_inner().unwrap_or_else(|e| e.into_inner());
+        let mut changed = self.changed.into_inner().unwrap_or_else(|e| e.into_inner());
+        for &(file, _, _) in &self.ranges {
+            if !seen.contains(&file) {
+                changed.insert(file);
+            }
         }
         drop(self.wanted);
         let mut plans = self.plans.merged()?;
-        let mut resolved = self.resolved.merged()?;
+        let resolved = self
+            .resolved
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner());
+        let mut resolved = resolved.merged()?;
         let mut keeping = Keeping::new();
         let mut ranges: Vec<(u32, u64, u64)> = Vec::new();
         while let Some(plan) = plans.next_record()? {
@@ -231,8 +431,12 @@ impl Reading {
                     }
                     std::cmp::Ordering::Equal => {
                         let place = resolved.next_record()?.ok_or_else(invalid)?;
-                        entry.bytes(&place);
-                        got += 1;
+                        // A place of a changed file is not one: its plan is left out.
+                        let of = In(place.get(RESOLVED_KEY..).ok_or_else(invalid)?).u32();
+                        if of.is_some_and(|f| !changed.contains(&f)) {
+                            entry.bytes(&place);
+                            got += 1;
+                        }
                     }
                 }
             }

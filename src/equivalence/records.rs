@@ -231,6 +231,93 @@ impl Records {
     }
 }
 
+/// How many hashes of a document's IRIs [`Hashes`] holds before it puts them aside: 96 KiB.
+const HASHES_HELD: usize = 1 << 12;
+
+/// Bytes of one IRI's hashes put aside.
+const HASH_BYTES: usize = 24;
+
+/// The hashes of one document's absolute IRIs (its normal form's and its spelling's, as in a
+/// [`Record`]), in order, handed on as the document is checked: past a few thousand they are
+/// put aside in an anonymous temporary file, so that a document of a million IRIs holds a
+/// constant, not 200 bytes for each of them (its variants, before).
+#[derive(Debug, Default)]
+pub struct Hashes {
+    held: Vec<(u128, u64)>,
+    spill: Option<BufWriter<File>>,
+    /// How many were put aside (written through): the first ones.
+    aside: u64,
+    /// The temporary file could not be made or written: the rest stay in memory.
+    in_memory: bool,
+}
+
+impl Hashes {
+    /// Adds the hashes of the next IRI.
+    pub fn push(&mut self, key: u128, spelling: u64) {
+        self.held.push((key, spelling));
+        if self.held.len() >= HASHES_HELD && !self.in_memory && self.put_aside().is_err() {
+            self.in_memory = true;
+        }
+    }
+
+    /// How many IRIs.
+    pub fn len(&self) -> usize {
+        self.aside as usize + self.held.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// About how many bytes it holds in memory.
+    pub fn held_bytes(&self) -> usize {
+        self.held.capacity() * 32 + self.spill.as_ref().map_or(0, BufWriter::capacity)
+    }
+
+    fn put_aside(&mut self) -> io::Result<()> {
+        if self.spill.is_none() {
+            self.spill = Some(BufWriter::new(tempfile::tempfile()?));
+        }
+        let out = self.spill.as_mut().ok_or(io::ErrorKind::Other)?;
+        for &(key, spelling) in &self.held {
+            out.write_all(&key.to_le_bytes())?;
+            out.write_all(&spelling.to_le_bytes())?;
+        }
+        // Written through before they count: what failed to be written stays held.
+        out.flush()?;
+        self.aside += self.held.len() as u64;
+        self.held.clear();
+        Ok(())
+    }
+
+    /// Hands each IRI's hashes to `f`, in order.
+    pub fn each(self, mut f: impl FnMut(u128, u64)) -> io::Result<()> {
+        if let Some(spill) = self.spill {
+            let (file, _) = spill.into_parts();
+            let mut buffer = vec![0; READ_RECORDS * HASH_BYTES];
+            let mut next = 0u64;
+            while next < self.aside {
+                let n = (self.aside - next).min(READ_RECORDS as u64) as usize;
+                let bytes = &mut buffer[..n * HASH_BYTES];
+                super::aside::read_at(&file, bytes, next * HASH_BYTES as u64)?;
+                for chunk in bytes.chunks_exact(HASH_BYTES) {
+                    let (key, spelling) = chunk.split_at(16);
+                    f(
+                        u128::from_le_bytes(key.try_into().unwrap_or_default()),
+                        u64::from_le_bytes(spelling.try_into().unwrap_or_default()),
+                    );
+                }
+                next += n as u64;
+            }
+        }
+        for (key, spelling) in self.held {
+            f(key, spelling);
+        }
+        Ok(())
+    }
+}
+
 /// Records read from the temporary file this many at a time per run.
 const READ_RECORDS: usize = 256;
 

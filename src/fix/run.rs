@@ -64,6 +64,7 @@ pub fn fixed(
         render: None,
         render_project: None,
         baseline_keys: false,
+        variants: options.variants,
     };
     let path = loaded.path.clone();
     let mut current = Version::read(loaded.source, loaded.bytes, loaded.path);
@@ -348,6 +349,7 @@ pub fn recheck(
         render: None,
         render_project: None,
         baseline_keys: options.baseline_keys,
+        variants: options.variants,
     };
     let with = if fixes.error.is_some() {
         options
