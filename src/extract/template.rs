@@ -433,12 +433,19 @@ pub fn is_template_source(text: &str) -> bool {
     }
     let bytes = text.as_bytes();
     let mut closers = Closers::default();
-    memchr::memchr2_iter(b'{', b'<', bytes).any(|i| {
-        matches!(
-            (bytes[i], bytes.get(i + 1)),
-            (b'{', Some(b'{' | b'%')) | (b'<', Some(b'%'))
-        ) && expression_end(text, i, &mut closers).is_some()
-    })
+    // The `{` openers, then the `<%` ones found by their `%`: a search stopping at every `<`
+    // stopped at every tag of an XML file (35.4 M instructions on 10,000 of the corpus's SVG
+    // and Mallard files, 27 MB). Which openers are tried first does not change the answer: each
+    // opener's expression is its own, and the closers are searched again when the cache is
+    // behind.
+    let braces =
+        memchr::memchr_iter(b'{', bytes).filter(|&i| matches!(bytes.get(i + 1), Some(b'{' | b'%')));
+    let erb = memchr::memchr_iter(b'%', bytes)
+        .filter(|&i| i > 0 && bytes[i - 1] == b'<')
+        .map(|i| i - 1);
+    braces
+        .chain(erb)
+        .any(|i| expression_end(text, i, &mut closers).is_some())
 }
 
 /// True when a string literal of the template action `action` (in `"…"`, `'…'` or `` `…` ``,
@@ -635,6 +642,30 @@ pub fn touches(placeholders: &[Range<usize>], range: &Range<usize>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An action is found by any of its openers, wherever the others are, and markup full of
+    /// `<` and `%` that opens none is not template source.
+    #[test]
+    fn template_source_is_found_by_each_opener() {
+        for source in [
+            "<svg><text><%= title %></text></svg>",
+            "<svg width=\"100%\"><a href=\"{{ .URL }}\"/></svg>",
+            "<p>{% if x %}y{% endif %}</p>",
+            "<a>{{ .URL </a><b><% x %></b>",
+            "<a><% x </a>{{ .URL }}",
+            "---\ntitle: x\n---\n<svg/>",
+        ] {
+            assert!(is_template_source(source), "{source}");
+        }
+        for source in [
+            "<svg width=\"100%\" height=\"50%\"><g><path d=\"M0 0\"/></g></svg>",
+            "<a>{{ never closed</a><b><% nor this</b>",
+            "<style>a { color: red }</style><p>{#x#}</p>",
+            "<p>%> }} %}</p>",
+        ] {
+            assert!(!is_template_source(source), "{source}");
+        }
+    }
 
     /// [`covered`], [`clip`] and [`touches`] by binary search agree with a scan of every
     /// placeholder, on every range over sorted, disjoint placeholders (adjacent ones included).
