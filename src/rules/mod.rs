@@ -239,6 +239,7 @@ impl Unspoken {
 
     /// The message and help, as the finding would have had them from the start.
     pub fn build(&self) -> (String, Option<String>) {
+        crate::work::add(crate::work::Work::SpokenWords, 1);
         let (message, help) = (self.words)();
         match self.places {
             Some((more, component)) => (merged_message(&message, more, component), help),
@@ -673,7 +674,9 @@ impl Findings {
 
     /// The findings in order, each merged one's message saying how many places it has, with
     /// one finding per look-alike host ([`precedence`]).
-    fn finish(self, input: &IriCheck<'_>) -> Vec<Finding> {
+    /// With `speak`, what speaks is given its words now; without, the caller gives them to the
+    /// findings it shows ([`check_occurrence`]). What is withheld keeps them unbuilt.
+    fn finish(self, input: &IriCheck<'_>, speak: bool) -> Vec<Finding> {
         let mut out = self.list;
         for f in &mut out {
             if !f.also.is_empty() || f.more > 0 {
@@ -681,9 +684,10 @@ impl Findings {
             }
         }
         let mut out = precedence::one_per_host(input.text, input.iri, out);
-        // What speaks is given its words now; what is withheld keeps them unbuilt.
-        for f in &mut out {
-            f.speak();
+        if speak {
+            for f in &mut out {
+                f.speak();
+            }
         }
         sort_findings(&mut out);
         out
@@ -825,13 +829,15 @@ pub fn check(text: &str, selection: &Selection) -> Vec<Finding> {
 
 /// Runs the selected rules on an IRI already parsed with [`iri::analyze`].
 pub fn check_parsed(text: &str, parsed: &Iri, selection: &Selection) -> Vec<Finding> {
-    run_iri_checks(text, parsed, None, selection, false, &[])
+    run_iri_checks(text, parsed, None, selection, false, &[], true)
 }
 
 /// Runs the selected rules on an IRI found in a document, its
 /// [`Occurrence::checked_text`] already parsed with [`iri::analyze`]: one finding per rule,
 /// severity and component, with every place ([`Findings`]). Template placeholders are not the
 /// IRI's: findings wholly inside one are dropped, and so are fixes that would edit one.
+/// The findings' words may be put off: the caller calls [`Finding::speak`] on those it shows
+/// (a file lists its first findings and only counts the rest, whose words no one reads).
 pub fn check_occurrence(
     source: &Source,
     occurrence: &Occurrence,
@@ -840,7 +846,15 @@ pub fn check_occurrence(
 ) -> Vec<Finding> {
     let origin = InDocument { source, occurrence };
     if occurrence.placeholders.is_empty() {
-        return run_iri_checks(&occurrence.iri, parsed, Some(origin), selection, true, &[]);
+        return run_iri_checks(
+            &occurrence.iri,
+            parsed,
+            Some(origin),
+            selection,
+            true,
+            &[],
+            false,
+        );
     }
     let text = occurrence.checked_text();
     run_iri_checks(
@@ -850,6 +864,7 @@ pub fn check_occurrence(
         selection,
         true,
         &occurrence.placeholders,
+        false,
     )
 }
 
@@ -885,6 +900,7 @@ fn run_iri_checks(
     selection: &Selection,
     merge: bool,
     placeholders: &[Range<usize>],
+    speak: bool,
 ) -> Vec<Finding> {
     // The ASCII fast path: most IRIs skip every Unicode rule. An `xn--` label is ASCII but
     // decodes to Unicode, so it takes the slow path.
@@ -917,7 +933,7 @@ fn run_iri_checks(
         };
         check(&input, &mut sink);
     }
-    out.finish(&input)
+    out.finish(&input, speak)
 }
 
 /// Rules that say a run of characters is text garbled by a wrong decoding.
