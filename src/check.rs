@@ -1672,7 +1672,9 @@ fn collect(
         }
         if !findings.is_empty() {
             let shared: std::sync::Arc<str> = occ.iri.clone();
-            for finding in findings {
+            for mut finding in findings {
+                // Listed: its words are built now (those only counted above never are).
+                finding.speak();
                 diagnostics.push(Diagnostic::new(
                     source,
                     &occ,

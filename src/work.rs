@@ -70,9 +70,12 @@ pub enum Work {
     MarkupWalk,
     /// Bytes of the runs of an HTML page's text searched for IRIs (decoded first), per run.
     TextRuns,
+    /// Look-alike findings given their put-off words (the names of the letters, what the name
+    /// reads as): those a report shows, not those withheld or only counted.
+    SpokenWords,
 }
 
-const KINDS: usize = 21;
+const KINDS: usize = 22;
 
 /// Every kind of work, in the order of [`all`]'s counts.
 pub const ALL: [Work; KINDS] = [
@@ -97,6 +100,7 @@ pub const ALL: [Work; KINDS] = [
     Work::OpenerScans,
     Work::MarkupWalk,
     Work::TextRuns,
+    Work::SpokenWords,
 ];
 
 thread_local! {

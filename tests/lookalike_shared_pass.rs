@@ -67,3 +67,41 @@ fn a_withheld_finding_carries_no_words_until_it_speaks() {
     }
     assert!(seen >= 6, "{seen} withheld findings");
 }
+
+#[test]
+fn only_the_findings_a_file_lists_are_given_words() {
+    use irilint::check::{CheckOptions, MAX_LISTED, check_source};
+    use irilint::source::{Format, Source};
+    // More look-alike hosts than a file lists findings: those past the list are counted, and
+    // their words (the names of the letters, what the name reads as) are never read.
+    // Hosts that imitate no popular domain: `confusable` speaks, with words put off.
+    for (hosts, host) in [
+        (MAX_LISTED + 700, "\u{441}\u{43E}\u{440}\u{440}\u{435}r.com"),
+        (MAX_LISTED + 700, "p\u{430}yp\u{430}l.example"),
+        (300, "\u{441}\u{43E}\u{440}\u{440}\u{435}r.com"),
+    ] {
+        let text: String = (0..hosts)
+            .map(|_| format!("see https://{host}/p\n"))
+            .collect();
+        let source = Source::decode("hosts.txt".into(), Format::Text, text.as_bytes()).unwrap();
+        let selection = selection(&["ALL"]);
+        let options = CheckOptions::new(&selection);
+        let (outcome, spoken) = measure(Work::SpokenWords, || check_source(&source, &options));
+        let listed = outcome.diagnostics.len();
+        let counted: usize = outcome.unlisted.iter().map(|u| u.2).sum();
+        assert_eq!(listed, hosts.min(MAX_LISTED), "{host}");
+        assert_eq!(counted, hosts - listed, "{host}");
+        // One host, one speaking finding, each listed one given its words once.
+        assert!(
+            outcome
+                .diagnostics
+                .iter()
+                .all(|d| d.rule == "confusable" && !d.message.is_empty()),
+            "{host}"
+        );
+        assert_eq!(
+            spoken, listed as u64,
+            "{host}: {spoken} findings given words"
+        );
+    }
+}

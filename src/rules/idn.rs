@@ -190,7 +190,11 @@ impl<'a> DnsLabels<'a> {
     /// True when there are more than [`MAX_DNS_LABELS`] labels, or more than
     /// [`MAX_DNS_NAME_BYTES`] bytes: no DNS name is written so.
     pub(super) fn beyond_dns(&self) -> bool {
-        self.end - self.next > MAX_DNS_NAME_BYTES || self.clone().nth(MAX_DNS_LABELS).is_some()
+        // More than MAX_DNS_LABELS labels take at least as many bytes of dots: a shorter name
+        // (every name of a document, nearly) is not walked for them, by each of three rules.
+        let len = self.end - self.next;
+        len > MAX_DNS_NAME_BYTES
+            || len >= MAX_DNS_LABELS && self.clone().nth(MAX_DNS_LABELS).is_some()
     }
 }
 

@@ -8,12 +8,15 @@ use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::LazyLock;
 
+use smallvec::SmallVec;
+
 use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
 use unicode_security::confusable_detection::skeleton;
 
 use super::host_labels::{self, HostLabel};
 use super::top_domains::TOP_DOMAINS;
-use super::{Check, IriCheck, Rule, Severity, Sink, whole_script};
+use super::{Check, FastHash, IriCheck, Rule, Severity, Sink, whole_script};
 use crate::iri::chars::escape_unsafe;
 
 /// `lookalike-domain`.
@@ -43,15 +46,16 @@ const MAX_LABEL_BYTES: usize = 4 * 63;
 /// A list of popular domains indexed by skeleton.
 struct Index<'d> {
     /// Skeleton of the whole name → the domain (the first in list order wins a shared one).
-    by_skeleton: HashMap<String, &'d str>,
+    /// Hashed fast: built from the list, only looked up in with a document's names.
+    by_skeleton: HashMap<String, &'d str, FastHash>,
     /// The skeletons of the domains' TLDs.
-    tlds: HashSet<String>,
+    tlds: HashSet<String, FastHash>,
 }
 
 impl<'d> Index<'d> {
     fn new(domains: &[&'d str]) -> Index<'d> {
-        let mut by_skeleton = HashMap::with_capacity(domains.len());
-        let mut tlds = HashSet::new();
+        let mut by_skeleton = HashMap::with_capacity_and_hasher(domains.len(), FastHash::default());
+        let mut tlds = HashSet::default();
         let mut add = |key: String, d: &'d str| {
             if let Some(tld) = key.rsplit('.').next()
                 && !tlds.contains(tld)
@@ -133,6 +137,22 @@ fn displayed(label: &str) -> String {
     if label.is_ascii() {
         return label.to_ascii_lowercase();
     }
+    // Most labels are letters that NFKC leaves as they are: folded a character at a time from
+    // what is remembered of each (a case mapping and two normalization tables were about 300
+    // instructions a character).
+    let mut quick = String::with_capacity(label.len());
+    for c in label.chars() {
+        match folded_stable(c) {
+            (f, true) => quick.push(f),
+            (_, false) => return displayed_slowly(label),
+        }
+    }
+    quick
+}
+
+/// [`displayed`] of a label with a character NFKC may change (or of combining class other
+/// than 0, which NFKC may reorder).
+fn displayed_slowly(label: &str) -> String {
     let folded: String = label.chars().map(host_labels::folded).collect();
     if unicode_normalization::is_nfkc_quick(folded.chars())
         == unicode_normalization::IsNormalized::Yes
@@ -141,6 +161,32 @@ fn displayed(label: &str) -> String {
     } else {
         folded.nfkc().flat_map(char::to_lowercase).collect()
     }
+}
+
+/// `c` as a host displays it ([`host_labels::folded`]), and whether NFKC leaves any run of
+/// such characters as it is (combining class 0 and NFKC_QC Yes: `is_nfkc_quick` then says
+/// Yes), remembered per thread in 256 slots by the code point's low bits.
+fn folded_stable(c: char) -> (char, bool) {
+    use std::cell::Cell;
+    const SLOTS: usize = 256;
+    type Slot = Cell<Option<(char, char, bool)>>;
+    thread_local! {
+        static RECENT: [Slot; SLOTS] = const { [const { Cell::new(None) }; SLOTS] };
+    }
+    RECENT.with(|recent| {
+        let slot = &recent[c as usize % SLOTS];
+        if let Some((k, f, stable)) = slot.get()
+            && k == c
+        {
+            return (f, stable);
+        }
+        let f = host_labels::folded(c);
+        let stable = unicode_normalization::char::canonical_combining_class(f) == 0
+            && unicode_normalization::is_nfkc_quick(std::iter::once(f))
+                == unicode_normalization::IsNormalized::Yes;
+        slot.set(Some((c, f, stable)));
+        (f, stable)
+    })
 }
 
 /// The spellings of `s` with each letter of [`whole_script::extra_skeletons`] replaced by what
@@ -266,6 +312,28 @@ fn ascii_skeleton(s: &str) -> Option<String> {
         }
         return out.is_ascii().then_some(out);
     }
+    // Character by character, each skeleton remembered per thread (a skeleton is two
+    // normalizations and a search, about 3,000 instructions for a label): the same result when
+    // no character is a combining mark, as NFD then reorders nothing across characters, and an
+    // ASCII skeleton holds no mark for the second NFD to reorder.
+    if !s.chars().any(is_combining_mark) {
+        for c in s.chars() {
+            let ascii = if c.is_ascii() {
+                let sk = &ASCII_SKELETONS[usize::from(c as u8)];
+                out.push_str(sk);
+                sk.is_ascii()
+            } else {
+                whole_script::with_skeleton(c, |sk| {
+                    out.push_str(sk);
+                    sk.is_ascii()
+                })
+            };
+            if !ascii {
+                return None;
+            }
+        }
+        return Some(out);
+    }
     for c in skeleton(s) {
         if !c.is_ascii() {
             return None;
@@ -306,7 +374,8 @@ fn name_skeletons(labels: &[String]) -> Option<Vec<String>> {
 /// wins (`gооgle.com` before `www.gооgle.com`). An ASCII name is never a look-alike (it is
 /// what it is: a typo-squat is not a look-alike), nor the domain itself.
 fn imitated_in<'d>(index: &Index<'d>, shown: &[String]) -> Option<(&'d str, usize)> {
-    let last: Vec<&String> = shown
+    // Held inline, not allocated: a host is compared by at most MAX_LABELS labels.
+    let last: SmallVec<[&String; MAX_LABELS]> = shown
         .iter()
         .rev()
         .skip_while(|l| l.is_empty())
@@ -319,7 +388,8 @@ fn imitated_in<'d>(index: &Index<'d>, shown: &[String]) -> Option<(&'d str, usiz
     if !tld_skeletons.iter().any(|t| index.tlds.contains(t)) {
         return None;
     }
-    let mut skeletons: Vec<Vec<String>> = vec![tld_skeletons];
+    let mut skeletons: SmallVec<[Vec<String>; MAX_LABELS]> = SmallVec::new();
+    skeletons.push(tld_skeletons);
     for n in 1..last.len() {
         // A label no popular domain's skeleton can hold ends the search.
         let sks = label_skeletons(last[n]);
@@ -327,40 +397,68 @@ fn imitated_in<'d>(index: &Index<'d>, shown: &[String]) -> Option<(&'d str, usiz
             return None;
         }
         skeletons.push(sks);
-        let name: Vec<&String> = last[..=n].iter().rev().copied().collect();
+        // The name's labels, TLD first.
+        let name = &last[..=n];
         if name.iter().all(|l| l.is_ascii()) {
             continue;
         }
-        // Names from the TLD back: the first label's skeletons are last.
-        let mut keys = vec![String::new()];
-        for (i, sks) in skeletons.iter().rev().enumerate() {
-            let mut next = Vec::new();
-            for k in &keys {
-                for sk in sks {
-                    if next.len() < MAX_VARIANTS {
-                        next.push(if i == 0 {
-                            sk.clone()
-                        } else {
-                            format!("{k}.{sk}")
-                        });
+        let found = if skeletons.iter().all(|sks| sks.len() == 1) {
+            // The common case, one skeleton a label: one key, made without the list of them.
+            let mut key = String::with_capacity(skeletons.iter().map(|s| s[0].len() + 1).sum());
+            for (i, sks) in skeletons.iter().rev().enumerate() {
+                if i > 0 {
+                    key.push('.');
+                }
+                key.push_str(&sks[0]);
+            }
+            index.by_skeleton.get(&key).copied()
+        } else {
+            // Names from the TLD back: the first label's skeletons are last.
+            let mut keys = vec![String::new()];
+            for (i, sks) in skeletons.iter().rev().enumerate() {
+                let mut next = Vec::new();
+                for k in &keys {
+                    for sk in sks {
+                        if next.len() < MAX_VARIANTS {
+                            next.push(if i == 0 {
+                                sk.clone()
+                            } else {
+                                format!("{k}.{sk}")
+                            });
+                        }
                     }
                 }
+                keys = next;
             }
-            keys = next;
-        }
-        if let Some(&d) = keys.iter().find_map(|k| index.by_skeleton.get(k))
-            && !d.eq_ignore_ascii_case(
-                &name
-                    .iter()
-                    .map(|s| s.as_str())
-                    .collect::<Vec<_>>()
-                    .join("."),
-            )
+            keys.iter().find_map(|k| index.by_skeleton.get(k)).copied()
+        };
+        if let Some(d) = found
+            && !is_name(d, name)
         {
             return Some((d, n + 1));
         }
     }
     None
+}
+
+/// True when `d` is the name whose labels are `labels` (TLD first) joined with dots, ASCII
+/// case ignored (compared in place, not joined).
+fn is_name(d: &str, labels: &[&String]) -> bool {
+    let mut rest = d.as_bytes();
+    for (i, label) in labels.iter().rev().enumerate() {
+        if i > 0 {
+            match rest.split_first() {
+                Some((b'.', r)) => rest = r,
+                _ => return false,
+            }
+        }
+        let label = label.as_bytes();
+        match rest.split_at_checked(label.len()) {
+            Some((head, r)) if head.eq_ignore_ascii_case(label) => rest = r,
+            _ => return false,
+        }
+    }
+    rest.is_empty()
 }
 
 /// The domain of `domains` that `host` displays like, by the comparison `lookalike-domain` makes
@@ -507,5 +605,71 @@ mod tests {
         // Any text: no panic on a label that starts inside a multi-byte character.
         assert_eq!(imitated_domain("\u{5317}\u{4EAC}.x", &list), None);
         assert_eq!(imitated_domain("", &list), None);
+    }
+
+    /// Labels of the kinds the quick paths take and leave: Cyrillic and Greek look-alikes,
+    /// accents written whole and as combining marks (in both orders), capitals, full-width,
+    /// Cherokee, default-ignorables, a mark whose prototype is ASCII, `%`.
+    const LABELS: &[&str] = &[
+        "g\u{43E}\u{43E}gl\u{435}",
+        "\u{441}\u{43E}\u{440}\u{440}\u{435}r\u{441}\u{43E}\u{456}n",
+        "\u{3B1}\u{3C1}\u{3C1}l\u{3B5}",
+        "\u{E9}\u{E8}\u{E0}b\u{FC}\u{E7}n",
+        "e\u{301}x\u{300}ample",
+        "a\u{301}\u{338}b",
+        "a\u{338}\u{301}b",
+        "\u{338}pple",
+        "G\u{41E}OGLE",
+        "\u{FF27}oogle",
+        "\u{13A0}\u{AB70}\u{13F8}",
+        "pay\u{AD}pal",
+        "mi\u{200D}crosoft",
+        "\u{1E9E}tra\u{DF}e",
+        "\u{130}stanbul",
+        "ex%ample",
+        "",
+    ];
+
+    #[test]
+    fn skeletons_by_character_are_the_skeletons() {
+        for label in LABELS {
+            let whole: String = skeleton(label).collect();
+            assert_eq!(
+                ascii_skeleton(label),
+                whole.is_ascii().then_some(whole),
+                "{label:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn labels_displayed_quickly_are_displayed_as_before() {
+        for label in LABELS {
+            assert_eq!(displayed(label), displayed_slowly(label), "{label:?}");
+        }
+    }
+
+    #[test]
+    fn names_are_compared_as_if_joined() {
+        let labels = |s: &str| -> Vec<String> { s.split('.').rev().map(str::to_string).collect() };
+        for (d, name) in [
+            ("google.com", "google.com"),
+            ("google.com", "GOOGLE.Com"),
+            ("google.com", "google.co"),
+            ("google.com", "google.comm"),
+            ("google.com", "googlecom"),
+            ("google.com", "www.google.com"),
+            ("google.co.uk", "google.co.uk"),
+            ("google.co.uk", "google.couk"),
+            ("", ""),
+        ] {
+            let owned = labels(name);
+            let refs: Vec<&String> = owned.iter().collect();
+            assert_eq!(
+                is_name(d, &refs),
+                d.eq_ignore_ascii_case(name),
+                "{d} {name}"
+            );
+        }
     }
 }
