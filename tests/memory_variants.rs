@@ -43,30 +43,30 @@ fn files(dir: &Path, name: &str, n: usize) -> std::path::PathBuf {
     root
 }
 
+/// Runs `irilint check --quiet --format json --output-file REPORT ARGS…` in this process: its
+/// peak, its exit code and the report it wrote.
+fn json_run(report: &Path, args: &[&str]) -> (usize, std::process::ExitCode, serde_json::Value) {
+    let all: Vec<std::ffi::OsString> = ["irilint", "check", "--quiet", "--format", "json"]
+        .iter()
+        .map(Into::into)
+        .chain(["--output-file".into(), report.as_os_str().to_owned()])
+        .chain(args.iter().map(Into::into))
+        .collect();
+    let (peak, code) = peak_of(|| irilint::cli::run(all));
+    let text = std::fs::read_to_string(report).expect("the report was written");
+    let json = serde_json::from_str(&text).unwrap();
+    (peak, code, json)
+}
+
 /// The peak of `irilint check` with `equivalent-variants` over `n` files, a JSON report written.
 fn cli_peak(dir: &Path, name: &str, n: usize, args: &[&str]) -> usize {
     let root = files(dir, name, n);
     let report = dir.join(format!("{name}.json"));
-    let mut all: Vec<std::ffi::OsString> = [
-        "irilint",
-        "check",
-        "--quiet",
-        "--extend-select",
-        "equivalent-variants",
-        "--format",
-        "json",
-        "--output-file",
-    ]
-    .iter()
-    .map(Into::into)
-    .collect();
-    all.push(report.clone().into());
-    all.extend(args.iter().map(Into::into));
-    all.push(root.into());
-    let (peak, code) = peak_of(|| irilint::cli::run(all));
+    let mut all = vec!["--extend-select", "equivalent-variants"];
+    all.extend(args);
+    all.push(root.to_str().unwrap());
+    let (peak, code, json) = json_run(&report, &all);
     assert_ne!(code, std::process::ExitCode::from(2), "{args:?}");
-    let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     let found: Vec<&serde_json::Value> = json["diagnostics"]
         .as_array()
         .unwrap()
@@ -273,25 +273,15 @@ fn a_file_lists_its_first_findings_and_counts_the_rest(dir: &Path) {
         std::fs::write(root.join("a.txt"), lines("http")).unwrap();
         std::fs::write(root.join("b.txt"), lines("HTTP")).unwrap();
         let report = dir.join(format!("many-{n}.json"));
-        let args: Vec<std::ffi::OsString> = [
-            "irilint",
-            "check",
-            "--quiet",
-            "--extend-select",
-            "equivalent-variants",
-            "--format",
-            "json",
-            "--output-file",
-            report.to_str().unwrap(),
-            root.to_str().unwrap(),
-        ]
-        .iter()
-        .map(Into::into)
-        .collect();
-        let (peak, code) = peak_of(|| irilint::cli::run(args));
+        let (peak, code, json) = json_run(
+            &report,
+            &[
+                "--extend-select",
+                "equivalent-variants",
+                root.to_str().unwrap(),
+            ],
+        );
         assert_eq!(code, std::process::ExitCode::SUCCESS);
-        let json: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
         let listed = json["diagnostics"].as_array().unwrap();
         let listed_in_b = listed
             .iter()
@@ -469,26 +459,16 @@ fn stdin_among_the_inputs_is_read_again_from_a_temporary_file(dir: &Path) {
         // SAFETY: both descriptors are open; descriptor 0 is replaced.
         assert!(unsafe { libc::dup2(file.as_raw_fd(), 0) } == 0);
         let report = dir.join(format!("stdin-{n}.json"));
-        let args: Vec<std::ffi::OsString> = [
-            "irilint",
-            "check",
-            "--quiet",
-            "--extend-select",
-            "equivalent-variants,percent-encoded-unreserved",
-            "--format",
-            "json",
-            "--output-file",
-            report.to_str().unwrap(),
-            "-",
-            root.to_str().unwrap(),
-        ]
-        .iter()
-        .map(Into::into)
-        .collect();
-        let (peak, code) = peak_of(|| irilint::cli::run(args));
+        let (peak, code, json) = json_run(
+            &report,
+            &[
+                "--extend-select",
+                "equivalent-variants,percent-encoded-unreserved",
+                "-",
+                root.to_str().unwrap(),
+            ],
+        );
         assert_eq!(code, std::process::ExitCode::from(1));
-        let json: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
         let from_stdin = json["diagnostics"]
             .as_array()
             .unwrap()
@@ -541,25 +521,8 @@ fn one_large_file(dir: &Path, n: usize) -> (usize, usize, usize) {
     std::fs::write(&path, &text).unwrap();
     let run = |rules: &str| {
         let report = dir.join(format!("large-{n}-{rules}.json"));
-        let args: Vec<std::ffi::OsString> = [
-            "irilint",
-            "check",
-            "--quiet",
-            "--select",
-            rules,
-            "--format",
-            "json",
-            "--output-file",
-            report.to_str().unwrap(),
-            path.to_str().unwrap(),
-        ]
-        .iter()
-        .map(Into::into)
-        .collect();
-        let (peak, code) = peak_of(|| irilint::cli::run(args));
+        let (peak, code, json) = json_run(&report, &["--select", rules, path.to_str().unwrap()]);
         assert_ne!(code, std::process::ExitCode::from(2), "{rules}");
-        let json: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
         let found: Vec<&serde_json::Value> = json["diagnostics"]
             .as_array()
             .unwrap()
