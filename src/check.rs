@@ -303,14 +303,61 @@ enum NotLoaded {
 pub struct Loaded {
     /// The decoded document.
     pub source: Source,
-    /// The bytes as read, when [`LoadOptions::keep_bytes`] and they are not the text's own:
-    /// [`Loaded::bytes`] gives them either way.
-    pub bytes: Vec<u8>,
+    /// With [`LoadOptions::keep_bytes`], when the bytes as read are not the text's own: where
+    /// they are read again (they are not held beside the text).
+    pub as_read: Option<AsRead>,
     /// The file, `None` for standard input.
     pub path: Option<std::path::PathBuf>,
     /// A part of a package (`book.epub!OEBPS/ch1.xhtml`): its bytes are not a file's, and
     /// `--fix` does not write them.
     pub in_package: bool,
+}
+
+/// The bytes a document was decoded from when they are not its text (another encoding, a BOM,
+/// an undecodable sequence), as `--fix` and `--diff` keep them: not in memory beside the text
+/// (a file would be held twice), but read again as a stream, from the file or, for standard
+/// input, from an anonymous temporary file, each time checked against their fingerprint.
+#[derive(Debug)]
+pub struct AsRead {
+    /// Of the bytes as read.
+    pub fingerprint: crate::fsio::Fingerprint,
+    /// Standard input's bytes, in an anonymous temporary file (0600); `None`: in the input's
+    /// file.
+    pub spooled: Option<std::fs::File>,
+}
+
+impl AsRead {
+    /// `bytes` fingerprinted with `key`, and put in an anonymous temporary file when `spool`.
+    pub fn of(bytes: &[u8], key: std::hash::RandomState, spool: bool) -> std::io::Result<AsRead> {
+        use std::io::Write as _;
+        let spooled = if spool {
+            let mut file = tempfile::tempfile()?;
+            file.write_all(bytes)?;
+            Some(file)
+        } else {
+            None
+        };
+        Ok(AsRead {
+            fingerprint: crate::fsio::Fingerprint::with_key(bytes, key),
+            spooled,
+        })
+    }
+}
+
+impl Loaded {
+    /// `source`, decoded from `bytes`, kept as standard input's is for `--fix`: its bytes, when
+    /// they are not its text, in an anonymous temporary file.
+    pub fn from_stdin(source: Source, bytes: &[u8]) -> std::io::Result<Loaded> {
+        let as_read = (bytes != source.text.as_bytes())
+            .then(|| AsRead::of(bytes, std::hash::RandomState::new(), true))
+            .transpose()?;
+        Ok(Loaded {
+            source,
+            as_read,
+            path: None,
+            in_package: false,
+        })
+    }
 }
 
 /// What one input gave: a document, or the parts of a package, each handed to `f` as it is
@@ -505,7 +552,7 @@ fn load_each<T>(
         source.package = Some(package_format);
         files.push(f(Loaded {
             source,
-            bytes: Vec::new(),
+            as_read: None,
             path: path.clone(),
             in_package: true,
         }));
@@ -533,7 +580,7 @@ fn load_pdf<T>(
             shown,
             f(Loaded {
                 source,
-                bytes: Vec::new(),
+                as_read: None,
                 path: path.clone(),
                 in_package: true,
             }),
@@ -560,13 +607,6 @@ fn load_pdf<T>(
         refused,
         nested: Vec::new(),
     })
-}
-
-impl Loaded {
-    /// The bytes as read (with [`LoadOptions::keep_bytes`]).
-    pub fn bytes(&self) -> &[u8] {
-        crate::source::as_read(&self.bytes, &self.source)
-    }
 }
 
 /// Reads and decodes every input in parallel and applies `f` to each document; never stops early.
@@ -1352,10 +1392,34 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Opened, NotLoaded>
     let not_text = |NotText::Binary { nul_at }| binary(display.clone(), nul_at, explicit);
     if options.keep_bytes {
         // A UTF-8 file is its text: decoded without a copy, or `--fix` would hold it twice.
-        let (source, bytes) =
-            Source::decode_keeping(display.clone(), format, bytes).map_err(not_text)?;
+        // Other bytes are fingerprinted (and standard input's put in a temporary file) before
+        // they are decoded in place: `--fix` reads them again as a stream.
+        let mut as_read = None;
+        let source = Source::decode_aside(display.clone(), format, bytes, &mut |bytes| {
+            as_read = Some(AsRead::of(
+                bytes,
+                std::hash::RandomState::new(),
+                path.is_none(),
+            ));
+        })
+        .map_err(not_text)?;
+        let as_read = match as_read.transpose() {
+            Ok(as_read) => as_read,
+            Err(e) => {
+                return Err(NotLoaded::Failed {
+                    error: FileError {
+                        message: format!(
+                            "cannot keep standard input in a temporary file to fix it: {}",
+                            describe_io_error(&e)
+                        ),
+                        path: display,
+                    },
+                    named: true,
+                });
+            }
+        };
         return Ok(Opened::Document(Box::new(Loaded {
-            bytes,
+            as_read,
             source,
             path,
             in_package: false,
@@ -1365,7 +1429,7 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Opened, NotLoaded>
     let source = Source::decode_owned(display.clone(), format, bytes).map_err(not_text)?;
     Ok(Opened::Document(Box::new(Loaded {
         source,
-        bytes: Vec::new(),
+        as_read: None,
         path,
         in_package: false,
     })))
