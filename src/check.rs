@@ -230,6 +230,20 @@ pub struct LoadOptions {
 pub struct KeptStdin(std::sync::Mutex<Option<Result<std::fs::File, NotLoaded>>>);
 
 impl KeptStdin {
+    /// From now on, standard input reads as `document`: its fixed document, once `--fix` of a
+    /// run that reads it twice has fixed it (the read-again of the first pass and the second
+    /// pass check the document as written to standard output, not as it came in).
+    pub fn replace(&self, document: &Spooled) -> Result<(), String> {
+        let file = document.file.try_clone().map_err(|e| {
+            format!(
+                "cannot keep standard input's fixed document to read it again: {}",
+                describe_io_error(&e)
+            )
+        })?;
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(Ok(file));
+        Ok(())
+    }
+
     /// Standard input's bytes: read from the process's standard input the first time (and
     /// put aside), from the file they were put aside in afterwards; the same failure each time
     /// when it could not be read.
