@@ -217,7 +217,8 @@ pub struct LoadOptions {
     pub stdin_filename: Option<String>,
     /// Inputs larger than this many bytes are not read.
     pub max_file_size: u64,
-    /// Keep each input's bytes beside its text ([`Loaded::bytes`]), for `--fix` and `--diff`.
+    /// Note where each input's bytes are when they are not its text ([`Loaded::as_read`]), for
+    /// `--fix` and `--diff`, which write into them.
     pub keep_bytes: bool,
     /// Standard input, once read, is kept in an anonymous temporary file (0600, in the system's
     /// temporary directory, gone when the run ends) and read from there again: what a run that

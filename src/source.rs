@@ -279,6 +279,9 @@ pub fn binary_at(bytes: &[u8]) -> Option<usize> {
     memchr::memchr(0, &bytes[..bytes.len().min(BINARY_SNIFF_LEN)])
 }
 
+/// What [`Source::decode_aside`] hands the bytes that do not become the text as they are.
+pub type Aside<'a> = dyn FnMut(&[u8]) + 'a;
+
 impl Source {
     /// Decodes `bytes` as `format` prescribes: a BOM first; then for HTML the first `<meta>` of
     /// the prescan whose label names an encoding and, without one, UTF-8 if the bytes are valid
@@ -320,7 +323,7 @@ impl Source {
         path: String,
         format: Format,
         bytes: Cow<'_, [u8]>,
-        aside: Option<&mut dyn FnMut(&[u8])>,
+        aside: Option<&mut Aside<'_>>,
     ) -> Result<Source, NotText> {
         let (bom, bom_len) = match Encoding::for_bom(&bytes) {
             Some((enc, len)) => (Some(enc), len),

@@ -879,7 +879,7 @@ fn a_chunk_boundary_inside_a_character_changes_nothing_else() {
         let iri = "http://example.org/a%7eb%7e";
         let mut bytes = head.to_vec();
         let body = |bytes: &Vec<u8>| bytes.len() - body_from;
-        while (CHUNK - shift - body(&bytes)) % wide.len() != 0 {
+        while !(CHUNK - shift - body(&bytes)).is_multiple_of(wide.len()) {
             bytes.extend(&ascii);
         }
         while body(&bytes) < CHUNK - shift {

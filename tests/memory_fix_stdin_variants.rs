@@ -6,8 +6,8 @@
 //! files checked ahead of the report make the figure swing).
 //!
 //! Before: standard input could not be read again fixed, so that run fixed every file, held
-//! every outcome and reported them at the end: 125 KB more at the peak per file added (release
-//! build, 100 and 400 files of 80 IRIs; 27 KB now in a debug build, 9.5 KB with one thread).
+//! every outcome and reported them at the end: 132 KB more at the peak per file added (debug
+//! build, 100 and 400 files of 80 IRIs; now 9 KB).
 
 mod common;
 
@@ -40,9 +40,9 @@ fn write_document(path: &Path, fixed: &Path, mib: usize) {
     let mut expected = BufWriter::new(File::create(fixed).unwrap());
     out.write_all(b"\xEF\xBB\xBF").unwrap();
     expected.write_all(b"\xEF\xBB\xBF").unwrap();
-    let (mut size, mut n) = (3, 0);
+    let (mut size, mut n) = (3, 0usize);
     while size < mib << 20 {
-        let line = if n % 100 == 0 {
+        let line = if n.is_multiple_of(100) {
             format!("see http://example.org/{n}/a%7ea%7e here\n")
         } else {
             "Plain prose about nothing in particular, long enough to be a line.\n".to_string()
@@ -115,7 +115,7 @@ fn fix_of_standard_input_with_other_files_under_equivalent_variants_reports_file
     );
     // 80 IRIs a file: a record of their variants each and the places of the findings (the
     // run without standard input measures 7.5 KB a file of 40 IRIs, tests/memory_runs.rs;
-    // here 9.5 KB, 125 KB when every outcome was held).
+    // here 9 KB, 132 KB when every outcome was held).
     assert!(
         per_file < 24 * 1024,
         "{per_file} bytes more at the peak per file added"
