@@ -246,7 +246,8 @@ pub struct LoadOptions {
     pub stdin_filename: Option<String>,
     /// Inputs larger than this many bytes are not read.
     pub max_file_size: u64,
-    /// Keep each input's bytes beside its text ([`Loaded::bytes`]), for `--fix` and `--diff`.
+    /// Note where each input's bytes are when they are not its text ([`Loaded::as_read`]), for
+    /// `--fix` and `--diff`, which write into them.
     pub keep_bytes: bool,
     /// Standard input, once read, is kept in an anonymous temporary file (0600, in the system's
     /// temporary directory, gone when the run ends) and read from there again: what a run that
@@ -259,6 +260,20 @@ pub struct LoadOptions {
 pub struct KeptStdin(std::sync::Mutex<Option<Result<std::fs::File, NotLoaded>>>);
 
 impl KeptStdin {
+    /// From now on, standard input reads as `document`: its fixed document, once `--fix` of a
+    /// run that reads it twice has fixed it (the read-again of the first pass and the second
+    /// pass check the document as written to standard output, not as it came in).
+    pub fn replace(&self, document: &Spooled) -> Result<(), String> {
+        let file = document.file.try_clone().map_err(|e| {
+            format!(
+                "cannot keep standard input's fixed document to read it again: {}",
+                describe_io_error(&e)
+            )
+        })?;
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(Ok(file));
+        Ok(())
+    }
+
     /// Standard input's bytes: read from the process's standard input the first time (and
     /// put aside), from the file they were put aside in afterwards; the same failure each time
     /// when it could not be read.
@@ -332,14 +347,61 @@ enum NotLoaded {
 pub struct Loaded {
     /// The decoded document.
     pub source: Source,
-    /// The bytes as read, when [`LoadOptions::keep_bytes`] and they are not the text's own:
-    /// [`Loaded::bytes`] gives them either way.
-    pub bytes: Vec<u8>,
+    /// With [`LoadOptions::keep_bytes`], when the bytes as read are not the text's own: where
+    /// they are read again (they are not held beside the text).
+    pub as_read: Option<AsRead>,
     /// The file, `None` for standard input.
     pub path: Option<std::path::PathBuf>,
     /// A part of a package (`book.epub!OEBPS/ch1.xhtml`): its bytes are not a file's, and
     /// `--fix` does not write them.
     pub in_package: bool,
+}
+
+/// The bytes a document was decoded from when they are not its text (another encoding, a BOM,
+/// an undecodable sequence), as `--fix` and `--diff` keep them: not in memory beside the text
+/// (a file would be held twice), but read again as a stream, from the file or, for standard
+/// input, from an anonymous temporary file, each time checked against their fingerprint.
+#[derive(Debug)]
+pub struct AsRead {
+    /// Of the bytes as read.
+    pub fingerprint: crate::fsio::Fingerprint,
+    /// Standard input's bytes, in an anonymous temporary file (0600); `None`: in the input's
+    /// file.
+    pub spooled: Option<std::fs::File>,
+}
+
+impl AsRead {
+    /// `bytes` fingerprinted with `key`, and put in an anonymous temporary file when `spool`.
+    pub fn of(bytes: &[u8], key: std::hash::RandomState, spool: bool) -> std::io::Result<AsRead> {
+        use std::io::Write as _;
+        let spooled = if spool {
+            let mut file = tempfile::tempfile()?;
+            file.write_all(bytes)?;
+            Some(file)
+        } else {
+            None
+        };
+        Ok(AsRead {
+            fingerprint: crate::fsio::Fingerprint::with_key(bytes, key),
+            spooled,
+        })
+    }
+}
+
+impl Loaded {
+    /// `source`, decoded from `bytes`, kept as standard input's is for `--fix`: its bytes, when
+    /// they are not its text, in an anonymous temporary file.
+    pub fn from_stdin(source: Source, bytes: &[u8]) -> std::io::Result<Loaded> {
+        let as_read = (bytes != source.text.as_bytes())
+            .then(|| AsRead::of(bytes, std::hash::RandomState::new(), true))
+            .transpose()?;
+        Ok(Loaded {
+            source,
+            as_read,
+            path: None,
+            in_package: false,
+        })
+    }
 }
 
 /// What one input gave: a document, or the parts of a package, each handed to `f` as it is
@@ -534,7 +596,7 @@ fn load_each<T>(
         source.package = Some(package_format);
         files.push(f(Loaded {
             source,
-            bytes: Vec::new(),
+            as_read: None,
             path: path.clone(),
             in_package: true,
         }));
@@ -562,7 +624,7 @@ fn load_pdf<T>(
             shown,
             f(Loaded {
                 source,
-                bytes: Vec::new(),
+                as_read: None,
                 path: path.clone(),
                 in_package: true,
             }),
@@ -589,13 +651,6 @@ fn load_pdf<T>(
         refused,
         nested: Vec::new(),
     })
-}
-
-impl Loaded {
-    /// The bytes as read (with [`LoadOptions::keep_bytes`]).
-    pub fn bytes(&self) -> &[u8] {
-        crate::source::as_read(&self.bytes, &self.source)
-    }
 }
 
 /// Reads and decodes every input in parallel and applies `f` to each document; never stops early.
@@ -1407,10 +1462,34 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Opened, NotLoaded>
     let not_text = |NotText::Binary { nul_at }| binary(display.clone(), nul_at, explicit);
     if options.keep_bytes {
         // A UTF-8 file is its text: decoded without a copy, or `--fix` would hold it twice.
-        let (source, bytes) =
-            Source::decode_keeping(display.clone(), format, bytes).map_err(not_text)?;
+        // Other bytes are fingerprinted (and standard input's put in a temporary file) before
+        // they are decoded in place: `--fix` reads them again as a stream.
+        let mut as_read = None;
+        let source = Source::decode_aside(display.clone(), format, bytes, &mut |bytes| {
+            as_read = Some(AsRead::of(
+                bytes,
+                std::hash::RandomState::new(),
+                path.is_none(),
+            ));
+        })
+        .map_err(not_text)?;
+        let as_read = match as_read.transpose() {
+            Ok(as_read) => as_read,
+            Err(e) => {
+                return Err(NotLoaded::Failed {
+                    error: FileError {
+                        message: format!(
+                            "cannot keep standard input in a temporary file to fix it: {}",
+                            describe_io_error(&e)
+                        ),
+                        path: display,
+                    },
+                    named: true,
+                });
+            }
+        };
         return Ok(Opened::Document(Box::new(Loaded {
-            bytes,
+            as_read,
             source,
             path,
             in_package: false,
@@ -1420,7 +1499,7 @@ fn load_input(entry: &Entry, options: &LoadOptions) -> Result<Opened, NotLoaded>
     let source = Source::decode_owned(display.clone(), format, bytes).map_err(not_text)?;
     Ok(Opened::Document(Box::new(Loaded {
         source,
-        bytes: Vec::new(),
+        as_read: None,
         path,
         in_package: false,
     })))

@@ -430,6 +430,11 @@ impl Replacement {
         self.file.as_mut().expect("open until committed")
     }
 
+    /// The temporary file, to be read (`&File` reads and seeks).
+    pub fn file_ref(&self) -> &File {
+        self.file.as_ref().expect("open until committed")
+    }
+
     /// Renames the temporary file over the file, if it still holds what `read` was taken of
     /// (checked as late as possible: an editor may have saved meanwhile).
     pub fn commit(mut self, read: &Fingerprint) -> Result<(), String> {

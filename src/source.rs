@@ -266,26 +266,6 @@ pub enum NotText {
     },
 }
 
-/// The bytes a document was read from, as `--fix` keeps them: `kept`, or the text's own bytes
-/// when `kept` is empty. Bytes that are exactly the text (UTF-8 without a BOM or a malformed
-/// sequence: most files) are not kept beside it, so that a document is held once, not twice.
-pub fn as_read<'a>(kept: &'a [u8], source: &'a Source) -> &'a [u8] {
-    if kept.is_empty() {
-        source.text.as_bytes()
-    } else {
-        kept
-    }
-}
-
-/// `bytes`, or nothing when they are `source`'s text ([`as_read`] gives them back).
-pub fn kept_beside(bytes: Vec<u8>, source: &Source) -> Vec<u8> {
-    if bytes == source.text.as_bytes() {
-        Vec::new()
-    } else {
-        bytes
-    }
-}
-
 /// How far into a file to look for a NUL byte (as git and ripgrep do).
 pub const BINARY_SNIFF_LEN: usize = 8 * 1024;
 
@@ -298,6 +278,9 @@ pub fn binary_at(bytes: &[u8]) -> Option<usize> {
     // memchr, not a byte loop: every file read pays for this scan.
     memchr::memchr(0, &bytes[..bytes.len().min(BINARY_SNIFF_LEN)])
 }
+
+/// What [`Source::decode_aside`] hands the bytes that do not become the text as they are.
+pub type Aside<'a> = dyn FnMut(&[u8]) + 'a;
 
 impl Source {
     /// Decodes `bytes` as `format` prescribes: a BOM first; then for HTML the first `<meta>` of
@@ -316,31 +299,31 @@ impl Source {
         Source::decode_cow(path, format, Cow::Owned(bytes))
     }
 
-    /// [`Source::decode_owned`] for `--fix`, which writes its fixes into the bytes as read: the
-    /// source, and the bytes when they are not its text ([`as_read`] gives them back). A UTF-8
-    /// file is held once, as its text: the bytes are neither copied nor kept.
-    pub fn decode_keeping(
+    /// [`Source::decode_owned`] for `--fix`, which writes its fixes into the bytes as read:
+    /// `aside` is handed the bytes first when they do not become the text as they are (another
+    /// encoding, a BOM, an undecodable sequence), to take what it needs of them (a digest, a
+    /// copy in a file) before they are decoded in place. The bytes are never held beside the
+    /// text: a file would be held twice.
+    pub fn decode_aside(
         path: String,
         format: Format,
         bytes: Vec<u8>,
-    ) -> Result<(Source, Vec<u8>), NotText> {
-        let mut kept = Vec::new();
-        let source = Source::decode_cow_keeping(path, format, Cow::Owned(bytes), Some(&mut kept))?;
-        let kept = kept_beside(kept, &source);
-        Ok((source, kept))
+        aside: &mut dyn FnMut(&[u8]),
+    ) -> Result<Source, NotText> {
+        Source::decode_cow_keeping(path, format, Cow::Owned(bytes), Some(aside))
     }
 
     fn decode_cow(path: String, format: Format, bytes: Cow<'_, [u8]>) -> Result<Source, NotText> {
         Source::decode_cow_keeping(path, format, bytes, None)
     }
 
-    /// Decodes `bytes`; with `keep`, owned bytes that do not become the text without a copy are
-    /// decoded from a copy and handed back there.
+    /// Decodes `bytes`; `aside` is handed the bytes that do not become the text as they are,
+    /// before they are decoded.
     fn decode_cow_keeping(
         path: String,
         format: Format,
         bytes: Cow<'_, [u8]>,
-        keep: Option<&mut Vec<u8>>,
+        aside: Option<&mut Aside<'_>>,
     ) -> Result<Source, NotText> {
         let (bom, bom_len) = match Encoding::for_bom(&bytes) {
             Some((enc, len)) => (Some(enc), len),
@@ -403,22 +386,18 @@ impl Source {
         let (text, invalid) = match valid {
             // The common case, without a copy or a second validation: valid UTF-8, no BOM.
             Some(text) if used == UTF_8 => (text, Undecodable::default()),
-            Some(text) => match keep {
-                Some(keep) => {
-                    let decoded = decode_in_place(used, text.as_bytes().to_vec(), 0);
-                    *keep = text.into_bytes();
-                    decoded
+            Some(text) => {
+                if let Some(aside) = aside {
+                    aside(text.as_bytes());
                 }
-                None => decode_in_place(used, text.into_bytes(), 0),
-            },
-            None => match keep {
-                Some(keep) => {
-                    let decoded = decode_in_place(used, bytes.to_vec(), bom_len);
-                    *keep = bytes.into_owned();
-                    decoded
+                decode_in_place(used, text.into_bytes(), 0)
+            }
+            None => {
+                if let Some(aside) = aside {
+                    aside(&bytes);
                 }
-                None => decode_in_place(used, bytes.into_owned(), bom_len),
-            },
+                decode_in_place(used, bytes.into_owned(), bom_len)
+            }
         };
         let (declarations, decides) = match in_bytes {
             Some(found) => found,

@@ -823,3 +823,97 @@ fn brackets_in_the_query_and_a_second_hash_are_warnings_with_a_fix() {
     let report: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(report["diagnostics"], serde_json::json!([]), "{stdout}");
 }
+
+/// `--fix` reads the bytes of a file in another encoding again in chunks of 64 KiB: a character
+/// cut by a chunk's end (Shift_JIS's two bytes, a UTF-16 surrogate pair) is decoded whole, and
+/// the file written is the bytes read with only the IRIs' bytes changed, wherever the cut falls
+/// (before, in and after an IRI).
+#[test]
+fn a_chunk_boundary_inside_a_character_changes_nothing_else() {
+    use encoding_rs::{Encoding, UTF_16LE};
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        irilint()
+            .current_dir(dir.path())
+            .args([
+                "check",
+                "--isolated",
+                "--select",
+                "percent-encoded-unreserved,percent-lowercase-hex",
+            ])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    // The body (after the BOM) is read 64 KiB at a time.
+    const CHUNK: usize = 64 * 1024;
+    // Shift_JIS: a two-byte character cut after its first byte; UTF-16: a surrogate pair cut
+    // between its two units.
+    let cases: [(&'static Encoding, &str, &[u8], &str, usize); 2] = [
+        (
+            SHIFT_JIS,
+            "t.html",
+            b"<meta charset=\"shift_jis\">\n",
+            "\u{65e5}",
+            1,
+        ),
+        (UTF_16LE, "t.txt", b"\xFF\xFE", "\u{1F600}", 2),
+    ];
+    for (encoding, name, head, wide, shift) in cases {
+        let encode = |s: &str| -> Vec<u8> {
+            if encoding == UTF_16LE {
+                s.encode_utf16().flat_map(u16::to_le_bytes).collect()
+            } else {
+                encoding.encode(s).0.into_owned()
+            }
+        };
+        let body_from = if encoding == UTF_16LE { head.len() } else { 0 };
+        let (ascii, wide) = (encode("a"), encode(wide));
+        let link = |iri: &str| {
+            if name.ends_with(".html") {
+                format!("\n<a href=\"{iri}\">x</a>\n")
+            } else {
+                format!("\n {iri} \n")
+            }
+        };
+        let iri = "http://example.org/a%7eb%7e";
+        let mut bytes = head.to_vec();
+        let body = |bytes: &Vec<u8>| bytes.len() - body_from;
+        while !(CHUNK - shift - body(&bytes)).is_multiple_of(wide.len()) {
+            bytes.extend(&ascii);
+        }
+        while body(&bytes) < CHUNK - shift {
+            bytes.extend(&wide);
+        }
+        assert_eq!(body(&bytes), CHUNK - shift);
+        // This one is cut by the first chunk's end; an IRI right after it.
+        bytes.extend(&wide);
+        let mut fixed = bytes.clone();
+        bytes.extend(encode(&link(iri)));
+        fixed.extend(encode(&link(iri).replace("%7e", "~")));
+        // The next IRI cut by the second chunk's end.
+        while body(&bytes) + wide.len() < 2 * CHUNK - 8 * ascii.len() {
+            bytes.extend(&wide);
+            fixed.extend(&wide);
+        }
+        bytes.extend(encode(&link(iri)));
+        fixed.extend(encode(&link(iri).replace("%7e", "~")));
+        assert!(body(&bytes) > 2 * CHUNK);
+        let path = dir.path().join(name);
+        std::fs::write(&path, &bytes).unwrap();
+        let out = run(&["--fix", name]);
+        assert_eq!(out.status.code(), Some(0), "{}", encoding.name());
+        assert!(
+            std::fs::read(&path).unwrap() == fixed,
+            "{}: not the bytes read with the IRIs fixed",
+            encoding.name()
+        );
+        // And `--diff` of it shows those two lines fixed.
+        std::fs::write(&path, &bytes).unwrap();
+        let out = run(&["--diff", name]);
+        assert_eq!(out.status.code(), Some(1), "{}", encoding.name());
+        let diff = String::from_utf8(out.stdout).unwrap();
+        let fixed_line = format!("\n+{}", &link(iri).replace("%7e", "~")[1..]);
+        assert_eq!(diff.matches(&fixed_line).count(), 2, "{diff}");
+    }
+}

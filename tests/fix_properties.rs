@@ -97,12 +97,9 @@ fn document(format: Format, iri: &str) -> String {
 
 fn fix_once(format: Format, bytes: &[u8], unsafe_fixes: bool) -> (Vec<u8>, Source) {
     let source = Source::decode("doc".into(), format, bytes).expect("text");
-    let loaded = Loaded {
-        source,
-        bytes: bytes.to_vec(),
-        path: None,
-        in_package: false,
-    };
+    // Bytes that are not the text's own are read again from a temporary file, as standard
+    // input's are.
+    let loaded = Loaded::from_stdin(source, bytes).unwrap();
     let settings = FileSettings {
         selection: Selection::all(),
         ..FileSettings::default()
@@ -114,11 +111,12 @@ fn fix_once(format: Format, bytes: &[u8], unsafe_fixes: bool) -> (Vec<u8>, Sourc
         output: FixOutput::Write,
     };
     let irilint::fix::run::Fixed {
-        version, outcome, ..
+        mut version,
+        outcome,
+        ..
     } = fixed(loaded, &settings, &options, fix);
+    let bytes = version.bytes().expect("the fixed version's bytes");
     let held = version.into_held().expect("the fixed version is held");
-    // Bytes that are the text's own are not kept beside it.
-    let bytes = held.bytes().to_vec();
     let source = held.source;
     // Fixes that the options allow and that are still there were refused by a pass check.
     let left: Vec<_> = outcome

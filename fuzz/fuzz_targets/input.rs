@@ -53,33 +53,19 @@ pub fn check_fix(data: &[u8]) -> usize {
         unsafe_fixes: true,
         output: FixOutput::Diff,
     };
-    let loaded = Loaded {
-        source,
-        bytes: bytes.to_vec(),
-        path: None,
-        in_package: false,
-    };
+    let loaded = Loaded::from_stdin(source, bytes).expect("a temporary file");
     let once = fixed(loaded, &settings, &options, fix);
     let applied = once.applied;
-    let once_bytes = match once.version.into_held() {
-        Some(held) => held.bytes().to_vec(),
-        None => panic!("the fixed document is not held"),
-    };
+    let mut version = once.version;
+    let once_bytes = version.bytes().expect("the fixed document's bytes");
     let Ok(again) = Source::decode("fuzz".into(), format, &once_bytes) else {
         panic!("the fixed document no longer decodes");
     };
-    let reloaded = Loaded {
-        source: again,
-        bytes: once_bytes.clone(),
-        path: None,
-        in_package: false,
-    };
+    let reloaded = Loaded::from_stdin(again, &once_bytes).expect("a temporary file");
     let twice = fixed(reloaded, &settings, &options, fix);
     assert_eq!(twice.applied, 0, "a second fix applied more");
-    let twice_bytes = match twice.version.into_held() {
-        Some(held) => held.bytes().to_vec(),
-        None => panic!("the fixed document is not held"),
-    };
+    let mut version = twice.version;
+    let twice_bytes = version.bytes().expect("the fixed document's bytes");
     assert_eq!(twice_bytes, once_bytes, "a second fix changed the document");
     applied
 }

@@ -143,23 +143,16 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     // The report is written while the files are checked, file by file in order. The
     // project-level rules need every file first: a first pass finds their findings, each
     // file's outcome dropped once its IRIs' records are taken, and the second one reports
-    // (only standard input, which cannot be read twice, makes the run hold every file's
-    // outcome). (JUnit's head counts what follows: its cases wait in a temporary file.)
+    // (standard input, read once, is kept in a temporary file for the reads after the first).
+    // (JUnit's head counts what follows: its cases wait in a temporary file.)
     let project_level = walk.inputs.iter().any(|e| {
         e.settings
             .selection
             .severity_of(crate::rules::equivalence::EQUIVALENT_VARIANTS.id)
             .is_some()
     });
-    // `--fix` streams too, but for standard input, whose fixed document goes to standard
-    // output before its report.
     let reads_stdin = args.input.paths.iter().any(|p| p.as_os_str() == "-");
-    let fix_write = fixing.is_some_and(|f| f.output == crate::fix::FixOutput::Write);
-    // Standard input is read twice from a temporary file it is kept in, but by `--fix`, which
-    // writes its fixed document to standard output before its report: that run holds every
-    // file's outcome.
-    let gathered = project_level && reads_stdin && fix_write;
-    let two_passes = project_level && !gathered;
+    let two_passes = project_level;
     // With two passes, the first one's workers hand on each IRI's hashes as it is checked,
     // and the report's keep nothing of them: the files' IRIs are not held.
     let options = CheckOptions {
@@ -171,7 +164,8 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         ..options
     };
     let load = LoadOptions {
-        // (`--diff` reads each input once.)
+        // (`--diff` reads each input once.) `--fix` puts standard input's fixed document there
+        // once the first pass has fixed it: the passes after it read what was written.
         stdin_kept: (two_passes && reads_stdin && !diffing).then(Default::default),
         ..load
     };
@@ -190,7 +184,15 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         // `--diff` reports no finding, only diffs: it needs no first pass.
         Some(fix) if fix.output == crate::fix::FixOutput::Write => {
             let per_file = |loaded: check::Loaded, settings: &crate::config::FileSettings| {
-                crate::fix::run::fix_file(loaded, settings, &quiet, fix)
+                let mut file = crate::fix::run::fix_file(loaded, settings, &quiet, fix);
+                if let (Some(document), Some(kept)) = (&file.fixes.stdout, &load.stdin_kept)
+                    && let Err(message) = kept.replace(document)
+                {
+                    // Read again as it came in, it would be checked unfixed: not written.
+                    file.fixes.stdout = None;
+                    file.fixes.error = Some(message);
+                }
+                file
             };
             check::first_pass(&walk.inputs, &load, &per_file, |f| {
                 fixed_first
@@ -247,7 +249,6 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     let report_to_stdout = args.output_file.as_deref() == Some(Path::new("-"));
     if let Some(fix) = fixing
         && !writing
-        && !gathered
         && (fix.output == crate::fix::FixOutput::Diff || !reads_stdin || !report_to_stdout)
     {
         let per_file = |loaded: check::Loaded, settings: &crate::config::FileSettings| {
@@ -294,7 +295,6 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     }
     if let Some(file) = &args.write_baseline
         && fixing.is_none()
-        && !gathered
     {
         // Only the keys are kept, each file's outcome dropped once its keys are taken.
         let (writer, unread) = check::run_ordered_with(
@@ -317,7 +317,7 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
         print_file_errors(&unread);
         return wrote_baseline(writer.finish(), file, &args, unread.fatal_errors > 0);
     }
-    if fixing.is_none() && !writing && !gathered {
+    if fixing.is_none() && !writing {
         let code = std::cell::Cell::new(0u8);
         let summary = std::cell::Cell::new(Summary::default());
         let unread = std::cell::RefCell::new(Run::default());

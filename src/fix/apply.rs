@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
 use std::ops::Range;
 
-use super::version::{Digesting, Held, Lost, Temp, Version};
+use super::version::{Digesting, Held, Lost, ReadAgain, Temp, Version, decode, read_again_error};
 use super::{FixOptions, bytes};
 use crate::diagnostic::Diagnostic;
 use crate::diagnostic::fix::Fix;
@@ -299,7 +299,9 @@ fn try_apply(
     let mut text = Fingerprint::digest(&key);
     let mut written = Fingerprint::digest(&key);
     let mut temp = new_temp()?;
-    let held = current.hold()?;
+    current.hold()?;
+    let len = usize::try_from(current.fingerprint().len()).unwrap_or(usize::MAX);
+    let held = current.held().ok_or("the document is not held")?;
     let (path, format, encoding) = (
         held.source.path.clone(),
         held.source.format,
@@ -310,17 +312,25 @@ fn try_apply(
             out: std::io::BufWriter::new(temp.file()),
             digest: &mut written,
         };
-        bytes::splice_to(held.bytes(), &held.source, &edits, &mut out, &mut text)
+        // The bytes as read: the held text's own, or streamed again from where they are.
+        let mut open = || {
+            current
+                .stream()
+                .map_err(|lost| std::io::Error::other(ReadAgain(lost)))
+        };
+        bytes::splice_to(&mut open, len, &held.source, &edits, &mut out, &mut text)
             .and_then(|ok| out.flush().map(|()| ok))
     };
     match spliced {
         Ok(true) => {}
         Ok(false) => return none(),
         Err(e) => {
-            return Err(format!(
-                "cannot write the fixed document to a temporary file: {}",
-                describe_io_error(&e)
-            ));
+            return Err(read_again_error(&e).unwrap_or_else(|| {
+                format!(
+                    "cannot write the fixed document to a temporary file: {}",
+                    describe_io_error(&e)
+                )
+            }));
         }
     }
     // The text the fixes were made on is let go (read again only if this try fails) before
@@ -336,12 +346,8 @@ fn try_apply(
     if !Fingerprint::with_key(&new_bytes, key.clone()).same(&written) {
         return Err("its temporary file changed while it was fixed; not written".to_string());
     }
-    let Ok((source, kept)) = Source::decode_keeping(path, format, new_bytes) else {
+    let Ok((fixed, elsewhere)) = decode(&path, format, new_bytes) else {
         return none();
-    };
-    let fixed = Held {
-        source,
-        bytes: kept,
     };
     // The new bytes decode to exactly the text the edits make, in the same encoding.
     let text = text.finish(key.clone());
@@ -353,7 +359,7 @@ fn try_apply(
     let edits: Vec<(Range<usize>, usize)> =
         edits.iter().map(|(r, t)| (r.clone(), t.len())).collect();
     let made = |fixed: Held| Pass {
-        version: Version::written(fixed, temp, written),
+        version: Version::written(fixed, temp, written, elsewhere),
         applied: chosen.len(),
         edits,
     };

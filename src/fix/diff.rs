@@ -71,13 +71,54 @@ pub fn line_digests(text: &str, key: &std::hash::RandomState) -> Vec<u64> {
     lines(text).map(|l| key.hash_one(l)).collect()
 }
 
-/// [`unified`] of `old` and a new text that is not held: the digests of its lines (and of
-/// `old`'s, with the same key) are compared, its lines read from `new` as the hunks need them.
-/// The same diff as [`unified`] (whose comparison of lines is equality too), with the texts
-/// held once, not twice.
+/// [`line_digests`] of the UTF-8 text `read` gives, read line by line (never held whole).
+pub fn line_digests_read(
+    read: &mut dyn std::io::BufRead,
+    key: &std::hash::RandomState,
+) -> std::io::Result<Vec<u64>> {
+    use std::hash::BuildHasher;
+    let mut lines = LineReader::new(read);
+    let mut digests = Vec::new();
+    while let Some(line) = lines.next_line()? {
+        digests.push(key.hash_one(line));
+    }
+    Ok(digests)
+}
+
+/// True when what `read` gives is UTF-8, read in chunks (a character cut by a chunk's end is
+/// taken whole with the next).
+pub fn is_utf8(read: &mut dyn std::io::Read) -> std::io::Result<bool> {
+    let mut buf = vec![0u8; 64 * 1024];
+    // `buf[..carried]`: the start of a character cut by the last chunk's end.
+    let mut carried = 0;
+    loop {
+        let n = match read.read(&mut buf[carried..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if n == 0 {
+            return Ok(carried == 0);
+        }
+        let have = carried + n;
+        carried = match std::str::from_utf8(&buf[..have]) {
+            Ok(_) => 0,
+            Err(e) if e.error_len().is_none() => {
+                let cut = e.valid_up_to();
+                buf.copy_within(cut..have, 0);
+                have - cut
+            }
+            Err(_) => return Ok(false),
+        };
+    }
+}
+
+/// [`unified`] of two texts that are not held: the digests of their lines (with the same key)
+/// are compared, their lines read from `old` and `new` as the hunks need them. The same diff as
+/// [`unified`] (whose comparison of lines is equality too), with neither text held whole.
 pub fn unified_by_lines(
     path: &str,
-    old: &str,
+    old: &mut dyn std::io::BufRead,
     old_digests: &[u64],
     new_digests: &[u64],
     new: &mut dyn std::io::BufRead,
@@ -87,7 +128,7 @@ pub fn unified_by_lines(
     }
     let ops = similar::capture_diff_slices(similar::Algorithm::Myers, old_digests, new_digests);
     let mut out = header(path);
-    let mut old_lines = lines(old);
+    let mut old_lines = LineReader::new(old);
     let mut old_at = 0;
     let mut new_lines = LineReader::new(new);
     let mut new_at = 0;
@@ -112,10 +153,10 @@ pub fn unified_by_lines(
                     '-'
                 };
                 for _ in old_at..old_range.start {
-                    old_lines.next();
+                    old_lines.next()?;
                 }
                 for _ in old_range.clone() {
-                    push_line(&mut out, sign, old_lines.next().unwrap_or(""));
+                    push_line(&mut out, sign, old_lines.next()?);
                 }
                 old_at = old_range.end;
             }
@@ -154,20 +195,27 @@ impl<'a> LineReader<'a> {
 
     /// The next line; an error past the end (the digests said there was one).
     fn next(&mut self) -> std::io::Result<&str> {
+        self.next_line()?.ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                "the document ended early",
+            )
+        })
+    }
+
+    /// The next line, `None` at the end.
+    fn next_line(&mut self) -> std::io::Result<Option<&str>> {
         if self.at >= self.chunk.len() {
             // A `\r` before a `\n` is always in the same chunk: one is read up to its `\n`.
             self.chunk.clear();
             self.at = 0;
             if self.input.read_line(&mut self.chunk)? == 0 {
-                return Err(std::io::Error::new(
-                    std::io::ErrorKind::UnexpectedEof,
-                    "the fixed document ended early",
-                ));
+                return Ok(None);
             }
         }
         let start = self.at;
         self.at += lines(&self.chunk[start..]).next().map_or(0, str::len);
-        Ok(&self.chunk[start..self.at])
+        Ok(Some(&self.chunk[start..self.at]))
     }
 }
 
@@ -281,7 +329,7 @@ mod tests {
         assert_eq!(lines(old).collect::<String>(), old);
         unified_by_lines(
             path,
-            old,
+            &mut old.as_bytes(),
             &a,
             &b,
             &mut std::io::BufReader::new(new.as_bytes()),

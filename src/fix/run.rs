@@ -67,7 +67,7 @@ pub fn fixed(
         variants: options.variants,
     };
     let path = loaded.path.clone();
-    let mut current = Version::read(loaded.source, loaded.bytes, loaded.path);
+    let mut current = Version::read(loaded.source, loaded.as_read, loaded.path);
     let mut new_temp = || match (&path, fix.output) {
         (Some(path), FixOutput::Write) => Replacement::begin(path).map(Temp::Replacing),
         _ => Temp::anonymous(),
@@ -261,51 +261,96 @@ pub fn fix_file(
     outcome
 }
 
-/// The diff of the document as read (`before`, let go) and fixed (`after`, held). Of a UTF-8
-/// file, one text is held at a time: the fixed one's lines are compared by their digests and
-/// read back from its temporary file as the hunks need them; another encoding's is of the two
-/// decoded texts, held together.
+/// The diff of the document as read (`before`, let go) and fixed (`after`, held), made with
+/// neither held twice nor both held together: the lines are compared by their digests and read
+/// again as the hunks need them. Of a file whose bytes are its text (UTF-8 without a BOM or an
+/// undecodable byte), the diff is of the texts, the fixed one read back from its temporary file.
+/// Of another, it is of the bytes when both versions' are UTF-8 (a BOM is kept: it is what a
+/// patch applies to), both streamed from where they are; else of the decoded texts (to be read),
+/// the fixed one put in a temporary file meanwhile.
 fn diffed(before: &mut Version, after: &mut Version) -> Result<String, String> {
     let key = std::hash::RandomState::new();
-    let held = after.held().ok_or("the fixed document is not held")?;
-    let new_digests = held
-        .bytes
-        .is_empty()
-        .then(|| diff::line_digests(&held.source.text, &key));
-    after.let_go()?;
-    let old = before.hold()?;
-    let path = old.source.path.clone();
-    if let Some(new_digests) = new_digests
-        && old.bytes.is_empty()
-    {
-        let old_digests = diff::line_digests(&old.source.text, &key);
-        let mut new = after.reader()?;
-        return diff::unified_by_lines(
-            &path,
-            &old.source.text,
-            &old_digests,
-            &new_digests,
-            &mut new,
-        )
-        .map_err(|e| {
+    let reading = |e: std::io::Error| {
+        super::version::read_again_error(&e).unwrap_or_else(|| {
             format!(
                 "cannot read the fixed document back from its temporary file: {}",
                 crate::fsio::describe_io_error(&e)
             )
-        });
-    }
-    let new = after.hold()?;
-    let old = before.held().ok_or("the document as read is not held")?;
-    // A UTF-8 file's bytes, BOM included, are what a patch applies to; another encoding's
-    // diff is of the decoded text, to be read.
-    let (a, b) = match (
-        std::str::from_utf8(old.bytes()),
-        std::str::from_utf8(new.bytes()),
-    ) {
-        (Ok(a), Ok(b)) => (a, b),
-        _ => (old.source.text.as_str(), new.source.text.as_str()),
+        })
     };
-    Ok(diff::unified(&path, a, b))
+    if !before.elsewhere() && !after.elsewhere() {
+        let held = after.held().ok_or("the fixed document is not held")?;
+        let new_digests = diff::line_digests(&held.source.text, &key);
+        after.let_go()?;
+        let old = before.hold()?;
+        let old_digests = diff::line_digests(&old.source.text, &key);
+        let mut new = after.reader()?;
+        return diff::unified_by_lines(
+            &old.source.path,
+            &mut old.source.text.as_bytes(),
+            &old_digests,
+            &new_digests,
+            &mut new,
+        )
+        .map_err(reading);
+    }
+    let path = after.named().0.to_string();
+    let both_utf8 = diff::is_utf8(&mut streamed(after)?).map_err(reading)?
+        && diff::is_utf8(&mut streamed(before)?).map_err(reading)?;
+    if both_utf8 {
+        after.let_go()?;
+        let new_digests = diff::line_digests_read(&mut streamed(after)?, &key).map_err(reading)?;
+        let old_digests = diff::line_digests_read(&mut streamed(before)?, &key).map_err(reading)?;
+        let mut old = streamed(before)?;
+        let mut new = streamed(after)?;
+        let diff = diff::unified_by_lines(&path, &mut old, &old_digests, &new_digests, &mut new)
+            .map_err(reading)?;
+        // To their ends: there, a stream checks that its file still holds what was read.
+        std::io::copy(&mut old, &mut std::io::sink()).map_err(reading)?;
+        std::io::copy(&mut new, &mut std::io::sink()).map_err(reading)?;
+        return Ok(diff);
+    }
+    let held = after.hold()?;
+    let new_digests = diff::line_digests(&held.source.text, &key);
+    let mut new_text = tempfile::tempfile().map_err(|e| {
+        format!(
+            "cannot create a temporary file for the fixed document: {}",
+            crate::fsio::describe_io_error(&e)
+        )
+    })?;
+    {
+        use std::io::Write;
+        new_text
+            .write_all(held.source.text.as_bytes())
+            .and_then(|()| new_text.flush())
+            .map_err(|e| {
+                format!(
+                    "cannot write the fixed document to a temporary file: {}",
+                    crate::fsio::describe_io_error(&e)
+                )
+            })?;
+    }
+    after.let_go()?;
+    let old = before.hold()?;
+    let old_digests = diff::line_digests(&old.source.text, &key);
+    use std::io::Seek;
+    new_text
+        .seek(std::io::SeekFrom::Start(0))
+        .map_err(reading)?;
+    let mut new = std::io::BufReader::with_capacity(64 * 1024, new_text);
+    diff::unified_by_lines(
+        &path,
+        &mut old.source.text.as_bytes(),
+        &old_digests,
+        &new_digests,
+        &mut new,
+    )
+    .map_err(reading)
+}
+
+/// A version's bytes, streamed ([`Version::stream`]).
+fn streamed(v: &Version) -> Result<std::io::BufReader<Box<dyn std::io::Read + '_>>, String> {
+    Ok(std::io::BufReader::with_capacity(64 * 1024, v.stream()?))
 }
 
 /// The check of a file `--fix` did not write, rendered: the document as read, or when that is
