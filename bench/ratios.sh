@@ -13,7 +13,9 @@
 # and the median of each and of the per-pair ratio is printed, one line per directory.
 # Without FORMAT=DIR arguments the subtrees of $CORPUS (html, xml, md, txt) are used: build that
 # corpus with the documentation corpus script of the project's benchmark material.
-# Both programs are built here in release mode (bench/parsers is a standalone cargo project).
+# Both programs are built here in release mode (bench/parsers is a standalone cargo project);
+# IRILINT=PATH times that irilint binary instead of building one (to put two builds side by
+# side, each against the bare parser: run the script once with each).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,9 +34,11 @@ if [ $# -eq 0 ]; then
     set -- "html=$CORPUS/html" "xml=$CORPUS/xml" "markdown=$CORPUS/md" "text=$CORPUS/txt"
 fi
 
-cargo build --release --quiet
+if [ -z "${IRILINT:-}" ]; then
+    cargo build --release --quiet
+fi
 (cd bench/parsers && cargo build --release --quiet)
-irilint=$PWD/target/release/irilint
+irilint=${IRILINT:-$PWD/target/release/irilint}
 parsers=$PWD/bench/parsers/target/release/bench-parsers
 
 # Wall-clock seconds of one run of the command, pinned to $cpu, output discarded.
