@@ -14,7 +14,6 @@ mod common;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use common::rss;
 
@@ -61,44 +60,6 @@ fn holds_fixed(path: &Path, original: &Path) -> bool {
         && std::fs::metadata(path).unwrap().len() < std::fs::metadata(original).unwrap().len()
 }
 
-fn irilint(dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_irilint"));
-    c.current_dir(dir).args([
-        "check",
-        "--isolated",
-        "--quiet",
-        "--select",
-        "percent-encoded-unreserved,percent-lowercase-hex",
-    ]);
-    c.stdin(Stdio::null()).stdout(Stdio::null());
-    c
-}
-
-/// Why the peaks measured at [`SIZES`] (document sizes in bytes) are not within the bound,
-/// if they are not: they must grow by less than two bytes per byte of the document, and the
-/// larger must be within twice the document and 50 MB.
-fn beyond_bound(what: &str, runs: &[(usize, u64)]) -> Option<String> {
-    let [(small, small_peak), (large, large_peak)] = runs else {
-        panic!("two sizes");
-    };
-    let per_byte = large_peak.saturating_sub(*small_peak) as f64 / (large - small) as f64;
-    eprintln!(
-        "{what}: peak {small_peak} for {small} bytes, {large_peak} for {large}: {per_byte:.2} per byte"
-    );
-    let bound = 2 * *large as u64 + (50 << 20);
-    if per_byte >= 2.0 {
-        Some(format!(
-            "{what}: each byte more of the document costs {per_byte:.2} at the peak ({small_peak} for {small} bytes, {large_peak} for {large})"
-        ))
-    } else if *large_peak > bound {
-        Some(format!(
-            "{what}: peak {large_peak} > {bound} for {large} bytes"
-        ))
-    } else {
-        None
-    }
-}
-
 /// `--fix` of a file: each pass written into the temporary file that replaces it, the text it
 /// was made from let go before the fixed text is read back and checked.
 fn fixing_a_file(dir: &Path) -> Option<Vec<(usize, u64)>> {
@@ -108,7 +69,7 @@ fn fixing_a_file(dir: &Path) -> Option<Vec<(usize, u64)>> {
         let size = write_document(&dir.join(&name), mib);
         let original = dir.join(format!("original{mib}.txt"));
         std::fs::copy(dir.join(&name), &original).unwrap();
-        let ran = rss::run(irilint(dir).args(["--fix", &name]))?;
+        let ran = rss::run(rss::fixing_irilint(dir, &[]).args(["--fix", &name]))?;
         assert_eq!(ran.code, Some(0), "--fix {name}");
         assert!(
             holds_fixed(&dir.join(&name), &original),
@@ -131,7 +92,7 @@ fn diffing_a_file(dir: &Path) -> Vec<(usize, u64)> {
         let size = write_document(&dir.join(&name), mib);
         let patch = dir.join(format!("diffed{mib}.patch"));
         let ran = rss::run(
-            irilint(dir)
+            rss::fixing_irilint(dir, &[])
                 .args(["--diff", &name])
                 .stdout(File::create(&patch).unwrap()),
         )
@@ -198,7 +159,7 @@ fn fixing_standard_input_with_other_files(dir: &Path) -> Vec<(usize, u64)> {
         }
         let out = dir.join("fixed.txt");
         let ran = rss::run(
-            irilint(dir)
+            rss::fixing_irilint(dir, &[])
                 .args(["--fix", "other0.txt", "-", "other1.txt", "other2.txt"])
                 .stdin(File::open(&input).unwrap())
                 .stdout(File::create(&out).unwrap()),
@@ -232,9 +193,9 @@ fn fix_diff_and_standard_input_stay_within_twice_the_file() {
     let diffed = diffing_a_file(dir.path());
     let piped = fixing_standard_input_with_other_files(dir.path());
     let beyond: Vec<String> = [
-        beyond_bound("--fix", &fixed),
-        beyond_bound("--diff", &diffed),
-        beyond_bound("--fix of standard input with other files", &piped),
+        rss::beyond_bound("--fix", &fixed),
+        rss::beyond_bound("--diff", &diffed),
+        rss::beyond_bound("--fix of standard input with other files", &piped),
     ]
     .into_iter()
     .flatten()

@@ -15,7 +15,6 @@ mod common;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use common::rss;
 
@@ -122,42 +121,6 @@ fn same_bytes(a: &Path, b: &Path) -> bool {
     }
 }
 
-fn irilint(dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_irilint"));
-    c.current_dir(dir).args([
-        "check",
-        "--isolated",
-        "--quiet",
-        "--select",
-        "percent-encoded-unreserved,percent-lowercase-hex",
-    ]);
-    c.stdin(Stdio::null()).stdout(Stdio::null());
-    c
-}
-
-/// Why the peaks measured at [`SIZES`] are not within the bound, if they are not.
-fn beyond_bound(what: &str, runs: &[(usize, u64)]) -> Option<String> {
-    let [(small, small_peak), (large, large_peak)] = runs else {
-        panic!("two sizes");
-    };
-    let per_byte = large_peak.saturating_sub(*small_peak) as f64 / (large - small) as f64;
-    eprintln!(
-        "{what}: peak {small_peak} for {small} bytes, {large_peak} for {large}: {per_byte:.2} per byte"
-    );
-    let bound = 2 * *large as u64 + (50 << 20);
-    if per_byte >= 2.0 {
-        Some(format!(
-            "{what}: each byte more of the document costs {per_byte:.2} at the peak ({small_peak} for {small} bytes, {large_peak} for {large})"
-        ))
-    } else if *large_peak > bound {
-        Some(format!(
-            "{what}: peak {large_peak} > {bound} for {large} bytes"
-        ))
-    } else {
-        None
-    }
-}
-
 /// `--fix` of a `kind` file at each size: the file written is the one expected, byte for byte.
 fn fixing(kind: Kind, dir: &Path) -> Option<Vec<(usize, u64)>> {
     let mut runs = Vec::new();
@@ -165,7 +128,7 @@ fn fixing(kind: Kind, dir: &Path) -> Option<Vec<(usize, u64)>> {
         let name = kind.file(&format!("fix{mib}"));
         let expected = dir.join(format!("expected{mib}"));
         let (size, _) = write_document(kind, &dir.join(&name), &expected, mib);
-        let ran = rss::run(irilint(dir).args(["--fix", &name]))?;
+        let ran = rss::run(rss::fixing_irilint(dir, &[]).args(["--fix", &name]))?;
         assert_eq!(ran.code, Some(0), "--fix {name} ({})", kind.name());
         assert!(
             same_bytes(&dir.join(&name), &expected),
@@ -189,7 +152,7 @@ fn diffing(kind: Kind, dir: &Path) -> Vec<(usize, u64)> {
         let (size, iris) = write_document(kind, &dir.join(&name), &expected, mib);
         let patch = dir.join(format!("diff{mib}.patch"));
         let ran = rss::run(
-            irilint(dir)
+            rss::fixing_irilint(dir, &[])
                 .args(["--diff", &name])
                 .stdout(File::create(&patch).unwrap()),
         )
@@ -240,9 +203,15 @@ fn fix_and_diff_of_bytes_that_are_not_the_text_stay_within_twice_the_file() {
             eprintln!("skipped: no wait4 on this system");
             return;
         };
-        beyond.extend(beyond_bound(&format!("--fix, {}", kind.name()), &fixed));
+        beyond.extend(rss::beyond_bound(
+            &format!("--fix, {}", kind.name()),
+            &fixed,
+        ));
         let diffed = diffing(kind, dir.path());
-        beyond.extend(beyond_bound(&format!("--diff, {}", kind.name()), &diffed));
+        beyond.extend(rss::beyond_bound(
+            &format!("--diff, {}", kind.name()),
+            &diffed,
+        ));
     }
     // No temporary file is left next to the files.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);

@@ -14,24 +14,8 @@ mod common;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use common::rss;
-
-fn irilint(dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_irilint"));
-    c.current_dir(dir).args([
-        "check",
-        "--isolated",
-        "--quiet",
-        "--jobs",
-        "1",
-        "--select",
-        "percent-encoded-unreserved,percent-lowercase-hex",
-    ]);
-    c.stdin(Stdio::null()).stdout(Stdio::null());
-    c
-}
 
 /// Writes a UTF-8 document with a BOM (its bytes are not its text) of about `mib` MiB, an IRI
 /// to fix every 100 lines, to `path`, and the same fixed to `fixed`.
@@ -84,7 +68,7 @@ fn fix_of_standard_input_with_other_files_under_equivalent_variants_reports_file
         }
         let out = dir.path().join("fixed.txt");
         let Some(ran) = rss::run(
-            irilint(dir.path())
+            rss::fixing_irilint(dir.path(), &["--jobs", "1"])
                 .args([
                     "--extend-select",
                     "equivalent-variants,bidi-formatting-character",

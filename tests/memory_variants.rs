@@ -58,6 +58,16 @@ fn json_run(report: &Path, args: &[&str]) -> (usize, std::process::ExitCode, ser
     (peak, code, json)
 }
 
+/// The `equivalent-variants` findings of a JSON report.
+fn variants_found(json: &serde_json::Value) -> Vec<&serde_json::Value> {
+    json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "equivalent-variants")
+        .collect()
+}
+
 /// The peak of `irilint check` with `equivalent-variants` over `n` files, a JSON report written.
 fn cli_peak(dir: &Path, name: &str, n: usize, args: &[&str]) -> usize {
     let root = files(dir, name, n);
@@ -67,12 +77,7 @@ fn cli_peak(dir: &Path, name: &str, n: usize, args: &[&str]) -> usize {
     all.push(root.to_str().unwrap());
     let (peak, code, json) = json_run(&report, &all);
     assert_ne!(code, std::process::ExitCode::from(2), "{args:?}");
-    let found: Vec<&serde_json::Value> = json["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|d| d["rule"] == "equivalent-variants")
-        .collect();
+    let found = variants_found(&json);
     assert_eq!(found.len(), 3, "{name}");
     let places = format!("written 2 ways in {n} places");
     assert!(
@@ -523,12 +528,7 @@ fn one_large_file(dir: &Path, n: usize) -> (usize, usize, usize) {
         let report = dir.join(format!("large-{n}-{rules}.json"));
         let (peak, code, json) = json_run(&report, &["--select", rules, path.to_str().unwrap()]);
         assert_ne!(code, std::process::ExitCode::from(2), "{rules}");
-        let found: Vec<&serde_json::Value> = json["diagnostics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|d| d["rule"] == "equivalent-variants")
-            .collect();
+        let found = variants_found(&json);
         (
             peak,
             found.len(),

@@ -38,3 +38,44 @@ pub fn run(command: &mut Command) -> Option<Ran> {
 pub fn run(_: &mut Command) -> Option<Ran> {
     None
 }
+
+/// `irilint check` in `dir` with the two rules whose fixes the memory tests of `--fix` and
+/// `--diff` make (a fixable escape, a lowercase one), after `extra` arguments; no standard
+/// input, standard output thrown away.
+pub fn fixing_irilint(dir: &std::path::Path, extra: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_irilint"));
+    c.current_dir(dir)
+        .args(["check", "--isolated", "--quiet"])
+        .args(extra)
+        .args([
+            "--select",
+            "percent-encoded-unreserved,percent-lowercase-hex",
+        ]);
+    c.stdin(Stdio::null()).stdout(Stdio::null());
+    c
+}
+
+/// Why the peaks measured at two document sizes, `(size, peak)` in bytes, are not within the
+/// bound, if they are not: they must grow by less than two bytes per byte of the document,
+/// and the larger must be within twice the document and 50 MB.
+pub fn beyond_bound(what: &str, runs: &[(usize, u64)]) -> Option<String> {
+    let [(small, small_peak), (large, large_peak)] = runs else {
+        panic!("two sizes");
+    };
+    let per_byte = large_peak.saturating_sub(*small_peak) as f64 / (large - small) as f64;
+    eprintln!(
+        "{what}: peak {small_peak} for {small} bytes, {large_peak} for {large}: {per_byte:.2} per byte"
+    );
+    let bound = 2 * *large as u64 + (50 << 20);
+    if per_byte >= 2.0 {
+        Some(format!(
+            "{what}: each byte more of the document costs {per_byte:.2} at the peak ({small_peak} for {small} bytes, {large_peak} for {large})"
+        ))
+    } else if *large_peak > bound {
+        Some(format!(
+            "{what}: peak {large_peak} > {bound} for {large} bytes"
+        ))
+    } else {
+        None
+    }
+}
