@@ -346,15 +346,25 @@ fn ascii_skeleton(s: &str) -> Option<String> {
 /// The skeletons of a name given as labels (displayed), joined with dots; `None` when a label
 /// has none.
 fn name_skeletons(labels: &[String]) -> Option<Vec<String>> {
-    let mut names = vec![String::new()];
-    for (i, label) in labels.iter().enumerate() {
+    let mut each = Vec::with_capacity(labels.len());
+    for label in labels {
         let sks = label_skeletons(label);
         if sks.is_empty() {
             return None;
         }
+        each.push(sks);
+    }
+    Some(joined(each.iter()))
+}
+
+/// Every name made of one skeleton per label (`labels` in the name's order), joined with dots;
+/// at most [`MAX_VARIANTS`].
+fn joined<'a>(labels: impl Iterator<Item = &'a Vec<String>>) -> Vec<String> {
+    let mut names = vec![String::new()];
+    for (i, sks) in labels.enumerate() {
         let mut next = Vec::new();
         for n in &names {
-            for sk in &sks {
+            for sk in sks {
                 if next.len() < MAX_VARIANTS {
                     next.push(if i == 0 {
                         sk.clone()
@@ -366,7 +376,7 @@ fn name_skeletons(labels: &[String]) -> Option<Vec<String>> {
         }
         names = next;
     }
-    Some(names)
+    names
 }
 
 /// The popular domain of `index` that a host displays like, and how many of its last labels
@@ -413,24 +423,11 @@ fn imitated_in<'d>(index: &Index<'d>, shown: &[String]) -> Option<(&'d str, usiz
             }
             index.by_skeleton.get(&key).copied()
         } else {
-            // Names from the TLD back: the first label's skeletons are last.
-            let mut keys = vec![String::new()];
-            for (i, sks) in skeletons.iter().rev().enumerate() {
-                let mut next = Vec::new();
-                for k in &keys {
-                    for sk in sks {
-                        if next.len() < MAX_VARIANTS {
-                            next.push(if i == 0 {
-                                sk.clone()
-                            } else {
-                                format!("{k}.{sk}")
-                            });
-                        }
-                    }
-                }
-                keys = next;
-            }
-            keys.iter().find_map(|k| index.by_skeleton.get(k)).copied()
+            // The skeletons are held TLD first: the name's order is the reverse.
+            joined(skeletons.iter().rev())
+                .iter()
+                .find_map(|k| index.by_skeleton.get(k))
+                .copied()
         };
         if let Some(d) = found
             && !is_name(d, name)
