@@ -650,10 +650,11 @@ fn parse_chunk(
     let (mut verbatim, mut autolinks, mut tables) = (0usize, 0usize, 0usize);
     let mut links: Vec<OpenLink<'_>> = Vec::new();
     for (event, range) in parser.by_ref() {
-        if labels.is_some()
+        // (The chunk's end first: nearly every event ends before it.)
+        if range.end == slice.len()
+            && labels.is_some()
             && depth == 0
             && let Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(_)) | Tag::HtmlBlock) = event
-            && range.end == slice.len()
         {
             // The document's parse goes on with this block past the chunk: it is read with the
             // block's whole text ([`each_chunk`]). What comes before it is read here.
@@ -662,14 +663,23 @@ fn parse_chunk(
             unclosed = Some(base + range.start);
             break;
         }
-        match &event {
-            Event::Start(_) => depth += 1,
-            Event::End(_) => depth = depth.saturating_sub(1),
+        // What the event is, read once for the questions below: the event nests enums, and
+        // each question of its own decoded them again (about 30 instructions an event).
+        let kind = match &event {
+            Event::Start(_) => Kind::Start,
+            Event::End(_) => Kind::End,
+            Event::Text(_) => Kind::Text,
+            Event::Html(_) | Event::InlineHtml(_) => Kind::Html,
+            _ => Kind::Other,
+        };
+        match kind {
+            Kind::Start => depth += 1,
+            Kind::End => depth = depth.saturating_sub(1),
             _ => {}
         }
         let range = base + range.start..base + range.end;
         // A `.md` that shows MDX is read again as MDX: this parse stops there.
-        if asks_mdx && shows_mdx(&event, text, &range) {
+        if asks_mdx && matches!(kind, Kind::Start | Kind::End) && shows_mdx(&event, text, &range) {
             parsed.shows_mdx = true;
             break;
         }
@@ -691,14 +701,15 @@ fn parse_chunk(
             continue;
         }
         // (Most events end no pending run or group: the test is made here, not in a call.)
-        if !matches!(event, Event::Text(_)) && w.text_pending() {
+        if kind != Kind::Text && w.text_pending() {
             w.flush_text(tables > 0);
         }
-        if !matches!(event, Event::Html(_) | Event::InlineHtml(_)) && !w.html.is_empty() {
+        if kind != Kind::Html && !w.html.is_empty() {
             w.flush_html();
         }
-        let ends_link = matches!(event, Event::End(TagEnd::Link | TagEnd::Image));
-        if let (false, Some(top)) = (ends_link, links.last_mut()) {
+        if let Some(top) = links.last_mut()
+            && !(kind == Kind::End && matches!(event, Event::End(TagEnd::Link | TagEnd::Image)))
+        {
             top.inner_end = top.inner_end.max(range.end);
         }
         match event {
@@ -814,6 +825,17 @@ fn shows_mdx(event: &Event<'_>, text: &str, range: &Range<usize>) -> bool {
         Event::End(TagEnd::Heading(_)) => mdx::heading_shows_mdx(text, range.clone()),
         _ => false,
     }
+}
+
+/// What [`parse_chunk`] asks of every event first.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Start,
+    End,
+    Text,
+    /// Block or inline HTML.
+    Html,
+    Other,
 }
 
 /// A link or image whose end has not been seen yet.
