@@ -73,9 +73,13 @@ pub enum Work {
     /// Look-alike findings given their put-off words (the names of the letters, what the name
     /// reads as): those a report shows, not those withheld or only counted.
     SpokenWords,
+    /// Answers about a whole DNS name computed by the IDN and look-alike rules (UTS #46's and
+    /// IDNA2008's verdicts, the popular domain a name's skeleton names), not found remembered
+    /// for the same name met before.
+    NameAnswers,
 }
 
-const KINDS: usize = 22;
+const KINDS: usize = 23;
 
 /// Every kind of work, in the order of [`all`]'s counts.
 pub const ALL: [Work; KINDS] = [
@@ -101,6 +105,7 @@ pub const ALL: [Work; KINDS] = [
     Work::MarkupWalk,
     Work::TextRuns,
     Work::SpokenWords,
+    Work::NameAnswers,
 ];
 
 thread_local! {

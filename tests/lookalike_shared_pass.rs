@@ -105,3 +105,106 @@ fn only_the_findings_a_file_lists_are_given_words() {
         );
     }
 }
+
+/// The findings of `text` (one IRI a line) checked as a document, as `(rule, line, message)`.
+fn document_findings(text: &str) -> (Vec<(String, usize, String)>, u64) {
+    use irilint::check::{CheckOptions, check_source};
+    use irilint::source::{Format, Source};
+    let source = Source::decode("hosts.txt".into(), Format::Text, text.as_bytes()).unwrap();
+    let selection = selection(&["ALL"]);
+    let options = CheckOptions::new(&selection);
+    let (outcome, answers) = measure(Work::NameAnswers, || check_source(&source, &options));
+    let found = outcome
+        .diagnostics
+        .iter()
+        .map(|d| (d.rule.to_string(), d.start.line, d.message.to_string()))
+        .collect();
+    (found, answers)
+}
+
+#[test]
+fn a_host_linked_again_is_answered_from_what_was_found_of_it() {
+    // Look-alike hosts, a valid IDN, one UTS #46 rejects, one IDNA2008 forbids: each linked
+    // 40 times. What a rule asks of a whole name (its popular domain, UTS #46's and IDNA2008's
+    // verdicts) is computed once per name, not once per link.
+    let hosts = [
+        "g\u{43E}\u{43E}gle.com",
+        "\u{430}\u{440}\u{440}\u{4CF}\u{435}.com",
+        "p\u{430}yp\u{430}l.example",
+        "b\u{FC}cher.de",
+        "a\u{2488}b.com",
+        "i\u{2764}.ws",
+    ];
+    let once: String = hosts
+        .iter()
+        .map(|h| format!("see https://{h}/p\n"))
+        .collect();
+    let (alone, first) = document_findings(&once);
+    let again = once.repeat(40);
+    let (repeated, answers) = document_findings(&again);
+    assert!(first > 0, "no answer computed for {} names", hosts.len());
+    assert!(
+        answers <= first,
+        "{answers} answers computed for 40 links to each name, {first} for one link each"
+    );
+    // And the findings are those of the first links, line after line.
+    assert!(alone.len() >= hosts.len(), "{alone:?}");
+    assert_eq!(repeated.len(), 40 * alone.len());
+    for (k, f) in repeated.iter().enumerate() {
+        let like = &alone[k % alone.len()];
+        assert_eq!(
+            (&f.0, f.1, &f.2),
+            (&like.0, like.1 + k / alone.len() * hosts.len(), &like.2)
+        );
+    }
+}
+
+#[test]
+fn names_met_in_any_order_are_each_given_their_own_answers() {
+    // Many names, interleaved: a remembered answer is never another name's (each IRI in a
+    // document is found as it is when checked alone).
+    let names: Vec<String> = (0..300)
+        .map(|i| {
+            let base = [
+                "g\u{43E}\u{43E}gle",
+                "p\u{430}ypal",
+                "\u{E9}t\u{E9}",
+                "xn--bcher-kva",
+            ][i % 4];
+            let tld = ["com", "org", "de", "example"][i / 4 % 4];
+            format!("{base}{}.{tld}", "\u{43E}".repeat(i / 16))
+        })
+        .collect();
+    let mut text = String::new();
+    for round in 0..3 {
+        for (i, n) in names.iter().enumerate() {
+            if (i + round) % 3 != 0 {
+                text.push_str(&format!("https://{n}/\n"));
+            }
+        }
+    }
+    let (found, _) = document_findings(&text);
+    // Each IRI alone, as a document of one line, on a thread of its own (nothing remembered).
+    let alone = |iri: &str| -> Vec<(String, String)> {
+        let line = format!("{iri}\n");
+        let mut f: Vec<(String, String)> = std::thread::spawn(move || document_findings(&line).0)
+            .join()
+            .unwrap()
+            .into_iter()
+            .map(|f| (f.0, f.2))
+            .collect();
+        f.sort();
+        f
+    };
+    let mut known: std::collections::HashMap<&str, Vec<(String, String)>> = Default::default();
+    for (line, iri) in text.lines().enumerate() {
+        let mut here: Vec<(String, String)> = found
+            .iter()
+            .filter(|f| f.1 == line + 1)
+            .map(|f| (f.0.clone(), f.2.clone()))
+            .collect();
+        here.sort();
+        let expected = known.entry(iri).or_insert_with(|| alone(iri));
+        assert_eq!(&here, expected, "line {}: {iri}", line + 1);
+    }
+}

@@ -14,7 +14,7 @@ use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 use unicode_bidi::BidiClass;
 use unicode_normalization::char::is_combining_mark;
 
-use super::{Check, IriCheck, Rule, Severity, Sink, shorten_escaped};
+use super::{Check, IriCheck, Rule, Severity, Sink, name_memo, shorten_escaped};
 use crate::iri::chars::{describe, escape_unsafe};
 use crate::iri::idna2008::bidi::{bidi_rule, is_rtl_label};
 use crate::iri::percent::{self, Decoded};
@@ -370,6 +370,15 @@ struct Label<'a> {
     text: Cow<'a, str>,
 }
 
+thread_local! {
+    /// Whether UTS #46 ToASCII accepts a Unicode host (a root dot allowed), by its text.
+    static VALID_HOSTS: std::cell::RefCell<name_memo::Memo<bool>> =
+        std::cell::RefCell::new(name_memo::Memo::new());
+    /// Whether UTS #46 ToASCII accepts a Unicode mail domain (no root dot), by its text.
+    static VALID_MAIL_DOMAINS: std::cell::RefCell<name_memo::Memo<bool>> =
+        std::cell::RefCell::new(name_memo::Memo::new());
+}
+
 /// Checks one domain name; `what` names it in messages (`host`, `mail domain`).
 fn check_domain(
     text: &str,
@@ -392,7 +401,23 @@ fn check_domain(
         } else {
             Cow::Borrowed(raw)
         };
-        if to_ascii(&without_invisible_invalid(whole), root_dot).is_ok() {
+        let valid = match whole {
+            // A Unicode name written without escapes is remembered by its text
+            // ([`name_memo`]): ToASCII is several thousand instructions for it, and a document
+            // repeats its hosts.
+            Cow::Borrowed(w) if !w.is_ascii() => {
+                let memo = if root_dot {
+                    &VALID_HOSTS
+                } else {
+                    &VALID_MAIL_DOMAINS
+                };
+                name_memo::remembered(memo, w.as_bytes(), || {
+                    to_ascii(&without_invisible_invalid(Cow::Borrowed(w)), root_dot).is_ok()
+                })
+            }
+            whole => to_ascii(&without_invisible_invalid(whole), root_dot).is_ok(),
+        };
+        if valid {
             return;
         }
     }

@@ -16,7 +16,7 @@ use unicode_security::confusable_detection::skeleton;
 
 use super::host_labels::{self, HostLabel};
 use super::top_domains::TOP_DOMAINS;
-use super::{Check, FastHash, IriCheck, Rule, Severity, Sink, whole_script};
+use super::{Check, FastHash, IriCheck, Rule, Severity, Sink, name_memo, whole_script};
 use crate::iri::chars::escape_unsafe;
 
 /// `lookalike-domain`.
@@ -481,35 +481,66 @@ pub fn imitated_domain(host: &str, domains: &[&str]) -> Option<String> {
     imitated_in(&index, &shown).map(|(d, _)| d.to_string())
 }
 
+/// What a name displays like, by its labels' texts ([`imitated_in`] with [`BUILT_IN`]): the
+/// popular domain, how many of the last labels make the look-alike name, and that name as a
+/// message shows it (displayed, escaped).
+type Imitation = Option<(&'static str, usize, std::rc::Rc<str>)>;
+
+thread_local! {
+    /// [`Imitation`] of the names met last ([`name_memo`]): the same look-alike host is linked
+    /// again and again, and its labels' skeletons are most of what the rule costs.
+    static IMITATIONS: std::cell::RefCell<name_memo::Memo<Imitation>> =
+        std::cell::RefCell::new(name_memo::Memo::new());
+}
+
+/// [`Imitation`] of a name given as its labels, computed.
+fn imitation(labels: &[HostLabel<'_>]) -> Imitation {
+    let shown: Vec<String> = labels.iter().map(|l| displayed(&l.text)).collect();
+    let (domain, n) = imitated_in(&BUILT_IN, &shown)?;
+    // The labels of the name, TLD first, with their displayed forms.
+    let named: Vec<&String> = labels
+        .iter()
+        .zip(&shown)
+        .rev()
+        .skip_while(|(l, _)| l.text.is_empty())
+        .take(n)
+        .map(|(_, d)| d)
+        .collect();
+    let name = named
+        .iter()
+        .rev()
+        .map(|d| d.as_str())
+        .collect::<Vec<_>>()
+        .join(".");
+    Some((domain, n, escape_unsafe(&name).into()))
+}
+
 fn check_lookalike_domain(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     host_labels::for_each_name(input, |labels| {
-        let shown: Vec<String> = labels.iter().map(|l| displayed(&l.text)).collect();
-        let Some((domain, n)) = imitated_in(&BUILT_IN, &shown) else {
+        let (Some(first), Some(last)) = (labels.first(), labels.last()) else {
             return;
         };
-        // The labels of the name, TLD first, with their displayed forms (made once, above).
-        let named: Vec<(&HostLabel<'_>, &String)> = labels
-            .iter()
-            .zip(&shown)
-            .rev()
-            .skip_while(|(l, _)| l.text.is_empty())
-            .take(n)
-            .collect();
-        let (Some(&(first, _)), Some(&(tld, _))) = (named.last(), named.first()) else {
+        // The key: the name as written from its first label to its last, which the labels are
+        // found in again the same way (split at its dots, `xn--` labels decoded).
+        let key = &input.text.as_bytes()[first.range.start..last.range.end];
+        let Some((domain, n, name)) = name_memo::remembered(&IMITATIONS, key, || imitation(labels))
+        else {
             return;
         };
-        let name = named
+        let mut named = labels
             .iter()
             .rev()
-            .map(|(_, d)| d.as_str())
-            .collect::<Vec<_>>()
-            .join(".");
+            .skip_while(|l| l.text.is_empty())
+            .take(n);
+        let Some(tld) = named.next() else {
+            return;
+        };
+        let first = named.last().unwrap_or(tld);
         let range: Range<usize> = first.range.start..tld.range.end;
         sink.report(
             range,
             format!(
-                "the host name `{}` looks like `{domain}`, one of the most visited domains, but is a different domain (their UTS #39 skeletons are the same)",
-                escape_unsafe(&name)
+                "the host name `{name}` looks like `{domain}`, one of the most visited domains, but is a different domain (their UTS #39 skeletons are the same)"
             ),
             Some(format!(
                 "link to `{domain}` if that site is meant; otherwise this name only imitates it"

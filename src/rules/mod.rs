@@ -20,6 +20,7 @@ mod invisible;
 mod link_text;
 mod lookalike;
 mod lookalike_domain;
+mod name_memo;
 mod normalization;
 mod pdf;
 mod percent;
