@@ -159,6 +159,47 @@ fn is_space(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | 0x0C | b'\r' | b' ')
 }
 
+/// A table of the bytes ending a run of a name or of an unquoted value: ASCII whitespace, `>`
+/// and `also`. The loops over such runs look each byte up, not compare it with each.
+const fn ends_run(also: &[u8]) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = matches!(c as u8, b'\t' | b'\n' | 0x0C | b'\r' | b' ' | b'>');
+        c += 1;
+    }
+    let mut k = 0;
+    while k < also.len() {
+        t[also[k] as usize] = true;
+        k += 1;
+    }
+    t
+}
+
+/// The bytes that end a tag's name.
+const ENDS_TAG_NAME: [bool; 256] = ends_run(b"/");
+
+/// The bytes that end an attribute's name.
+const ENDS_NAME: [bool; 256] = ends_run(b"/=");
+
+/// The bytes that end an unquoted attribute value.
+const ENDS_UNQUOTED: [bool; 256] = ends_run(b"");
+
+/// How many bytes [`find_byte`] looks at one by one before it calls `memchr`.
+const NEAR: usize = 16;
+
+/// The first `needle` in `haystack`. The text between two tags is most often a few bytes (a
+/// line end, a word): they are looked at one by one first, where a call of `memchr` costs
+/// about 40 instructions to set itself up, once per tag of a page. (Quoted values are longer:
+/// looked at so, they cost more than with `memchr` at once.)
+fn find_byte(needle: u8, haystack: &[u8]) -> Option<usize> {
+    let near = haystack.len().min(NEAR);
+    match haystack[..near].iter().position(|&c| c == needle) {
+        Some(k) => Some(k),
+        None => memchr::memchr(needle, &haystack[near..]).map(|k| near + k),
+    }
+}
+
 /// A tag as read from its name on (its attributes handed to an [`Attributes`]).
 pub(super) struct ReadTag {
     /// Where the name starts (it is compared in place, ignoring ASCII case: a copy of each
@@ -205,7 +246,7 @@ pub(super) fn read_tag(
     attributes: &mut impl Attributes,
 ) -> Option<ReadTag> {
     let mut i = from;
-    while i < end && !is_space(b[i]) && b[i] != b'/' && b[i] != b'>' {
+    while i < end && !ENDS_TAG_NAME[usize::from(b[i])] {
         i += 1;
     }
     let name_end = i;
@@ -269,6 +310,13 @@ fn read_attributes(
                         return None;
                     }
                     state = next;
+                } else {
+                    // The rest of the name in one tight loop, not a state dispatch per byte.
+                    i += 1;
+                    while i < end && !ENDS_NAME[usize::from(b[i])] {
+                        i += 1;
+                    }
+                    continue;
                 }
             }
             S::AfterName => match c {
@@ -311,6 +359,12 @@ fn read_attributes(
                         return done(i, false);
                     }
                     state = S::BeforeName;
+                } else {
+                    i += 1;
+                    while i < end && !ENDS_UNQUOTED[usize::from(b[i])] {
+                        i += 1;
+                    }
+                    continue;
                 }
             }
             S::AfterQuoted => match c {
@@ -336,7 +390,7 @@ fn read_attributes(
 }
 
 /// What the tokenizer reads after a start tag (the switches of [`super::tags`]'s sink).
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Text {
     Data,
     /// RAWTEXT or RCDATA: text up to the appropriate end tag.
@@ -521,7 +575,7 @@ impl Walk {
 /// What the walk asks of a tag's name, answered from one lowercased copy of it on the stack:
 /// each question lowercased the name again (three or four times per tag, about 35 M
 /// instructions on 31 MB of the corpus's pages).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Name {
     /// An inline element whose tags a reader's selection goes through: the text before and
     /// after is one text.
@@ -551,47 +605,45 @@ impl Name {
         for (l, c) in low.iter_mut().zip(name) {
             *l = c.to_ascii_lowercase();
         }
-        let low = &*low;
-        Name {
-            joins_text: matches!(
-                low,
-                b"a" | b"abbr"
-                    | b"b"
-                    | b"big"
-                    | b"cite"
-                    | b"data"
-                    | b"del"
-                    | b"dfn"
-                    | b"em"
-                    | b"font"
-                    | b"i"
-                    | b"ins"
-                    | b"mark"
-                    | b"nobr"
-                    | b"q"
-                    | b"s"
-                    | b"small"
-                    | b"span"
-                    | b"strike"
-                    | b"strong"
-                    | b"sub"
-                    | b"sup"
-                    | b"time"
-                    | b"u"
-                    | b"wbr"
-            ),
-            code: matches!(
-                low,
-                b"pre" | b"code" | b"kbd" | b"samp" | b"tt" | b"var" | b"listing" | b"template"
-            ),
-            foreign_root: matches!(low, b"svg" | b"math"),
-            text: match low {
-                b"script" => Text::Script,
-                b"style" | b"xmp" | b"iframe" | b"noembed" | b"noframes" | b"title"
-                | b"textarea" => Text::Raw,
-                b"plaintext" => Text::Plaintext,
-                _ => Text::Data,
+        // One `match` on the name gives all four answers: four questions asked one after the
+        // other compared the name with their lists four times (about 64 instructions a tag).
+        const DATA: Name = Name {
+            joins_text: false,
+            code: false,
+            foreign_root: false,
+            text: Text::Data,
+        };
+        const JOINS: Name = Name {
+            joins_text: true,
+            ..DATA
+        };
+        const CODE: Name = Name { code: true, ..DATA };
+        const FOREIGN: Name = Name {
+            foreign_root: true,
+            ..DATA
+        };
+        const RAW: Name = Name {
+            text: Text::Raw,
+            ..DATA
+        };
+        match &*low {
+            b"a" | b"abbr" | b"b" | b"big" | b"cite" | b"data" | b"del" | b"dfn" | b"em"
+            | b"font" | b"i" | b"ins" | b"mark" | b"nobr" | b"q" | b"s" | b"small" | b"span"
+            | b"strike" | b"strong" | b"sub" | b"sup" | b"time" | b"u" | b"wbr" => JOINS,
+            b"pre" | b"code" | b"kbd" | b"samp" | b"tt" | b"var" | b"listing" | b"template" => CODE,
+            b"svg" | b"math" => FOREIGN,
+            b"script" => Name {
+                text: Text::Script,
+                ..DATA
             },
+            b"style" | b"xmp" | b"iframe" | b"noembed" | b"noframes" | b"title" | b"textarea" => {
+                RAW
+            }
+            b"plaintext" => Name {
+                text: Text::Plaintext,
+                ..DATA
+            },
+            _ => DATA,
         }
     }
 }
@@ -623,7 +675,7 @@ pub(super) fn walk(
     } = state;
     let gt_after = |from: usize| memchr::memchr(b'>', &b[from.min(end)..end]).map(|k| from + k + 1);
     let shown = |reading: bool, foreign: usize, code: usize| reading && foreign == 0 && code == 0;
-    while let Some(k) = memchr::memchr(b'<', &b[i.min(end)..end]) {
+    while let Some(k) = find_byte(b'<', &b[i.min(end)..end]) {
         if reading && !page.reading() {
             paused = Some(Walk {
                 i,
@@ -852,6 +904,145 @@ mod tests {
                 by_search(text),
                 "{text:?}"
             );
+        }
+    }
+
+    #[test]
+    fn find_byte_finds_what_memchr_finds() {
+        for len in 0..3 * NEAR {
+            for at in 0..=len {
+                let mut hay = vec![b'x'; len];
+                if let Some(c) = hay.get_mut(at) {
+                    *c = b'<';
+                }
+                // A second one after the first: the first is found.
+                if let Some(c) = hay.get_mut(at + 3) {
+                    *c = b'<';
+                }
+                assert_eq!(
+                    find_byte(b'<', &hay),
+                    memchr::memchr(b'<', &hay),
+                    "{len} {at}"
+                );
+            }
+        }
+    }
+
+    /// The one `match` of [`Name::of`] answers what the four questions it replaced answered.
+    #[test]
+    fn a_name_answers_as_its_four_questions_did() {
+        let asked = |name: &str| {
+            let low = name.to_ascii_lowercase();
+            let low = low.as_bytes();
+            Name {
+                joins_text: name.len() <= Name::LONGEST
+                    && matches!(
+                        low,
+                        b"a" | b"abbr"
+                            | b"b"
+                            | b"big"
+                            | b"cite"
+                            | b"data"
+                            | b"del"
+                            | b"dfn"
+                            | b"em"
+                            | b"font"
+                            | b"i"
+                            | b"ins"
+                            | b"mark"
+                            | b"nobr"
+                            | b"q"
+                            | b"s"
+                            | b"small"
+                            | b"span"
+                            | b"strike"
+                            | b"strong"
+                            | b"sub"
+                            | b"sup"
+                            | b"time"
+                            | b"u"
+                            | b"wbr"
+                    ),
+                code: matches!(
+                    low,
+                    b"pre" | b"code" | b"kbd" | b"samp" | b"tt" | b"var" | b"listing" | b"template"
+                ),
+                foreign_root: matches!(low, b"svg" | b"math"),
+                text: match low {
+                    b"script" => Text::Script,
+                    b"style" | b"xmp" | b"iframe" | b"noembed" | b"noframes" | b"title"
+                    | b"textarea" => Text::Raw,
+                    b"plaintext" => Text::Plaintext,
+                    _ => Text::Data,
+                },
+            }
+        };
+        let names = [
+            "a",
+            "A",
+            "abbr",
+            "b",
+            "big",
+            "cite",
+            "data",
+            "del",
+            "dfn",
+            "em",
+            "font",
+            "i",
+            "ins",
+            "mark",
+            "nobr",
+            "q",
+            "s",
+            "small",
+            "span",
+            "SPAN",
+            "strike",
+            "strong",
+            "sub",
+            "sup",
+            "time",
+            "u",
+            "wbr",
+            "pre",
+            "Pre",
+            "code",
+            "kbd",
+            "samp",
+            "tt",
+            "var",
+            "listing",
+            "template",
+            "svg",
+            "SVG",
+            "math",
+            "script",
+            "Script",
+            "style",
+            "xmp",
+            "iframe",
+            "noembed",
+            "noframes",
+            "title",
+            "textarea",
+            "plaintext",
+            "PLAINTEXT",
+            "p",
+            "div",
+            "td",
+            "li",
+            "table",
+            "plaintexts",
+            "spa",
+            "spans",
+            "x-span",
+            "h1",
+            "",
+            "\u{e9}",
+        ];
+        for name in names {
+            assert_eq!(Name::of(name.as_bytes()), asked(name), "{name}");
         }
     }
 

@@ -40,6 +40,10 @@ pub const ORIGIN: &str = "html:text";
 /// no block never holds its text at once (an IRI across the cut is read as two).
 const MAX_RUN: usize = 64 * 1024;
 
+/// Below this length a part of text is looked at byte by byte for what may make it an IRI
+/// ([`Reader::push_part`]); longer ones are searched with `memchr`.
+const SHORT_PART: usize = 32;
+
 /// How far past the tokenizer's end of a tag holding a false separator it is read again
 /// ([`unlinked::lost`]).
 const MAX_REREAD: usize = 1024;
@@ -210,9 +214,14 @@ impl<'t> Reader<'t, '_> {
             return;
         }
         let b = &self.text.as_bytes()[part.clone()];
+        // Most parts are short (the line end between two tags, a word in a cell): one look at
+        // their bytes finds none of `:`, `&` and `.`, where the two searches below cost about
+        // 130 instructions a part, mostly to set themselves up.
+        let short_without_trigger =
+            b.len() < SHORT_PART && !b.iter().any(|&c| matches!(c, b':' | b'&' | b'.'));
         // (A reference may stand for either: `&colon;`, `&#58;`. The `:` and `&` are looked
         // for first, in one search: then a prose run's `.`s are not looked at one by one.)
-        if !self.run.maybe {
+        if !self.run.maybe && !short_without_trigger {
             let mut references = false;
             self.run.maybe = match memchr::memchr2(b':', b'&', b) {
                 Some(k) if b[k] == b':' => true,
@@ -716,6 +725,45 @@ mod tests {
         // Joined across parts, a `www.` is read with the references beside it, as it was.
         let page = "<p>Tom &amp; ww<b>w.</b>x.org</p>";
         assert_eq!(found(page), pairs(&[("www.x.org", "ww<b>w.</b>x.org")]));
+    }
+
+    /// A short part looked at byte by byte is weighed as the two searches weighed every part.
+    #[test]
+    fn a_part_is_weighed_as_the_searches_weighed_it() {
+        let searched = |b: &[u8]| -> (bool, bool) {
+            let mut references = false;
+            let maybe = match memchr::memchr2(b':', b'&', b) {
+                Some(k) if b[k] == b':' => true,
+                Some(k) => {
+                    references = true;
+                    memchr::memchr(b':', &b[k..]).is_some() || may_stand_for_a_trigger(&b[k..])
+                }
+                None => false,
+            } || memchr::memchr_iter(b'.', b)
+                .any(|k| k >= 3 && b[k - 3..k].eq_ignore_ascii_case(b"www"));
+            (maybe, references)
+        };
+        let pieces = [
+            ":",
+            "&",
+            ".",
+            "www.",
+            "WwW.",
+            "&amp;",
+            "&#58;",
+            "&colon;",
+            "x",
+            " ",
+            "\n",
+            "ww",
+            "0123456789abcdef",
+        ];
+        for part in &crate::extract::joinings("", &pieces, 4) {
+            let mut reader = Reader::new(part, part.len(), Mode::Defer);
+            reader.push_part(0..part.len());
+            let weighed = (reader.run.maybe, reader.run.references);
+            assert_eq!(weighed, searched(part.as_bytes()), "{part:?}");
+        }
     }
 
     #[test]
