@@ -73,9 +73,12 @@ pub enum Work {
     /// Look-alike findings given their put-off words (the names of the letters, what the name
     /// reads as): those a report shows, not those withheld or only counted.
     SpokenWords,
+    /// Searches of an IRI's `%HH` triplets by the percent rules: none for an IRI without a
+    /// `%`, which one scan per IRI finds ([`crate::rules::IriCheck::encodes_octet`]).
+    PercentSearches,
 }
 
-const KINDS: usize = 22;
+const KINDS: usize = 23;
 
 /// Every kind of work, in the order of [`all`]'s counts.
 pub const ALL: [Work; KINDS] = [
@@ -101,6 +104,7 @@ pub const ALL: [Work; KINDS] = [
     Work::MarkupWalk,
     Work::TextRuns,
     Work::SpokenWords,
+    Work::PercentSearches,
 ];
 
 thread_local! {

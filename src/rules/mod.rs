@@ -296,7 +296,11 @@ impl IriCheck<'_> {
     /// [`iri::percent::encodes_octet`] of the IRI's text, answered at once for an IRI without
     /// a `%` (three rules ask it of every IRI).
     pub fn encodes_octet(&self, wanted: impl Fn(u8) -> bool) -> bool {
-        self.has_percent && iri::percent::encodes_octet(self.text, wanted)
+        if !self.has_percent {
+            return false;
+        }
+        crate::work::add(crate::work::Work::PercentSearches, 1);
+        iri::percent::encodes_octet(self.text, wanted)
     }
 }
 
