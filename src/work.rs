@@ -77,9 +77,12 @@ pub enum Work {
     /// IDNA2008's verdicts, the popular domain a name's skeleton names), not found remembered
     /// for the same name met before.
     NameAnswers,
+    /// Searches of an IRI's `%HH` triplets by the percent rules: none for an IRI without a
+    /// `%`, which one scan per IRI finds ([`crate::rules::IriCheck::encodes_octet`]).
+    PercentSearches,
 }
 
-const KINDS: usize = 23;
+const KINDS: usize = 24;
 
 /// Every kind of work, in the order of [`all`]'s counts.
 pub const ALL: [Work; KINDS] = [
@@ -106,6 +109,7 @@ pub const ALL: [Work; KINDS] = [
     Work::TextRuns,
     Work::SpokenWords,
     Work::NameAnswers,
+    Work::PercentSearches,
 ];
 
 thread_local! {

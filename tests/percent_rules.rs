@@ -497,3 +497,30 @@ fn ascii_iris_without_percent_uppercase_or_dots_say_nothing() {
     assert!(findings("%").is_empty());
     assert!(findings("http://%/").is_empty());
 }
+
+/// The percent rules ask one scan per IRI whether it holds a `%` at all: an IRI without one
+/// (most of them) costs them no search of its triplets, and one with one is still searched by
+/// each rule that decodes (the rules still run on every IRI).
+#[test]
+fn an_iri_without_a_percent_sign_is_not_searched_for_triplets() {
+    use irilint::work::{Work, measure};
+    let all = Selection::all();
+    let (findings, searches) = measure(Work::PercentSearches, || {
+        rules::check("https://example.org/docs/a-page?x=1#top", &all)
+    });
+    assert!(findings.is_empty(), "{findings:?}");
+    assert_eq!(searches, 0);
+    let (findings, searches) = measure(Work::PercentSearches, || {
+        rules::check("https://example.org/caf%C3%A9/%C0%AF", &all)
+    });
+    assert!(
+        findings
+            .iter()
+            .any(|f| f.rule.id == "percent-overlong-utf8"),
+        "{findings:?}"
+    );
+    assert_eq!(
+        searches, 3,
+        "percent-non-utf8, percent-overlong-utf8, percent-encoded-forbidden"
+    );
+}

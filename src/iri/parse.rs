@@ -625,7 +625,12 @@ impl Parser<'_, '_> {
         let b = self.b;
         let mut i = r.start;
         while i < r.end {
-            let c = self.char_at(i);
+            // A scheme is ASCII but for a mistake: decode a character only past ASCII.
+            let c = if b[i].is_ascii() {
+                b[i] as char
+            } else {
+                self.char_at(i)
+            };
             let n = c.len_utf8();
             let ok = if i == r.start {
                 chars::is_alpha(b[i])

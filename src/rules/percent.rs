@@ -193,7 +193,7 @@ fn code(s: &str) -> String {
 
 fn check_non_utf8(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     // ASCII octets are always UTF-8.
-    if !percent::encodes_octet(input.text, |b| b >= 0x80) {
+    if !input.encodes_octet(|b| b >= 0x80) {
         return;
     }
     for DecodedRun {
@@ -322,7 +322,7 @@ fn report_non_utf8(input: &IriCheck<'_>, sink: &mut Sink<'_>, range: Range<usize
 
 fn check_overlong(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     // Overlong forms, surrogates and values above U+10FFFF all start with a lead octet.
-    if !percent::encodes_octet(input.text, |b| b >= 0xC0) {
+    if !input.encodes_octet(|b| b >= 0xC0) {
         return;
     }
     for DecodedRun {

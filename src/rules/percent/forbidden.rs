@@ -154,7 +154,7 @@ fn suspect(c: char) -> bool {
 pub(super) fn check_forbidden(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     let text = input.text;
     // Controls are below 0x20 or 0x7F; everything else forbidden is non-ASCII.
-    if !percent::encodes_octet(text, |b| !(0x20..0x7F).contains(&b)) {
+    if !input.encodes_octet(|b| !(0x20..0x7F).contains(&b)) {
         return;
     }
     // Runs with a suspect character, found as they are decoded (never gathered).
