@@ -44,6 +44,24 @@ const MAX_RUN: usize = 64 * 1024;
 /// ([`Reader::push_part`]); longer ones are searched with `memchr`.
 const SHORT_PART: usize = 32;
 
+/// Whether a text part may hold an IRI (a `:`, a `www.`, or a reference that may stand for a
+/// `:`), and whether it holds a character reference: two searches over its bytes.
+fn searched(b: &[u8]) -> (bool, bool) {
+    // (A reference may stand for either: `&colon;`, `&#58;`. The `:` and `&` are looked for
+    // first, in one search: then a prose run's `.`s are not looked at one by one.)
+    let mut references = false;
+    let maybe = match memchr::memchr2(b':', b'&', b) {
+        Some(k) if b[k] == b':' => true,
+        Some(k) => {
+            references = true;
+            memchr::memchr(b':', &b[k..]).is_some() || may_stand_for_a_trigger(&b[k..])
+        }
+        None => false,
+    } || memchr::memchr_iter(b'.', b)
+        .any(|k| k >= 3 && b[k - 3..k].eq_ignore_ascii_case(b"www"));
+    (maybe, references)
+}
+
 /// How far past the tokenizer's end of a tag holding a false separator it is read again
 /// ([`unlinked::lost`]).
 const MAX_REREAD: usize = 1024;
@@ -219,19 +237,9 @@ impl<'t> Reader<'t, '_> {
         // 130 instructions a part, mostly to set themselves up.
         let short_without_trigger =
             b.len() < SHORT_PART && !b.iter().any(|&c| matches!(c, b':' | b'&' | b'.'));
-        // (A reference may stand for either: `&colon;`, `&#58;`. The `:` and `&` are looked
-        // for first, in one search: then a prose run's `.`s are not looked at one by one.)
         if !self.run.maybe && !short_without_trigger {
-            let mut references = false;
-            self.run.maybe = match memchr::memchr2(b':', b'&', b) {
-                Some(k) if b[k] == b':' => true,
-                Some(k) => {
-                    references = true;
-                    memchr::memchr(b':', &b[k..]).is_some() || may_stand_for_a_trigger(&b[k..])
-                }
-                None => false,
-            } || memchr::memchr_iter(b'.', b)
-                .any(|k| k >= 3 && b[k - 3..k].eq_ignore_ascii_case(b"www"));
+            let (maybe, references) = searched(b);
+            self.run.maybe = maybe;
             self.run.references |= references;
         }
         self.run.len += part.len();
@@ -730,19 +738,6 @@ mod tests {
     /// A short part looked at byte by byte is weighed as the two searches weighed every part.
     #[test]
     fn a_part_is_weighed_as_the_searches_weighed_it() {
-        let searched = |b: &[u8]| -> (bool, bool) {
-            let mut references = false;
-            let maybe = match memchr::memchr2(b':', b'&', b) {
-                Some(k) if b[k] == b':' => true,
-                Some(k) => {
-                    references = true;
-                    memchr::memchr(b':', &b[k..]).is_some() || may_stand_for_a_trigger(&b[k..])
-                }
-                None => false,
-            } || memchr::memchr_iter(b'.', b)
-                .any(|k| k >= 3 && b[k - 3..k].eq_ignore_ascii_case(b"www"));
-            (maybe, references)
-        };
         let pieces = [
             ":",
             "&",
