@@ -380,15 +380,48 @@ fn plainly_valid(name: &[u8], root_dot: bool) -> bool {
     if name.len() > 253 {
         return false;
     }
-    name.split(|&b| b == b'.').all(|label| {
-        label.first().is_some_and(|&b| b != b'-')
-            && label.last() != Some(&b'-')
-            && label.len() <= 63
-            && !matches!(label, [_, _, b'-', b'-', ..])
-            && label
-                .iter()
-                .all(|&b| b.is_ascii_alphanumeric() || b == b'-')
-    })
+    // One pass with a byte table, each label checked at its dot: split and a test per
+    // character cost twice as much on the hosts of a document.
+    let mut start = 0;
+    for (i, &b) in name.iter().enumerate() {
+        match LDH[usize::from(b)] {
+            Ldh::Char => {}
+            Ldh::Dot if plain_label(&name[start..i]) => start = i + 1,
+            _ => return false,
+        }
+    }
+    plain_label(&name[start..])
+}
+
+/// What a byte is to [`plainly_valid`].
+#[derive(Clone, Copy, PartialEq)]
+enum Ldh {
+    Char,
+    Dot,
+    Other,
+}
+
+/// [`Ldh`] of each byte.
+const LDH: [Ldh; 256] = {
+    let mut t = [Ldh::Other; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() || c == b'-' {
+            t[b] = Ldh::Char;
+        }
+        b += 1;
+    }
+    t[b'.' as usize] = Ldh::Dot;
+    t
+};
+
+/// A label of letters, digits and hyphens that ToASCII accepts as it is (see [`plainly_valid`]).
+fn plain_label(label: &[u8]) -> bool {
+    matches!(label.len(), 1..=63)
+        && label[0] != b'-'
+        && label[label.len() - 1] != b'-'
+        && !matches!(label, [_, _, b'-', b'-', ..])
 }
 
 /// One label as checked: its range in the IRI and its text, `%XX` decoded.
