@@ -364,6 +364,66 @@ pub(super) fn percent_decode(s: &str) -> Option<Cow<'_, str>> {
     Some(Cow::Owned(out))
 }
 
+/// True when `name` is letters, digits, hyphens and dots that UTS #46 ToASCII (with the checks
+/// [`to_ascii`] asks for) certainly accepts: every label of 1 to 63 of them, not starting or
+/// ending with a hyphen, without `-` in both its third and fourth positions (an `xn--` label
+/// needs its Punycode decoded), the name at most 253 octets, a root dot only where `root_dot`
+/// allows it. Such a name maps to itself lowercased, has no right-to-left label and no joiner,
+/// so the full computation would only confirm it: on every host of an ordinary link it cost
+/// several hundred instructions (the UTS #46 walk and the scan for invisible characters).
+/// False means "not decided here", never "invalid": the caller then runs ToASCII.
+fn plainly_valid(name: &[u8], root_dot: bool) -> bool {
+    let name = match name {
+        [rest @ .., b'.'] if root_dot => rest,
+        _ => name,
+    };
+    if name.len() > 253 {
+        return false;
+    }
+    // One pass with a byte table, each label checked at its dot: split and a test per
+    // character cost twice as much on the hosts of a document.
+    let mut start = 0;
+    for (i, &b) in name.iter().enumerate() {
+        match LDH[usize::from(b)] {
+            Ldh::Char => {}
+            Ldh::Dot if plain_label(&name[start..i]) => start = i + 1,
+            _ => return false,
+        }
+    }
+    plain_label(&name[start..])
+}
+
+/// What a byte is to [`plainly_valid`].
+#[derive(Clone, Copy, PartialEq)]
+enum Ldh {
+    Char,
+    Dot,
+    Other,
+}
+
+/// [`Ldh`] of each byte.
+const LDH: [Ldh; 256] = {
+    let mut t = [Ldh::Other; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() || c == b'-' {
+            t[b] = Ldh::Char;
+        }
+        b += 1;
+    }
+    t[b'.' as usize] = Ldh::Dot;
+    t
+};
+
+/// A label of letters, digits and hyphens that ToASCII accepts as it is (see [`plainly_valid`]).
+fn plain_label(label: &[u8]) -> bool {
+    matches!(label.len(), 1..=63)
+        && label[0] != b'-'
+        && label[label.len() - 1] != b'-'
+        && !matches!(label, [_, _, b'-', b'-', ..])
+}
+
 /// One label as checked: its range in the IRI and its text, `%XX` decoded.
 struct Label<'a> {
     range: Range<usize>,
@@ -402,6 +462,8 @@ fn check_domain(
             Cow::Borrowed(raw)
         };
         let valid = match whole {
+            // An LDH name (the common case) is decided by one scan of its bytes.
+            ref w if plainly_valid(w.as_bytes(), root_dot) => true,
             // A Unicode name written without escapes is remembered by its text
             // ([`name_memo`]): ToASCII is several thousand instructions for it, and a document
             // repeats its hosts.
@@ -754,6 +816,122 @@ mod tests {
         assert!(diagnose_label("a\u{200D}b").unwrap().contains("U+200D"));
         assert!(diagnose_label("xn--a").unwrap().contains("U+0080"));
         assert_eq!(diagnose_label("b\u{FC}cher"), None);
+    }
+
+    /// The one-scan answer for LDH names is ToASCII's: equal on every name it can decide (no
+    /// label with `--` in its third and fourth positions), and never "valid" where ToASCII says
+    /// no.
+    #[test]
+    fn plainly_valid_agrees_with_to_ascii() {
+        let mut names: Vec<String> = vec![String::new()];
+        // Every name of up to five characters over letters of both cases, a digit, `-`, `.`
+        // and `_`.
+        let alphabet = ['a', 'Z', '0', '-', '.', '_'];
+        let mut shorter = vec![String::new()];
+        for _ in 0..5 {
+            shorter = shorter
+                .iter()
+                .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+                .collect();
+            names.extend(shorter.iter().cloned());
+        }
+        let label = |n: usize| "a".repeat(n);
+        let name_of = |n: usize| {
+            // Labels of 63 and a last one to make `n` octets.
+            let mut s = String::new();
+            while n - s.len() > 64 {
+                s.push_str(&label(63));
+                s.push('.');
+            }
+            s.push_str(&label(n - s.len()));
+            s
+        };
+        for n in [62, 63, 64, 65, 200] {
+            names.push(label(n));
+            names.push(format!("www.{}.com", label(n)));
+            names.push(format!("{}.", label(n)));
+        }
+        for n in [250, 252, 253, 254, 255, 300] {
+            names.push(name_of(n));
+            names.push(format!("{}.", name_of(n)));
+            names.push(format!("{}..", name_of(n)));
+        }
+        for n in [
+            "example.org",
+            "Example.ORG",
+            "www.example.com.",
+            "a-b.c-d.e",
+            "-ab.com",
+            "ab-.com",
+            "ab--cd.com",
+            "a--b.com",
+            "abc--d.com",
+            "xn--.com",
+            "xn--bcher-kva.example",
+            "XN--BCHER-KVA.example",
+            "xn--abc-.com",
+            "xn--a.com",
+            "xn--zz.com",
+            "xn--ls8h.la",
+            "xn--mgbh0fb.xn--kgbechtv",
+            "1.2.3.4",
+            "1.2.3.4.",
+            "256.256.256.256",
+            "0x7f.1",
+            "123",
+            "localhost",
+            "a..b",
+            ".a",
+            "..",
+            ".",
+            "a.b..",
+            "under_score.com",
+            "a b.com",
+            "a+b.com",
+            "a!b.com",
+            "a$b.com",
+            "a*b.com",
+            "a,b.com",
+            "a;b.com",
+            "a=b.com",
+            "a~b.com",
+            "a'b.com",
+            "a(b).com",
+            "a&b.com",
+            "a%41.com",
+            "a:b.com",
+            "a@b.com",
+            "a/b.com",
+            "a\\b.com",
+            "a\u{7F}b.com",
+            "a\u{0}b.com",
+            "a\tb.com",
+        ] {
+            names.push(n.to_string());
+        }
+        let mut decided = 0;
+        for name in &names {
+            let dashes = name
+                .split('.')
+                .any(|l| l.len() >= 4 && &l.as_bytes()[2..4] == b"--");
+            for root_dot in [true, false] {
+                let fast = plainly_valid(name.as_bytes(), root_dot);
+                let full = to_ascii(name, root_dot).is_ok();
+                assert!(
+                    !fast || full,
+                    "{name:?} (root dot {root_dot}): valid only by the fast path"
+                );
+                if !dashes {
+                    assert_eq!(fast, full, "{name:?} (root dot {root_dot})");
+                }
+                decided += usize::from(fast);
+            }
+        }
+        // The fast path decides the ordinary names, not only the invalid ones.
+        assert!(decided > 1000, "{decided}");
+        assert!(plainly_valid(b"Example.ORG", false));
+        assert!(plainly_valid(b"www.example.com.", true));
+        assert!(!plainly_valid(b"www.example.com.", false));
     }
 }
 
