@@ -55,6 +55,23 @@ pub fn fixing_irilint(dir: &std::path::Path, extra: &[&str]) -> Command {
     c
 }
 
+/// `--diff NAME` in `dir` ([`fixing_irilint`]), the patch written to `patch`: its peak, once
+/// checked that it found something to fix (exit 1) and left the document as it was.
+pub fn diffing(dir: &std::path::Path, name: &str, patch: &std::path::Path) -> u64 {
+    let document = dir.join(name);
+    let before = std::fs::read(&document).unwrap();
+    let ran = run(fixing_irilint(dir, &[])
+        .args(["--diff", name])
+        .stdout(std::fs::File::create(patch).unwrap()))
+    .unwrap();
+    assert_eq!(ran.code, Some(1), "--diff {name}: 1 when there is a diff");
+    assert!(
+        std::fs::read(&document).unwrap() == before,
+        "--diff {name} writes nothing"
+    );
+    ran.peak
+}
+
 /// Why the peaks measured at two document sizes, `(size, peak)` in bytes, are not within the
 /// bound, if they are not: they must grow by less than two bytes per byte of the document,
 /// and the larger must be within twice the document and 50 MB.
