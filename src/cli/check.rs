@@ -145,14 +145,13 @@ pub(super) fn run_check(args: CheckArgs) -> ExitCode {
     // file's outcome dropped once its IRIs' records are taken, and the second one reports
     // (standard input, read once, is kept in a temporary file for the reads after the first).
     // (JUnit's head counts what follows: its cases wait in a temporary file.)
-    let project_level = walk.inputs.iter().any(|e| {
+    let two_passes = walk.inputs.iter().any(|e| {
         e.settings
             .selection
             .severity_of(crate::rules::equivalence::EQUIVALENT_VARIANTS.id)
             .is_some()
     });
     let reads_stdin = args.input.paths.iter().any(|p| p.as_os_str() == "-");
-    let two_passes = project_level;
     // With two passes, the first one's workers hand on each IRI's hashes as it is checked,
     // and the report's keep nothing of them: the files' IRIs are not held.
     let options = CheckOptions {

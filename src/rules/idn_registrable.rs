@@ -35,7 +35,7 @@ const HELP: &str = "no registry can register this name (IDNA2008 registration, R
 fn check_registrable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     let text = input.text;
     // Most IRIs: ASCII without an `xn--` label or a `%XX` escape cannot hold a name in the gap.
-    if text.is_ascii() && !text.contains('%') && !has_ace_prefix(text) {
+    if text.is_ascii() && !input.has_percent() && !has_ace_prefix(text) {
         return;
     }
     idn::for_each_dns_name(input, |name| check_name(text, &name, sink));

@@ -289,11 +289,16 @@ pub struct IriCheck<'a> {
     /// sets, the tally of their letters), by unit and word start, for the other one to use.
     script_words: RefCell<BTreeMap<(usize, usize), lookalike::WordFacts>>,
     /// Whether the text holds a `%`, found by one scan when the IRI is checked: most IRIs have
-    /// none, and each percent rule then returns without a search of its own.
+    /// none, and each rule that reads `%XX` escapes then returns without a search of its own.
     has_percent: bool,
 }
 
 impl IriCheck<'_> {
+    /// Whether the IRI's text holds a `%` (one scan when the IRI is checked, for every rule).
+    pub fn has_percent(&self) -> bool {
+        self.has_percent
+    }
+
     /// [`iri::percent::encodes_octet`] of the IRI's text, answered at once for an IRI without
     /// a `%` (three rules ask it of every IRI).
     pub fn encodes_octet(&self, wanted: impl Fn(u8) -> bool) -> bool {

@@ -107,7 +107,7 @@ fn decoding_runs<'a>(
     input: &'a IriCheck<'_>,
     from: usize,
 ) -> impl Iterator<Item = DecodedRun> + 'a {
-    let payload = if input.text.contains('%') {
+    let payload = if input.has_percent() {
         data_payload(input)
     } else {
         None
@@ -446,7 +446,7 @@ fn surrogate_pair(shown: &str, high: u32, low: u32) -> (String, String) {
 
 fn check_lowercase_hex(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     let text = input.text;
-    if !text.contains('%') {
+    if !input.has_percent() {
         return;
     }
     let lower = |at: usize| {
@@ -486,7 +486,7 @@ fn check_lowercase_hex(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
 
 fn check_unreserved(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
     let text = input.text;
-    if !text.contains('%') {
+    if !input.has_percent() {
         return;
     }
     // The runs of encoded unreserved characters, each reported as soon as it ends: an IRI of

@@ -593,26 +593,21 @@ impl Name {
     const LONGEST: usize = 9;
 
     fn of(name: &[u8]) -> Name {
-        let mut buf = [0u8; Name::LONGEST];
-        let Some(low) = buf.get_mut(..name.len()) else {
-            return Name {
-                joins_text: false,
-                code: false,
-                foreign_root: false,
-                text: Text::Data,
-            };
-        };
-        for (l, c) in low.iter_mut().zip(name) {
-            *l = c.to_ascii_lowercase();
-        }
-        // One `match` on the name gives all four answers: four questions asked one after the
-        // other compared the name with their lists four times (about 64 instructions a tag).
         const DATA: Name = Name {
             joins_text: false,
             code: false,
             foreign_root: false,
             text: Text::Data,
         };
+        let mut buf = [0u8; Name::LONGEST];
+        let Some(low) = buf.get_mut(..name.len()) else {
+            return DATA;
+        };
+        for (l, c) in low.iter_mut().zip(name) {
+            *l = c.to_ascii_lowercase();
+        }
+        // One `match` on the name gives all four answers: four questions asked one after the
+        // other compared the name with their lists four times (about 64 instructions a tag).
         const JOINS: Name = Name {
             joins_text: true,
             ..DATA

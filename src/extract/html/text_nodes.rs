@@ -234,10 +234,11 @@ impl<'t> Reader<'t, '_> {
         let b = &self.text.as_bytes()[part.clone()];
         // Most parts are short (the line end between two tags, a word in a cell): one look at
         // their bytes finds none of `:`, `&` and `.`, where the two searches below cost about
-        // 130 instructions a part, mostly to set themselves up.
+        // 130 instructions a part, mostly to set themselves up. A run already known to be worth
+        // reading needs neither.
         let short_without_trigger =
-            b.len() < SHORT_PART && !b.iter().any(|&c| matches!(c, b':' | b'&' | b'.'));
-        if !self.run.maybe && !short_without_trigger {
+            || b.len() < SHORT_PART && !b.iter().any(|&c| matches!(c, b':' | b'&' | b'.'));
+        if !self.run.maybe && !short_without_trigger() {
             let (maybe, references) = searched(b);
             self.run.maybe = maybe;
             self.run.references |= references;
