@@ -71,45 +71,24 @@ pub fn line_digests(text: &str, key: &std::hash::RandomState) -> Vec<u64> {
     lines(text).map(|l| key.hash_one(l)).collect()
 }
 
-/// [`line_digests`] of the UTF-8 text `read` gives, read line by line (never held whole).
-pub fn line_digests_read(
+/// [`line_digests`] of what `read` gives, read line by line (never held whole); `None` when it
+/// is not UTF-8.
+pub fn line_digests_utf8(
     read: &mut dyn std::io::BufRead,
     key: &std::hash::RandomState,
-) -> std::io::Result<Vec<u64>> {
+) -> std::io::Result<Option<Vec<u64>>> {
     use std::hash::BuildHasher;
     let mut lines = LineReader::new(read);
     let mut digests = Vec::new();
-    while let Some(line) = lines.next_line()? {
-        digests.push(key.hash_one(line));
-    }
-    Ok(digests)
-}
-
-/// True when what `read` gives is UTF-8, read in chunks (a character cut by a chunk's end is
-/// taken whole with the next).
-pub fn is_utf8(read: &mut dyn std::io::Read) -> std::io::Result<bool> {
-    let mut buf = vec![0u8; 64 * 1024];
-    // `buf[..carried]`: the start of a character cut by the last chunk's end.
-    let mut carried = 0;
     loop {
-        let n = match read.read(&mut buf[carried..]) {
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+        match lines.next_line() {
+            Ok(Some(line)) => digests.push(key.hash_one(line)),
+            Ok(None) => return Ok(Some(digests)),
+            // (`read_line`'s error for bytes that are not UTF-8; a stream's own errors are
+            // other kinds.)
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => return Ok(None),
             Err(e) => return Err(e),
-        };
-        if n == 0 {
-            return Ok(carried == 0);
         }
-        let have = carried + n;
-        carried = match std::str::from_utf8(&buf[..have]) {
-            Ok(_) => 0,
-            Err(e) if e.error_len().is_none() => {
-                let cut = e.valid_up_to();
-                buf.copy_within(cut..have, 0);
-                have - cut
-            }
-            Err(_) => return Ok(false),
-        };
     }
 }
 
@@ -365,6 +344,35 @@ mod tests {
             lines("a\r\rb\r\n\nc").collect::<Vec<_>>(),
             ["a\r", "\r", "b\r\n", "\n", "c"]
         );
+    }
+
+    #[test]
+    fn digests_read_are_the_texts_and_none_for_bytes_that_are_not_utf8() {
+        let key = std::hash::RandomState::new();
+        // A buffer of 4 bytes cuts the 4-byte character and the CR LF between reads.
+        let read = |bytes: &[u8]| {
+            line_digests_utf8(&mut std::io::BufReader::with_capacity(4, bytes), &key).unwrap()
+        };
+        for text in [
+            "",
+            "a",
+            "a\r\nb\r\rc\n",
+            "caf\u{e9} \u{1F600}\n\u{1F600}x\r\n\n",
+        ] {
+            assert_eq!(
+                read(text.as_bytes()),
+                Some(line_digests(text, &key)),
+                "{text:?}"
+            );
+        }
+        for bytes in [
+            &b"caf\xe9\n"[..],
+            b"ok\nok\n\xff",
+            b"\xf0\x9f\x98\n",
+            b"a\n\xed\xa0\x80\n",
+        ] {
+            assert_eq!(read(bytes), None, "{bytes:?}");
+        }
     }
 
     #[test]

@@ -284,7 +284,7 @@ fn diffed(before: &mut Version, after: &mut Version) -> Result<String, String> {
         after.let_go()?;
         let old = before.hold()?;
         let old_digests = diff::line_digests(&old.source.text, &key);
-        let mut new = after.reader()?;
+        let mut new = streamed(after)?;
         return diff::unified_by_lines(
             &old.source.path,
             &mut old.source.text.as_bytes(),
@@ -295,12 +295,15 @@ fn diffed(before: &mut Version, after: &mut Version) -> Result<String, String> {
         .map_err(reading);
     }
     let path = after.named().0.to_string();
-    let both_utf8 = diff::is_utf8(&mut streamed(after)?).map_err(reading)?
-        && diff::is_utf8(&mut streamed(before)?).map_err(reading)?;
-    if both_utf8 {
-        after.let_go()?;
-        let new_digests = diff::line_digests_read(&mut streamed(after)?, &key).map_err(reading)?;
-        let old_digests = diff::line_digests_read(&mut streamed(before)?, &key).map_err(reading)?;
+    // Each version is read for its lines' digests, which fails on the first byte that is not
+    // UTF-8 (then the texts are compared), and again for the hunks.
+    after.let_go()?;
+    let new_digests = diff::line_digests_utf8(&mut streamed(after)?, &key).map_err(reading)?;
+    let old_digests = match new_digests {
+        Some(_) => diff::line_digests_utf8(&mut streamed(before)?, &key).map_err(reading)?,
+        None => None,
+    };
+    if let (Some(new_digests), Some(old_digests)) = (new_digests, old_digests) {
         let mut old = streamed(before)?;
         let mut new = streamed(after)?;
         let diff = diff::unified_by_lines(&path, &mut old, &old_digests, &new_digests, &mut new)

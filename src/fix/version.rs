@@ -161,14 +161,20 @@ impl Version {
     }
 
     /// Its bytes, as a stream: the text's own when they are that and it is held, else read
-    /// again from where they are kept; reading to the end fails ([`ReadAgain`]) unless they are
-    /// still the bytes of its fingerprint.
+    /// again from where they are kept ([`Version::stored`]).
     pub fn stream(&self) -> Result<Box<dyn Read + '_>, Lost> {
         if !self.elsewhere
             && let Some(held) = &self.held
         {
             return Ok(Box::new(held.source.text.as_bytes()));
         }
+        self.stored()
+    }
+
+    /// Its bytes read again from where they are kept, the one way every reading of them goes:
+    /// reading to the end fails ([`ReadAgain`]) unless they are still the bytes of its
+    /// fingerprint.
+    fn stored(&self) -> Result<Box<dyn Read + '_>, Lost> {
         let fingerprint = self.fingerprint();
         let len = fingerprint.len();
         let cannot = |e: std::io::Error| format!("cannot read it again: {}", describe_io_error(&e));
@@ -252,22 +258,6 @@ impl Version {
         self.held.as_ref()
     }
 
-    /// Its bytes as they are read from its temporary file (after [`Version::let_go`]).
-    pub fn reader(&mut self) -> Result<std::io::BufReader<std::io::Take<&mut File>>, Lost> {
-        let len = self.fingerprint().len();
-        let Store::Temp(temp) = &mut self.store else {
-            return Err("the fixed document is in no temporary file".to_string());
-        };
-        let file = temp.file();
-        file.seek(SeekFrom::Start(0)).map_err(|e| {
-            format!(
-                "cannot read a temporary file again: {}",
-                describe_io_error(&e)
-            )
-        })?;
-        Ok(std::io::BufReader::new(file.take(len)))
-    }
-
     /// Lets the decoded version go, putting it in a temporary file first when it is nowhere
     /// else.
     pub fn let_go(&mut self) -> Result<(), Lost> {
@@ -283,33 +273,14 @@ impl Version {
         Ok(())
     }
 
-    /// Its bytes read again from where they are, checked against its fingerprint.
+    /// Its bytes read again from where they are ([`Version::stored`]), whole, with room to be
+    /// decoded in place.
     fn read_again(&mut self) -> Result<Vec<u8>, Lost> {
-        let len = self.fingerprint().len();
-        let bytes = match &mut self.store {
-            Store::Memory => return Err("the document is no longer held".to_string()),
-            Store::Original(path) => {
-                let cannot =
-                    |e: std::io::Error| format!("cannot read it again: {}", describe_io_error(&e));
-                let file = File::open(&*path).map_err(cannot)?;
-                let mut bytes = Vec::with_capacity(with_room(len));
-                // One byte more than what was read: a file that grew is seen.
-                file.take(len.saturating_add(1))
-                    .read_to_end(&mut bytes)
-                    .map_err(cannot)?;
-                bytes
-            }
-            Store::Temp(temp) => temp.read_all(len).map_err(|e| {
-                format!(
-                    "cannot read a temporary file again: {}",
-                    describe_io_error(&e)
-                )
-            })?,
-        };
-        let read = Fingerprint::with_key(&bytes, self.fingerprint().key().clone());
-        if !read.same(self.fingerprint()) {
-            return Err("it changed on disk after it was read; not written".to_string());
-        }
+        let mut bytes = Vec::with_capacity(with_room(self.fingerprint().len()));
+        self.stored()?.read_to_end(&mut bytes).map_err(|e| {
+            read_again_error(&e)
+                .unwrap_or_else(|| format!("cannot read it again: {}", describe_io_error(&e)))
+        })?;
         Ok(bytes)
     }
 }
