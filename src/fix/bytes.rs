@@ -331,6 +331,23 @@ mod tests {
                 .filter(|&t| s.text.is_char_boundary(t))
                 .collect();
             let whole = byte_offsets(&bytes, &s, &all).expect("every boundary is reached");
+            // The reference, found without the decoder this module drives: the first byte
+            // offset where the bytes on each side decode, alone, to the text on each side.
+            let enc = s.encoding.used;
+            let bom = s.encoding.bom_len;
+            let decoded = |b: &[u8]| enc.decode_without_bom_handling(b).0.into_owned();
+            let reference: Vec<usize> = all
+                .iter()
+                .map(|&t| {
+                    (bom..=bytes.len())
+                        .find(|&b| {
+                            decoded(&bytes[bom..b]) == s.text[..t]
+                                && decoded(&bytes[b..]) == s.text[t..]
+                        })
+                        .expect("a split of the bytes gives the split of the text")
+                })
+                .collect();
+            assert_eq!(whole, reference, "{:?}", s.encoding.used);
             for chunk_len in 1..=9 {
                 let got = byte_offsets_in_chunks(&mut &bytes[..], bytes.len(), &s, &all, chunk_len)
                     .unwrap();
