@@ -280,18 +280,26 @@ fn last_meta(b: &[u8]) -> Option<usize> {
 }
 
 /// The prescan's tokenizer over `b`; with a `markup`, the text that is not markup in it is
-/// skipped too. No `<meta` starts after `last`, so the scan ends once it is past it.
+/// skipped too. No `<meta` starts after `last`, so the scan ends once it is past it. Only a
+/// `<meta>`'s attributes are read; any other tag is skipped to where reading its attributes
+/// would end (`skip_attributes`), which is all the algorithm keeps of them.
 fn scan_meta(b: &[u8], markup: Option<Markup>, last: usize) -> Vec<FoundLabel> {
     let mut out = Vec::new();
     let mut pos = 0;
     while pos < b.len() && pos <= last {
-        let rest = &b[pos..];
-        if rest.starts_with(b"<!--") {
+        if b[pos] != b'<' {
+            pos += memchr::memchr(b'<', &b[pos..]).unwrap_or(b.len() - pos);
+            continue;
+        }
+        let next = b.get(pos + 1).copied().unwrap_or(0);
+        if next == b'!' && b[pos..].starts_with(b"<!--") {
             pos = find(b, pos + 2, b"-->").map_or(b.len(), |e| e + 3);
-        } else if markup == Some(Markup::Xml) && rest.starts_with(b"<![CDATA[") {
+        } else if next == b'!' && markup == Some(Markup::Xml) && b[pos..].starts_with(b"<![CDATA[")
+        {
             pos = find(b, pos + 9, b"]]>").map_or(b.len(), |e| e + 3);
-        } else if starts_with_ignore_case(rest, b"<meta")
-            && rest.get(5).is_some_and(|&c| is_space(c) || c == b'/')
+        } else if next | 0x20 == b'm'
+            && starts_with_ignore_case(&b[pos..], b"<meta")
+            && b.get(pos + 5).is_some_and(|&c| is_space(c) || c == b'/')
         {
             pos += 5;
             if let Some((r, kind)) = meta_charset(b, &mut pos) {
@@ -301,34 +309,28 @@ fn scan_meta(b: &[u8], markup: Option<Markup>, last: usize) -> Vec<FoundLabel> {
                     kind,
                 });
             }
-        } else if rest.len() > 1
-            && rest[0] == b'<'
-            && (rest[1].is_ascii_alphabetic()
-                || (rest[1] == b'/' && rest.get(2).is_some_and(u8::is_ascii_alphabetic)))
+        } else if next.is_ascii_alphabetic()
+            || (next == b'/' && b.get(pos + 2).is_some_and(u8::is_ascii_alphabetic))
         {
             pos += 1;
             let name_start = pos;
-            while pos < b.len() && !is_space(b[pos]) && b[pos] != b'>' {
-                pos += 1;
-            }
+            pos += b[pos..]
+                .iter()
+                .position(|&c| ENDS[usize::from(c)] & ENDS_TAG_NAME != 0)
+                .unwrap_or(b.len() - pos);
             let name = &b[name_start..pos];
-            while get_attribute(b, &mut pos).is_some() {}
-            pos += 1;
+            pos = skip_attributes(b, pos) + 1;
             if markup == Some(Markup::Html)
-                && let Some(raw) = RAW_TEXT_ELEMENTS.iter().find(|r| {
-                    name.strip_suffix(b"/")
-                        .unwrap_or(name)
-                        .eq_ignore_ascii_case(r)
-                })
+                && let Some(raw) = raw_text_element(name)
             {
                 let mut close = b"</".to_vec();
                 close.extend_from_slice(raw);
-                pos = match *raw {
+                pos = match raw {
                     b"plaintext" => b.len(),
                     _ => find_ignore_case(b, pos, &close).unwrap_or(b.len()),
                 };
             }
-        } else if rest.starts_with(b"<!") || rest.starts_with(b"</") || rest.starts_with(b"<?") {
+        } else if matches!(next, b'!' | b'/' | b'?') {
             pos = find(b, pos, b">").map_or(b.len(), |e| e + 1);
         } else {
             // Nothing but a `<` starts anything above.
@@ -336,6 +338,98 @@ fn scan_meta(b: &[u8], markup: Option<Markup>, last: usize) -> Vec<FoundLabel> {
         }
     }
     out
+}
+
+/// The raw-text element a start tag's name (with the `/` of `<script/>`) opens, if any.
+fn raw_text_element(name: &[u8]) -> Option<&'static [u8]> {
+    let name = name.strip_suffix(b"/").unwrap_or(name);
+    // Most names are shorter or longer than every raw-text element's, or start otherwise.
+    if !(3..=9).contains(&name.len())
+        || !matches!(name[0] | 0x20, b's' | b'x' | b'i' | b'n' | b't' | b'p')
+    {
+        return None;
+    }
+    RAW_TEXT_ELEMENTS
+        .iter()
+        .copied()
+        .find(|r| name.eq_ignore_ascii_case(r))
+}
+
+/// Bit of [`ENDS`]: the byte ends a tag's name in the prescan (space or `>`).
+const ENDS_TAG_NAME: u8 = 1;
+/// Bit of [`ENDS`]: the byte ends an attribute's name after its first byte (space, `/`, `>`, `=`).
+const ENDS_ATTR_NAME: u8 = 2;
+/// Bit of [`ENDS`]: the byte ends an unquoted attribute value (space or `>`).
+const ENDS_UNQUOTED: u8 = 4;
+
+/// Which runs of a tag each byte ends, so that names and values are read in one tight loop each.
+static ENDS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let spaces = [b'\t', b'\n', 0x0C, b'\r', b' '];
+    let mut i = 0;
+    while i < spaces.len() {
+        t[spaces[i] as usize] = ENDS_TAG_NAME | ENDS_ATTR_NAME | ENDS_UNQUOTED;
+        i += 1;
+    }
+    t[b'>' as usize] = ENDS_TAG_NAME | ENDS_ATTR_NAME | ENDS_UNQUOTED;
+    t[b'/' as usize] = ENDS_ATTR_NAME;
+    t[b'=' as usize] = ENDS_ATTR_NAME;
+    t
+};
+
+/// Where `while get_attribute(b, &mut pos).is_some() {}` leaves `pos` (at the tag's `>`, at the
+/// end, or on a quote that never closes), without building the attributes: a tag other than
+/// `<meta>` is read only to find where it ends.
+fn skip_attributes(b: &[u8], mut i: usize) -> usize {
+    let n = b.len();
+    let run = |i: usize, bit: u8| {
+        i + b[i..]
+            .iter()
+            .position(|&c| ENDS[usize::from(c)] & bit != 0)
+            .unwrap_or(n - i)
+    };
+    'attribute: loop {
+        while i < n && (is_space(b[i]) || b[i] == b'/') {
+            i += 1;
+        }
+        if i >= n || b[i] == b'>' {
+            return i;
+        }
+        // The name's first byte, even a `=`.
+        i = run(i + 1, ENDS_ATTR_NAME);
+        if i >= n {
+            return n;
+        }
+        match b[i] {
+            b'=' => {}
+            b'/' | b'>' => continue 'attribute,
+            _ => {
+                while i < n && is_space(b[i]) {
+                    i += 1;
+                }
+                if i >= n || b[i] != b'=' {
+                    continue 'attribute;
+                }
+            }
+        }
+        // The value, after the `=`.
+        i += 1;
+        while i < n && is_space(b[i]) {
+            i += 1;
+        }
+        if i >= n {
+            return n;
+        }
+        let q = b[i];
+        if q == b'"' || q == b'\'' {
+            match memchr::memchr(q, &b[i + 1..]) {
+                Some(k) => i += k + 2,
+                None => return i,
+            }
+        } else {
+            i = run(i, ENDS_UNQUOTED);
+        }
+    }
 }
 
 /// The `encoding` of an XML declaration (`<?xml version="1.0" encoding="ISO-8859-1"?>`) at the
@@ -377,6 +471,66 @@ pub fn xml_declared_encoding(bytes: &[u8]) -> Option<FoundLabel> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The scan as it was before tags other than `<meta>` were skipped without reading their
+    /// attributes: the oracle the fast scan must agree with.
+    fn scan_meta_oracle(b: &[u8], markup: Option<Markup>, last: usize) -> Vec<FoundLabel> {
+        let mut out = Vec::new();
+        let mut pos = 0;
+        while pos < b.len() && pos <= last {
+            let rest = &b[pos..];
+            if rest.starts_with(b"<!--") {
+                pos = find(b, pos + 2, b"-->").map_or(b.len(), |e| e + 3);
+            } else if markup == Some(Markup::Xml) && rest.starts_with(b"<![CDATA[") {
+                pos = find(b, pos + 9, b"]]>").map_or(b.len(), |e| e + 3);
+            } else if starts_with_ignore_case(rest, b"<meta")
+                && rest.get(5).is_some_and(|&c| is_space(c) || c == b'/')
+            {
+                pos += 5;
+                if let Some((r, kind)) = meta_charset(b, &mut pos) {
+                    out.push(FoundLabel {
+                        label: String::from_utf8_lossy(&b[r.clone()]).trim().to_string(),
+                        bytes: r,
+                        kind,
+                    });
+                }
+            } else if rest.len() > 1
+                && rest[0] == b'<'
+                && (rest[1].is_ascii_alphabetic()
+                    || (rest[1] == b'/' && rest.get(2).is_some_and(u8::is_ascii_alphabetic)))
+            {
+                pos += 1;
+                let name_start = pos;
+                while pos < b.len() && !is_space(b[pos]) && b[pos] != b'>' {
+                    pos += 1;
+                }
+                let name = &b[name_start..pos];
+                while get_attribute(b, &mut pos).is_some() {}
+                pos += 1;
+                if markup == Some(Markup::Html)
+                    && let Some(raw) = RAW_TEXT_ELEMENTS.iter().find(|r| {
+                        name.strip_suffix(b"/")
+                            .unwrap_or(name)
+                            .eq_ignore_ascii_case(r)
+                    })
+                {
+                    let mut close = b"</".to_vec();
+                    close.extend_from_slice(raw);
+                    pos = match *raw {
+                        b"plaintext" => b.len(),
+                        _ => find_ignore_case(b, pos, &close).unwrap_or(b.len()),
+                    };
+                }
+            } else if rest.starts_with(b"<!") || rest.starts_with(b"</") || rest.starts_with(b"<?")
+            {
+                pos = find(b, pos, b">").map_or(b.len(), |e| e + 1);
+            } else {
+                // Nothing but a `<` starts anything above.
+                pos += 1 + memchr::memchr(b'<', &b[pos + 1..]).unwrap_or(b.len() - pos - 1);
+            }
+        }
+        out
+    }
 
     fn meta(s: &str) -> Option<String> {
         html_prescan(s.as_bytes()).into_iter().next().map(|f| {
@@ -449,6 +603,137 @@ mod tests {
             let head = &b[..b.len().min(HTML_PRESCAN_LEN)];
             proptest::prop_assert_eq!(html_prescan(b), scan_meta(head, None, usize::MAX));
         }
+    }
+
+    /// Pieces of tags for the fast scan: quotes (closed or not) around `>`, `=` in odd places,
+    /// `/`, raw-text elements in any case, a BOM, and padding that puts a `<meta` across the
+    /// prescan's 1,024-byte boundary.
+    const TAG_PIECES: &[&str] = &[
+        "<meta charset=koi8-r>",
+        "<META http-equiv=content-type content='text/html; charset=big5'>",
+        "<meta",
+        "<p",
+        "<P title=\"a > b\"",
+        "</p",
+        "</",
+        "<?x",
+        "<!x",
+        "<!--",
+        "-->",
+        "<![CDATA[",
+        "]]>",
+        "<SCRIPT",
+        "<script/",
+        "</script>",
+        "<Style>",
+        "</STYLE>",
+        "<xmp>",
+        "<plaintext>",
+        "<textarea>",
+        "<title>",
+        "</title>",
+        "<iframe ",
+        "<noframes>",
+        "<nav>",
+        " a",
+        " charset",
+        "=",
+        " = ",
+        "=\"",
+        "='",
+        "\"",
+        "'",
+        ">",
+        "/",
+        "<",
+        " ",
+        "\t",
+        "x",
+        "\u{FEFF}",
+        "\u{E9}",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+
+        /// The scan that skips other tags without reading their attributes finds exactly what
+        /// the scan that read them found, in the three modes and through both entry points.
+        #[test]
+        fn skipping_tags_finds_what_reading_them_found(
+            parts in proptest::collection::vec(proptest::sample::select(TAG_PIECES), 0..80),
+            pad in 0usize..1100,
+        ) {
+            let doc = format!("{}{}", " ".repeat(pad), parts.concat());
+            let b = doc.as_bytes();
+            for markup in [None, Some(Markup::Html), Some(Markup::Xml)] {
+                proptest::prop_assert_eq!(
+                    scan_meta(b, markup, usize::MAX),
+                    scan_meta_oracle(b, markup, usize::MAX)
+                );
+            }
+            let head = &b[..b.len().min(HTML_PRESCAN_LEN)];
+            proptest::prop_assert_eq!(html_prescan(b), scan_meta_oracle(head, None, usize::MAX));
+            for markup in [Markup::Html, Markup::Xml] {
+                proptest::prop_assert_eq!(
+                    meta_declarations(b, markup),
+                    scan_meta_oracle(b, Some(markup), usize::MAX)
+                );
+            }
+        }
+
+        /// Any bytes at all: the tag skip ends where reading the attributes ended.
+        #[test]
+        fn skipping_attributes_ends_where_reading_them_ended(
+            b in proptest::collection::vec(proptest::sample::select(
+                b"ab =/>\"'\t\n<m".to_vec()), 0..40),
+            from in 0usize..40,
+        ) {
+            let from = from.min(b.len());
+            let mut pos = from;
+            while get_attribute(&b, &mut pos).is_some() {}
+            proptest::prop_assert_eq!(skip_attributes(&b, from), pos);
+        }
+    }
+
+    #[test]
+    fn the_fast_scan_agrees_on_the_edges() {
+        let cases = [
+            // `>` inside a quoted value does not end the tag; a quote after a name's `=` as its
+            // first byte, or inside an unquoted value, opens nothing.
+            "<p title='<meta charset=a>'><meta charset=b>",
+            "<p =\"x><meta charset=a>\"><meta charset=b>",
+            "<p a=b=\"x><meta charset=a>\"><meta charset=b>",
+            "<p a/=\"x><meta charset=a>\">",
+            // A quote that never closes ends the tag on it.
+            "<p a=\"<meta charset=a>",
+            "<p a='x><meta charset=b>",
+            // Comments, uppercase, raw text, and a BOM before the first tag.
+            "\u{FEFF}<!-- <meta charset=a> --><META CHARSET=b>",
+            "<SCRIPT>'<meta charset=a>'</Script><meta charset=b>",
+            "<script/><meta charset=a></script><meta charset=b>",
+            "<plaintext><meta charset=a>",
+            "</script><meta charset=a>",
+        ];
+        for doc in cases {
+            let b = doc.as_bytes();
+            for markup in [None, Some(Markup::Html), Some(Markup::Xml)] {
+                assert_eq!(
+                    scan_meta(b, markup, usize::MAX),
+                    scan_meta_oracle(b, markup, usize::MAX),
+                    "{doc:?} {markup:?}"
+                );
+            }
+        }
+        // The `<meta` split at the prescan's boundary: only the whole-document scan sees it.
+        let split = format!("{}<meta charset=latin1>", " ".repeat(HTML_PRESCAN_LEN - 3));
+        assert!(html_prescan(split.as_bytes()).is_empty());
+        assert_eq!(
+            meta_declarations(split.as_bytes(), Markup::Html)[0].label,
+            "latin1"
+        );
+        assert_eq!(skip_attributes(b"a='x>", 0), 2);
+        assert_eq!(skip_attributes(b"=\"x>\">", 0), 3);
+        assert_eq!(skip_attributes(b" a = \"x>\" b>", 0), 11);
     }
 
     #[test]

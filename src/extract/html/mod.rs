@@ -146,20 +146,80 @@ fn is_expression(text: &str, attr: &LocatedAttribute) -> bool {
     })
 }
 
+/// For each first byte of an attribute name, the lengths (a bit each, 31 for any longer) of the
+/// names [`value_kind`] may give a kind for: `xmlns:*` and every name it matches.
+const MAY_HOLD_URLS: [u32; 256] = {
+    const NAMES: [&str; 18] = [
+        "href",
+        "src",
+        "srcset",
+        "action",
+        "formaction",
+        "cite",
+        "data",
+        "poster",
+        "manifest",
+        "ping",
+        "background",
+        "longdesc",
+        "usemap",
+        "itemid",
+        "itemtype",
+        "xmlns",
+        "content",
+        "xlink:href",
+    ];
+    let mut t = [0u32; 256];
+    let mut k = 0;
+    while k < NAMES.len() {
+        let b = NAMES[k].as_bytes();
+        t[b[0] as usize] |= 1 << (if b.len() < 31 { b.len() } else { 31 });
+        k += 1;
+    }
+    // `xmlns:` and any prefix after it: every length from 6 on.
+    t[b'x' as usize] |= !0u32 << 6;
+    t
+};
+
+/// False when [`value_kind`] gives no kind for `attribute` whatever the tag, by its first byte
+/// and length: most attributes of a page (`class`, `id`, `style`, `title`, `alt`) are none of
+/// its names, and were each compared with them (about 60 instructions an attribute).
+fn may_hold_urls(attribute: &str) -> bool {
+    let b = attribute.as_bytes();
+    b.first()
+        .is_some_and(|&c| MAY_HOLD_URLS[usize::from(c)] & (1 << b.len().min(31)) != 0)
+}
+
 /// How `attribute` of `tag` holds URLs, if it does.
 fn value_kind(tag: &FoundTag<'_>, attribute: &str) -> Option<ValueKind> {
-    if attribute.starts_with("xmlns:")
-        || (tag.foreign && matches!(attribute, "href" | "xlink:href"))
-    {
+    if !may_hold_urls(attribute) {
+        return None;
+    }
+    let is_meta = tag.name == html5ever::local_name!("meta");
+    let refresh = || {
+        tag.value("http-equiv")
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"))
+    };
+    kind_by_name(&tag.name, tag.foreign, is_meta, refresh, attribute)
+}
+
+/// [`value_kind`] of the element named `element` (`is_meta`: a `<meta>`, whose `http-equiv`
+/// says `refresh` when asked), in foreign content or not, without the look at the name's first
+/// byte and length.
+fn kind_by_name(
+    element: &str,
+    foreign: bool,
+    is_meta: bool,
+    refresh: impl FnOnce() -> bool,
+    attribute: &str,
+) -> Option<ValueKind> {
+    if attribute.starts_with("xmlns:") || (foreign && matches!(attribute, "href" | "xlink:href")) {
         return Some(ValueKind::Url);
     }
-    if tag.name == html5ever::local_name!("meta") && attribute == "content" {
-        let refresh = tag
-            .value("http-equiv")
-            .is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"));
-        return refresh.then_some(ValueKind::Refresh);
+    if is_meta && attribute == "content" {
+        return refresh().then_some(ValueKind::Refresh);
     }
-    listed_kind(&tag.name, attribute)
+    listed_kind(element, attribute)
 }
 
 /// [`URL_ATTRIBUTES`]' entry for `attribute` of `element`, as a `match`: it is asked for every
@@ -721,6 +781,57 @@ mod tests {
 
     fn row(origin: &str, iri: &str, src: &str) -> (String, String, String) {
         (origin.into(), iri.into(), src.into())
+    }
+
+    /// Names no kind is given for, whatever the tag, are the ones the look at the first byte and
+    /// length turns away: every name of the table, their neighbours in length and first byte,
+    /// `xmlns:` prefixes, and every name of up to three bytes over a few letters.
+    #[test]
+    fn the_look_at_a_name_turns_away_only_names_of_no_kind() {
+        let mut names: Vec<String> = URL_ATTRIBUTES
+            .iter()
+            .map(|&(_, name, _)| name.to_string())
+            .chain(["content", "xlink:href", "xmlns:", "xmlns:xlink", "xmlns:a"].map(String::from))
+            .collect();
+        for name in names.clone() {
+            names.push(format!("{name}x"));
+            names.push(name[..name.len() - 1].to_string());
+            names.push(format!("x{name}"));
+            names.push(format!("xmlns:{name}{}", "y".repeat(30)));
+        }
+        let letters = ["", "a", "c", "h", "s", "x", "r", ":", "-"];
+        for a in letters {
+            for b in letters {
+                for c in letters {
+                    names.push(format!("{a}{b}{c}"));
+                }
+            }
+        }
+        names.extend(
+            [
+                "class", "id", "style", "title", "alt", "type", "rel", "name",
+            ]
+            .map(String::from),
+        );
+        let mut elements: Vec<&str> = URL_ATTRIBUTES
+            .iter()
+            .flat_map(|(elements, _, _)| elements.iter().copied())
+            .collect();
+        elements.extend(["div", "meta", "svg", "x"]);
+        let mut kinds = 0;
+        for name in &names {
+            for element in &elements {
+                for (foreign, is_meta) in [(false, false), (true, false), (false, true)] {
+                    let kind = kind_by_name(element, foreign, is_meta, || true, name);
+                    kinds += usize::from(kind.is_some());
+                    assert!(
+                        may_hold_urls(name) || kind.is_none(),
+                        "{element}@{name} turned away"
+                    );
+                }
+            }
+        }
+        assert!(kinds > 100);
     }
 
     #[test]

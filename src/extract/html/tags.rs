@@ -100,11 +100,13 @@ pub struct FoundTag<'t> {
     /// The end of the HTML in `text`.
     end: usize,
     place: Place,
-    /// A crowded tag's attributes, read from the source as they are asked for.
-    crowded: Option<Kept>,
-    /// The first raw attribute of each name (lowercased), for a tag with many (made on the first
-    /// lookup; names already in lowercase are not copied).
-    index: Option<std::collections::HashMap<std::borrow::Cow<'t, str>, usize>>,
+    /// A crowded tag's attributes, read from the source as they are asked for. (Boxed, as the
+    /// index below: each tag is moved to the sink's callback, and these rare parts made it
+    /// about 200 bytes, copied for every start tag of a page.)
+    crowded: Option<Box<Kept>>,
+    /// The raw value of the first attribute of each name (lowercased), for a tag with many (made
+    /// on the first lookup; names already in lowercase are not copied).
+    index: Option<Box<RawValues<'t>>>,
 }
 
 /// The attributes of a crowded tag that the tokenizer would keep, the first of each name. Only
@@ -174,13 +176,17 @@ impl Kept {
     }
 }
 
+/// The raw value (`None`: no `=`) of the first attribute of each name, lowercased.
+type RawValues<'t> = std::collections::HashMap<Cow<'t, str>, Option<Range<usize>>>;
+
 /// Where a start tag is in the source.
 enum Place {
-    /// Its `<` and raw attributes.
+    /// Its `<`, where its attributes start (just after its name), and just after its `>`. The
+    /// attributes are read from the source when one is located, up to it: a list of each tag's
+    /// raw attributes cost an allocation per tag with a URL.
     Found {
         start: usize,
-        raw: Vec<RawAttribute>,
-        /// Just after its `>`.
+        name_end: usize,
         after: usize,
     },
     /// Not in the source as the tokenizer read it (a NUL in its name): nothing to locate.
@@ -193,7 +199,7 @@ enum Place {
 impl FoundTag<'_> {
     /// How many attributes it has (duplicates dropped).
     fn len(&self) -> usize {
-        self.crowded.as_ref().map_or(self.attrs.len(), Kept::len)
+        self.crowded.as_ref().map_or(self.attrs.len(), |k| k.len())
     }
 
     /// Attribute `i` of a crowded tag, read from the source.
@@ -236,16 +242,20 @@ impl FoundTag<'_> {
         self.attrs.get(i).map(|a| Cow::Borrowed(&*a.value))
     }
 
-    /// Offset of its `<`, and its raw attributes; `None` when it is not in the source.
-    fn found(&mut self) -> Option<(usize, &[RawAttribute])> {
+    /// Offset of its `<`; `None` when it is not in the source.
+    fn found(&mut self) -> Option<usize> {
         if let Place::Between { from, to } = self.place {
             self.place = match find_start_tag(self.text, from, Some(to), self.end, &self.name) {
-                Some((start, raw, after)) => Place::Found { start, raw, after },
+                Some((start, name_end, after)) => Place::Found {
+                    start,
+                    name_end,
+                    after,
+                },
                 None => Place::Missing,
             };
         }
-        match &self.place {
-            Place::Found { start, raw, .. } => Some((*start, raw)),
+        match self.place {
+            Place::Found { start, .. } => Some(start),
             _ => None,
         }
     }
@@ -293,42 +303,49 @@ impl FoundTag<'_> {
         let value = std::mem::take(&mut self.attrs[i].value);
         let name = self.attrs[i].name.local.to_string();
         self.found()?;
-        let Place::Found { raw, .. } = &self.place else {
+        let Place::Found { name_end, .. } = self.place else {
             return None;
         };
+        let (end, many) = (self.end, self.attrs.len() > 32);
         // A search per attribute is quadratic in a tag of thousands: past a few dozen, a map.
-        if raw.len() > 32 && self.index.is_none() {
-            let mut index = std::collections::HashMap::with_capacity(raw.len());
-            for (k, r) in raw.iter().enumerate() {
+        if many && self.index.is_none() {
+            let mut index = RawValues::new();
+            scan_attributes_each(text, name_end, end, &mut |r| {
                 let name = &text[r.name.clone()];
                 let key = if name.bytes().any(|b| b.is_ascii_uppercase()) {
-                    std::borrow::Cow::Owned(name.to_ascii_lowercase())
+                    Cow::Owned(name.to_ascii_lowercase())
                 } else {
-                    std::borrow::Cow::Borrowed(name)
+                    Cow::Borrowed(name)
                 };
-                index.entry(key).or_insert(k);
-            }
-            self.index = Some(index);
+                index.entry(key).or_insert(r.value);
+                true
+            });
+            self.index = Some(Box::new(index));
         }
         let found = match &self.index {
             Some(index) => index
                 .get(name.to_ascii_lowercase().as_str())
-                .map(|&k| &raw[k]),
-            None => raw
-                .iter()
-                .find(|r| text[r.name.clone()].eq_ignore_ascii_case(&name)),
+                .cloned()
+                .flatten(),
+            None => {
+                // The first of its name, read up to it.
+                let mut found = None;
+                scan_attributes_each(text, name_end, end, &mut |r| {
+                    if !text[r.name.clone()].eq_ignore_ascii_case(&name) {
+                        return true;
+                    }
+                    found = r.value;
+                    false
+                });
+                found
+            }
         };
-        Some(locate(
-            text,
-            found.and_then(|r| r.value.clone()),
-            name,
-            &value,
-        ))
+        Some(locate(text, found, name, &value))
     }
 
     /// The tag with every attribute located; `None` when it is not in the source.
     pub fn into_located(mut self) -> Option<LocatedTag> {
-        let start = self.found()?.0;
+        let start = self.found()?;
         let text = self.text;
         let attributes = (0..self.len())
             .map(|i| {
@@ -442,8 +459,12 @@ impl<'t> TokenSink for Locator<'t, '_> {
                     } else if let Some(c) = crowded {
                         self.cursor.set(c.end);
                     } else if let Some(p) = find_tag(text, self.cursor.get(), end, &name, true) {
-                        self.cursor
-                            .set(scan_attributes(text, p + 2 + name.len(), end).1);
+                        self.cursor.set(scan_attributes_each(
+                            text,
+                            p + 2 + name.len(),
+                            end,
+                            &mut |_| true,
+                        ));
                     }
                     return TokenSinkResult::Continue;
                 }
@@ -473,9 +494,13 @@ impl<'t> TokenSink for Locator<'t, '_> {
                         to,
                     }),
                     (None, None) => find_start_tag(text, self.cursor.get(), None, end, &name).map(
-                        |(start, raw, after)| {
+                        |(start, name_end, after)| {
                             self.cursor.set(after);
-                            Place::Found { start, raw, after }
+                            Place::Found {
+                                start,
+                                name_end,
+                                after,
+                            }
                         },
                     ),
                 };
@@ -487,10 +512,13 @@ impl<'t> TokenSink for Locator<'t, '_> {
                 };
                 let (attrs, kept, place) = match crowded {
                     Some(tag) => {
-                        let kept = kept_attributes(text, &tag, self.most_names);
-                        let (start, after) = (tag.start, tag.end);
-                        let raw = Vec::new();
-                        (attrs, Some(kept), Some(Place::Found { start, raw, after }))
+                        let kept = Box::new(kept_attributes(text, &tag, self.most_names));
+                        let place = Place::Found {
+                            start: tag.start,
+                            name_end: tag.blank.start,
+                            after: tag.end,
+                        };
+                        (attrs, Some(kept), Some(place))
                     }
                     None => (attrs, None, place),
                 };
@@ -639,8 +667,8 @@ fn switch_after(name: &LocalName) -> TokenSinkResult<()> {
     }
 }
 
-/// The start tag named `name` at or after `from`: its `<`, raw attributes and the offset just
-/// after its `>`. The first tag of that name is it, unless the tokenizer is known to have ended
+/// The start tag named `name` at or after `from`: its `<`, where its attributes start (just
+/// after its name) and the offset just after its `>`. The first tag of that name is it, unless the tokenizer is known to have ended
 /// the tag elsewhere (`to`): a look-alike in text the tokenizer does not read as markup (a
 /// CDATA section in SVG) is then passed over for the one that ends there.
 fn find_start_tag(
@@ -649,21 +677,22 @@ fn find_start_tag(
     to: Option<usize>,
     end: usize,
     name: &str,
-) -> Option<(usize, Vec<RawAttribute>, usize)> {
+) -> Option<(usize, usize, usize)> {
     let first = find_tag(text, from, end, name, false)?;
-    let (raw, after) = scan_attributes(text, first + 1 + name.len(), end);
+    let name_end = first + 1 + name.len();
+    let after = scan_attributes_each(text, name_end, end, &mut |_| true);
     let Some(to) = to.filter(|&to| to != after) else {
-        return Some((first, raw, after));
+        return Some((first, name_end, after));
     };
     let mut at = first + 1;
     while let Some(p) = find_tag(text, at, to, name, false) {
-        let (raw, after) = scan_attributes(text, p + 1 + name.len(), end);
-        if after == to {
-            return Some((p, raw, after));
+        let name_end = p + 1 + name.len();
+        if scan_attributes_each(text, name_end, end, &mut |_| true) == to {
+            return Some((p, name_end, to));
         }
         at = p + 1;
     }
-    Some((first, raw, after))
+    Some((first, name_end, after))
 }
 
 fn is_space(b: u8) -> bool {
@@ -707,20 +736,38 @@ fn find_comment(text: &str, from: usize, end: usize) -> Option<usize> {
 }
 
 /// Scans attributes from `from` (just after the tag name) with the tokenizer's attribute states;
-/// returns them and the offset just after the tag's `>`.
+/// returns them and the offset just after the tag's `>`: the list the tests locate attributes
+/// in, to compare with locating each without it.
+#[cfg(test)]
 fn scan_attributes(text: &str, from: usize, end: usize) -> (Vec<RawAttribute>, usize) {
-    let b = text.as_bytes();
     let mut attrs = Vec::new();
+    let after = scan_attributes_each(text, from, end, &mut |a| {
+        attrs.push(a);
+        true
+    });
+    (attrs, after)
+}
+
+/// Scans attributes from `from` (just after the tag name) with the tokenizer's attribute states,
+/// handing each to `each` in order (no list of them is made) until it returns false; returns the
+/// offset just after the tag's `>` (when `each` stopped it, where it stopped).
+fn scan_attributes_each(
+    text: &str,
+    from: usize,
+    end: usize,
+    each: &mut impl FnMut(RawAttribute) -> bool,
+) -> usize {
+    let b = text.as_bytes();
     let mut i = from;
     loop {
         while i < end && (is_space(b[i]) || b[i] == b'/') {
             i += 1;
         }
         if i >= end {
-            return (attrs, end);
+            return end;
         }
         if b[i] == b'>' {
-            return (attrs, i + 1);
+            return i + 1;
         }
         let name_start = i;
         if b[i] == b'=' {
@@ -753,12 +800,16 @@ fn scan_attributes(text: &str, from: usize, end: usize) -> (Vec<RawAttribute>, u
                 i = j;
                 vs..j
             };
-            attrs.push(RawAttribute {
+            if !each(RawAttribute {
                 name,
                 value: Some(value),
-            });
+            }) {
+                return i;
+            }
         } else {
-            attrs.push(RawAttribute { name, value: None });
+            if !each(RawAttribute { name, value: None }) {
+                return j;
+            }
             i = j;
         }
     }
@@ -1190,6 +1241,88 @@ mod tests {
             "<svg><![CDATA[",
         ] {
             let _ = tags(html);
+        }
+    }
+
+    /// Pieces of start tags: duplicate names in any case, every quoting, `/` and `=` in odd
+    /// places, values holding `>` and quotes, text between tags.
+    const TAG_PIECES: &[&str] = &[
+        "<a",
+        "<IMG",
+        "<link",
+        "<a/",
+        " href=x",
+        " HREF='y'",
+        " href",
+        " src=\"s>t\"",
+        " Src",
+        " srcset = 'a 1x'",
+        " title=\"<a href=z>\"",
+        " =",
+        "=",
+        " ping=p",
+        "/",
+        " ",
+        "\t",
+        ">",
+        "/>",
+        "'",
+        "\"",
+        "text",
+        "&amp;",
+        " x=1",
+        " X",
+        "<",
+        "</a>",
+        "<!-- <a href=c> -->",
+    ];
+
+    /// Where each located attribute's value is, read from a full list of the tag's raw
+    /// attributes (the first of its name): what locating it without making that list must give.
+    fn located_as_by_list(html: &str) {
+        for t in tags(html) {
+            let (raw, _) = scan_attributes(html, t.start + 1 + t.name.len(), html.len());
+            for a in &t.attributes {
+                let first = raw
+                    .iter()
+                    .find(|r| html[r.name.clone()].eq_ignore_ascii_case(&a.name))
+                    .and_then(|r| r.value.clone());
+                assert_eq!(a.raw, first, "{html:?}: {}", a.name);
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+        /// An attribute located by reading its tag up to it is the one the tag's full list
+        /// gives, in tags of a few attributes and of more than the few dozen a map is made for.
+        #[test]
+        fn attributes_are_located_as_the_full_list_locates_them(
+            parts in proptest::collection::vec(proptest::sample::select(TAG_PIECES), 0..60),
+            many in 0usize..3,
+        ) {
+            let mut html = parts.concat();
+            if many > 0 {
+                let filler: String = (0..40 * many).map(|k| format!(" d{k}=v")).collect();
+                html = format!("<a{filler}{html}");
+            }
+            located_as_by_list(&html);
+        }
+    }
+
+    #[test]
+    fn attributes_are_located_as_the_full_list_locates_them_on_the_edges() {
+        let filler: String = (0..40).map(|k| format!(" d{k}=v")).collect();
+        for html in [
+            "<a title=x HREF='/1' href=/2>",
+            "<a href>",
+            "<a href = \"/q\" href='/r'>",
+            "<img srcset='a 1x' src=/s src=/t>",
+            &format!("<a{filler} HREF=/u href=/v>"),
+            &format!("<img{filler} src>"),
+        ] {
+            located_as_by_list(html);
         }
     }
 }
