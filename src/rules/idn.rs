@@ -9,6 +9,8 @@
 use std::borrow::Cow;
 use std::ops::{ControlFlow, Range};
 
+use smallvec::SmallVec;
+
 use crate::iri::props::bidi_class;
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 use unicode_bidi::BidiClass;
@@ -436,9 +438,13 @@ thread_local! {
 /// Whether IDNA2008 (RFC 5891 §5.4, RFC 5892, RFC 5893; [`idna2008::check_domain`]) accepts
 /// the name at `range` of `text`, split into `labels`, as it is written (empty labels and
 /// lengths are not its business), remembered by the name's text ([`name_memo`]).
-pub(super) fn accepted_as_written(text: &str, range: Range<usize>, labels: &DnsLabels<'_>) -> bool {
+pub(super) fn accepted_as_written(
+    text: &str,
+    range: Range<usize>,
+    labels: impl Iterator<Item = Range<usize>>,
+) -> bool {
     name_memo::remembered(&ACCEPTED_AS_WRITTEN, text[range].as_bytes(), || {
-        let written: Vec<&str> = labels.clone().map(|l| &text[l]).collect();
+        let written: Vec<&str> = labels.map(|l| &text[l]).collect();
         idna2008::check_domain(&written).is_empty()
     })
 }
@@ -460,21 +466,28 @@ fn valid_as_written(
     labels: &DnsLabels<'_>,
     root_dot: bool,
 ) -> bool {
-    let last = labels.clone().count().saturating_sub(1);
-    let shaped = labels.clone().enumerate().all(|(i, r)| {
-        let label = &text[r];
-        if label.is_empty() {
-            i == last && i > 0 && root_dot
-        } else {
-            !label.contains("--")
+    // The labels found once for the three passes below (a name within DNS's limits, as every
+    // name asked about here is, has at most 127).
+    let ranges: SmallVec<[Range<usize>; 8]> = labels.clone().collect();
+    let last = ranges.len().saturating_sub(1);
+    for (i, r) in ranges.iter().enumerate() {
+        let b = &text.as_bytes()[r.clone()];
+        if b.is_empty() {
+            if i == last && i > 0 && root_dot {
+                continue;
+            }
+            return false;
         }
-    });
-    if !shaped || !accepted_as_written(text, range, labels) {
+        if memchr::memchr_iter(b'-', b).any(|p| b.get(p + 1) == Some(&b'-')) {
+            return false;
+        }
+    }
+    if !accepted_as_written(text, range, ranges.iter().cloned()) {
         return false;
     }
     let mut total = 0usize;
-    for r in labels.clone() {
-        let label = &text[r];
+    for r in &ranges {
+        let label = &text[r.clone()];
         if label.is_empty() {
             continue; // the root label of a trailing dot: no octets, and its dot is not counted
         }

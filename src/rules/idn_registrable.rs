@@ -103,7 +103,7 @@ fn check_name(text: &str, name: &DnsName<'_>, sink: &mut Sink<'_>) {
     // The verdict is remembered by the name ([`idn::accepted_as_written`]): a document
     // repeats its hosts, and `idn-invalid` asks it of the same name.
     if plain
-        && idn::accepted_as_written(text, name.range.clone(), &name.labels)
+        && idn::accepted_as_written(text, name.range.clone(), name.labels.clone())
     {
         return;
     }
