@@ -494,8 +494,8 @@ fn valid_as_written(
         let octets = if label.is_ascii() {
             label.len()
         } else {
-            match idna::punycode::encode_str(label) {
-                Some(p) => 4 + p.len(),
+            match punycode_len(label) {
+                Some(n) => 4 + n,
                 None => return false,
             }
         };
@@ -505,6 +505,78 @@ fn valid_as_written(
         total += octets + 1;
     }
     total.saturating_sub(1) <= 253
+}
+
+/// The length of the Punycode form of `label` (RFC 3492 §6.3, as `idna::punycode::encode_str`
+/// computes it, overflow included), counted without writing it: only its length is asked, for
+/// each Unicode label of every name `idn-invalid` decides without ToASCII.
+fn punycode_len(label: &str) -> Option<usize> {
+    const BASE: u32 = 36;
+    const T_MIN: u32 = 1;
+    const T_MAX: u32 = 26;
+    let (mut input_length, mut basic_length) = (0u32, 0u32);
+    for c in label.chars() {
+        input_length = input_length.checked_add(1)?;
+        basic_length += u32::from(c.is_ascii());
+    }
+    let mut out = basic_length as usize + usize::from(basic_length > 0);
+    let mut code_point = 0x80u32;
+    let mut delta = 0u32;
+    let mut bias = 72u32;
+    let mut processed = basic_length;
+    while processed < input_length {
+        let min_code_point = label
+            .chars()
+            .map(|c| c as u32)
+            .filter(|&c| c >= code_point)
+            .min()?;
+        delta = delta.checked_add((min_code_point - code_point).checked_mul(processed + 1)?)?;
+        code_point = min_code_point;
+        for c in label.chars().map(|c| c as u32) {
+            if c < code_point {
+                delta = delta.checked_add(1)?;
+            }
+            if c == code_point {
+                let mut q = delta;
+                let mut k = BASE;
+                loop {
+                    let t = if k <= bias {
+                        T_MIN
+                    } else if k >= bias + T_MAX {
+                        T_MAX
+                    } else {
+                        k - bias
+                    };
+                    if q < t {
+                        break;
+                    }
+                    out += 1;
+                    q = (q - t) / (BASE - t);
+                    k += BASE;
+                }
+                out += 1;
+                bias = punycode_adapt(delta, processed + 1, processed == basic_length);
+                delta = 0;
+                processed += 1;
+            }
+        }
+        delta += 1;
+        code_point += 1;
+    }
+    Some(out)
+}
+
+/// RFC 3492 §6.1's bias adaptation.
+fn punycode_adapt(mut delta: u32, num_points: u32, first_time: bool) -> u32 {
+    const BASE: u32 = 36;
+    delta /= if first_time { 700 } else { 2 };
+    delta += delta / num_points;
+    let mut k = 0;
+    while delta > ((BASE - 1) * 26) / 2 {
+        delta /= BASE - 1;
+        k += BASE;
+    }
+    k + (BASE * delta) / (delta + 38)
 }
 
 /// One label as checked: its range in the IRI and its text, `%XX` decoded.
@@ -1022,6 +1094,37 @@ mod tests {
     fn valid_by_idna2008(name: &str, root_dot: bool) -> bool {
         let labels = DnsLabels::new(name, 0..name.len());
         valid_as_written(name, 0..name.len(), &labels, root_dot)
+    }
+
+    /// The length counted is the length of the Punycode written, on labels of every kind of
+    /// code point, long labels, and labels that overflow.
+    #[test]
+    fn punycode_len_is_the_length_written() {
+        let mut labels: Vec<String> = Vec::new();
+        for c in ('\u{80}'..='\u{10FFFF}').step_by(97) {
+            labels.push(format!("{c}"));
+            labels.push(format!("ab{c}c{c}\u{E9}"));
+        }
+        for n in [1, 2, 5, 10, 20, 40, 63, 100, 1000] {
+            labels.push("\u{436}".repeat(n));
+            labels.push("\u{10FFFF}\u{80}".repeat(n));
+            labels.push(format!("{}x\u{4E2D}", "a".repeat(n)));
+            labels.push(
+                (0..n)
+                    .map(|k| char::from_u32(0x400 + (k as u32 * 7919) % 0x7000).unwrap_or('x'))
+                    .collect(),
+            );
+        }
+        for l in ["g\u{43E}\u{43E}gle", "b\u{FC}cher", "\u{5D0}\u{5D1}", "\u{1F600}", "a"] {
+            labels.push(l.to_string());
+        }
+        for l in &labels {
+            assert_eq!(
+                punycode_len(l),
+                idna::punycode::encode_str(l).map(|p| p.len()),
+                "{l:?}"
+            );
+        }
     }
 
     /// The answer IDNA2008's check gives `idn-invalid` is ToASCII's wherever it gives one: on a
