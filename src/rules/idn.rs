@@ -41,6 +41,7 @@ pub(super) const UTS46: Uts46 = Uts46::new();
 /// ToASCII with every check on; `root_dot` allows a trailing root dot (`example.com.`, a fully
 /// qualified name: see [`DnsName::root_dot`]).
 pub(super) fn to_ascii(domain: &str, root_dot: bool) -> Result<Cow<'_, str>, idna::Errors> {
+    crate::work::add(crate::work::Work::Uts46Names, 1);
     let length = if root_dot {
         DnsLength::VerifyAllowRootDot
     } else {
