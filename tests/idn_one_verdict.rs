@@ -30,7 +30,9 @@ fn a_name_idna2008_accepts_is_not_read_again_by_uts46() {
     for k in 0..60u32 {
         let a = char::from_u32(0x430 + k % 32).unwrap();
         let b = char::from_u32(0xE0 + k % 23).unwrap();
-        text.push_str(&format!("see https://g{a}{a}gle{k}.com/p and https://b{b}cher{k}.de/\n"));
+        text.push_str(&format!(
+            "see https://g{a}{a}gle{k}.com/p and https://b{b}cher{k}.de/\n"
+        ));
     }
     let (found, runs) = findings(&text);
     assert_eq!(runs, 0, "{runs} names given to ToASCII");
@@ -47,7 +49,9 @@ fn names_idna2008_leaves_undecided_still_get_uts46s_verdict() {
     // ToASCII, and reported as before.
     // Thirty-two letters twice: more than 63 octets in Punycode (a letter repeated alone
     // would be written short).
-    let long: String = ('\u{430}'..='\u{44F}').chain('\u{430}'..='\u{44F}').collect();
+    let long: String = ('\u{430}'..='\u{44F}')
+        .chain('\u{430}'..='\u{44F}')
+        .collect();
     let lines = [
         ("https://G\u{43E}\u{43E}gle.com/", None),
         ("https://a\u{2764}b.com/", Some("idn-not-registrable")),
@@ -55,7 +59,10 @@ fn names_idna2008_leaves_undecided_still_get_uts46s_verdict() {
         ("https://\u{436}..com/", Some("idn-invalid")),
         ("https://a\u{E9}--b.com/", Some("idn-invalid")),
     ];
-    let text: String = lines.iter().map(|(l, _)| format!("see {l} here\n")).collect();
+    let text: String = lines
+        .iter()
+        .map(|(l, _)| format!("see {l} here\n"))
+        .collect();
     let (found, runs) = findings(&text);
     // Each name once by `idn-invalid`, and the one `idn-not-registrable` reports once more by
     // it (a name too long for DNS would be `idn-invalid`'s alone).

@@ -29,7 +29,7 @@ impl HostLabel<'_> {
             format!(
                 "the host label `{}` (decoded: `{}`)",
                 escape_unsafe(self.written),
-                escape_unsafe(&self.text)
+                escape_unsafe(self.text)
             )
         } else {
             format!("the host label `{}`", escape_unsafe(self.written))
@@ -53,7 +53,10 @@ impl HostLabel<'_> {
 /// are not valid Punycode (`idn-invalid` reports them). The labels, their decoded forms and the
 /// TLD are found once per IRI for the three rules that ask; each asks without allocating (a
 /// name's labels are handed over from the stack).
-pub(super) fn for_each_name(input: &IriCheck<'_>, mut f: impl FnMut(&[HostLabel<'_>], Option<&str>)) {
+pub(super) fn for_each_name(
+    input: &IriCheck<'_>,
+    mut f: impl FnMut(&[HostLabel<'_>], Option<&str>),
+) {
     let text = input.text;
     for name in input.host_names.get_or_init(|| names(input)) {
         let labels: SmallVec<[HostLabel<'_>; 4]> = name

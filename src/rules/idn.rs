@@ -18,8 +18,8 @@ use unicode_normalization::char::is_combining_mark;
 
 use super::{Check, IriCheck, Rule, Severity, Sink, name_memo, shorten_escaped};
 use crate::iri::chars::{describe, escape_unsafe};
-use crate::iri::idna2008::bidi::{bidi_rule, is_rtl_label};
 use crate::iri::idna2008;
+use crate::iri::idna2008::bidi::{bidi_rule, is_rtl_label};
 use crate::iri::percent::{self, Decoded};
 use crate::iri::to_uri::uses_dns;
 use crate::iri::{HostKind, Iri, IssueKind};
@@ -1116,7 +1116,13 @@ mod tests {
                     .collect(),
             );
         }
-        for l in ["g\u{43E}\u{43E}gle", "b\u{FC}cher", "\u{5D0}\u{5D1}", "\u{1F600}", "a"] {
+        for l in [
+            "g\u{43E}\u{43E}gle",
+            "b\u{FC}cher",
+            "\u{5D0}\u{5D1}",
+            "\u{1F600}",
+            "a",
+        ] {
             labels.push(l.to_string());
         }
         for l in &labels {

@@ -102,9 +102,7 @@ fn check_name(text: &str, name: &DnsName<'_>, sink: &mut Sink<'_>) {
     // name is NFC): nothing to report, and UTS #46 need not run (the common case).
     // The verdict is remembered by the name ([`idn::accepted_as_written`]): a document
     // repeats its hosts, and `idn-invalid` asks it of the same name.
-    if plain
-        && idn::accepted_as_written(text, name.range.clone(), name.labels.clone())
-    {
+    if plain && idn::accepted_as_written(text, name.range.clone(), name.labels.clone()) {
         return;
     }
     let Some(whole) = idn::percent_decode(raw) else {
