@@ -80,9 +80,13 @@ pub enum Work {
     /// Searches of an IRI's `%HH` triplets by the percent rules: none for an IRI without a
     /// `%`, which one scan per IRI finds ([`crate::rules::IriCheck::encodes_octet`]).
     PercentSearches,
+    /// Whole DNS names given to UTS #46 ToASCII by `idn-invalid` and `idn-not-registrable`: a
+    /// Unicode name IDNA2008 accepts as written (which `idn-not-registrable` asks anyway) needs
+    /// only its lengths checked, not a second reading by UTS #46.
+    Uts46Names,
 }
 
-const KINDS: usize = 24;
+const KINDS: usize = 25;
 
 /// Every kind of work, in the order of [`all`]'s counts.
 pub const ALL: [Work; KINDS] = [
@@ -110,6 +114,7 @@ pub const ALL: [Work; KINDS] = [
     Work::SpokenWords,
     Work::NameAnswers,
     Work::PercentSearches,
+    Work::Uts46Names,
 ];
 
 thread_local! {

@@ -2,8 +2,9 @@
 //! time, `xn--` labels decoded, letters case-folded. Shared by the rules that follow those
 //! policies (`restricted-character`, `spoof-pattern`, `lookalike-domain`).
 
-use std::borrow::Cow;
 use std::ops::Range;
+
+use smallvec::SmallVec;
 
 use super::IriCheck;
 use super::idn;
@@ -14,7 +15,7 @@ pub(super) struct HostLabel<'a> {
     /// Its range in the IRI.
     pub range: Range<usize>,
     /// The label as displayed: the written label, or the Unicode form of an `xn--` label.
-    pub text: Cow<'a, str>,
+    pub text: &'a str,
     /// True for an `xn--` label: its characters are not written, so a finding covers the label.
     pub ace: bool,
     /// The label as written.
@@ -28,7 +29,7 @@ impl HostLabel<'_> {
             format!(
                 "the host label `{}` (decoded: `{}`)",
                 escape_unsafe(self.written),
-                escape_unsafe(&self.text)
+                escape_unsafe(self.text)
             )
         } else {
             format!("the host label `{}`", escape_unsafe(self.written))
@@ -46,47 +47,51 @@ impl HostLabel<'_> {
 }
 
 /// Calls `f` with the labels of each DNS name of the IRI (hosts of `http`-like schemes and
-/// network-path references, `mailto:` domains) that holds a non-ASCII or `xn--` label. Labels
-/// with `%XX` escapes are left out (`idn-invalid` and `idn-not-registrable` decode them), and
-/// so are `xn--` labels that are not valid Punycode (`idn-invalid` reports them). The labels
-/// are found once per IRI.
-pub(super) fn for_each_name<'a>(input: &IriCheck<'a>, mut f: impl FnMut(&[HostLabel<'a>])) {
-    let text: &'a str = input.text;
+/// network-path references, `mailto:` domains) that holds a non-ASCII or `xn--` label, and with
+/// the name's TLD (its last label, displayed and case-folded). Labels with `%XX` escapes are
+/// left out (`idn-invalid` and `idn-not-registrable` decode them), and so are `xn--` labels that
+/// are not valid Punycode (`idn-invalid` reports them). The labels, their decoded forms and the
+/// TLD are found once per IRI for the three rules that ask; each asks without allocating (a
+/// name's labels are handed over from the stack).
+pub(super) fn for_each_name(
+    input: &IriCheck<'_>,
+    mut f: impl FnMut(&[HostLabel<'_>], Option<&str>),
+) {
+    let text = input.text;
     for name in input.host_names.get_or_init(|| names(input)) {
-        let labels: Vec<HostLabel<'a>> = name
+        let labels: SmallVec<[HostLabel<'_>; 4]> = name
+            .labels
             .iter()
             .map(|l| {
                 let written = &text[l.range.clone()];
                 HostLabel {
                     range: l.range.clone(),
-                    text: match &l.decoded {
-                        Some(d) => Cow::Owned(d.clone()),
-                        None => Cow::Borrowed(written),
-                    },
+                    text: l.decoded.as_deref().unwrap_or(written),
                     ace: l.decoded.is_some(),
                     written,
                 }
             })
             .collect();
-        f(&labels);
+        f(&labels, name.tld.as_deref());
     }
 }
 
-/// The TLD of a name (its last non-empty label) as displayed: case-folded.
-pub(super) fn tld(labels: &[HostLabel<'_>]) -> Option<String> {
-    let last = labels.iter().rev().find(|l| !l.text.is_empty())?;
-    Some(last.text.chars().map(folded).collect())
+/// The labels of a DNS name as found once per IRI (without borrowing them, so that
+/// [`IriCheck`] keeps no lifetime of its own in the cache), with its TLD.
+pub(super) struct NameFound {
+    labels: Vec<LabelFound>,
+    /// The TLD (the last non-empty label) as displayed: case-folded.
+    tld: Option<String>,
 }
 
-/// A label as found once per IRI (without borrowing it, so that [`IriCheck`] keeps no
-/// lifetime of its own in the cache).
-pub(super) struct LabelFound {
+/// A label as found once per IRI.
+struct LabelFound {
     range: Range<usize>,
     /// The Unicode form of an `xn--` label.
     decoded: Option<String>,
 }
 
-fn names(input: &IriCheck<'_>) -> Vec<Vec<LabelFound>> {
+fn names(input: &IriCheck<'_>) -> Vec<NameFound> {
     let text = input.text;
     let mut out = Vec::new();
     idn::for_each_dns_name(input, |name| {
@@ -116,7 +121,13 @@ fn names(input: &IriCheck<'_>) -> Vec<Vec<LabelFound>> {
                 });
             }
         }
-        out.push(labels);
+        let tld = labels
+            .iter()
+            .rev()
+            .map(|l| l.decoded.as_deref().unwrap_or(&text[l.range.clone()]))
+            .find(|t| !t.is_empty())
+            .map(|t| t.chars().map(folded).collect());
+        out.push(NameFound { labels, tld });
     });
     out
 }

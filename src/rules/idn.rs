@@ -9,6 +9,8 @@
 use std::borrow::Cow;
 use std::ops::{ControlFlow, Range};
 
+use smallvec::SmallVec;
+
 use crate::iri::props::bidi_class;
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 use unicode_bidi::BidiClass;
@@ -16,6 +18,7 @@ use unicode_normalization::char::is_combining_mark;
 
 use super::{Check, IriCheck, Rule, Severity, Sink, name_memo, shorten_escaped};
 use crate::iri::chars::{describe, escape_unsafe};
+use crate::iri::idna2008;
 use crate::iri::idna2008::bidi::{bidi_rule, is_rtl_label};
 use crate::iri::percent::{self, Decoded};
 use crate::iri::to_uri::uses_dns;
@@ -38,6 +41,7 @@ pub(super) const UTS46: Uts46 = Uts46::new();
 /// ToASCII with every check on; `root_dot` allows a trailing root dot (`example.com.`, a fully
 /// qualified name: see [`DnsName::root_dot`]).
 pub(super) fn to_ascii(domain: &str, root_dot: bool) -> Result<Cow<'_, str>, idna::Errors> {
+    crate::work::add(crate::work::Work::Uts46Names, 1);
     let length = if root_dot {
         DnsLength::VerifyAllowRootDot
     } else {
@@ -424,6 +428,158 @@ fn plain_label(label: &[u8]) -> bool {
         && !matches!(label, [_, _, b'-', b'-', ..])
 }
 
+thread_local! {
+    /// Whether IDNA2008 accepts a name written without escapes as it is, by its text (its
+    /// labels are split from it): `idn-not-registrable` asks it of every Unicode name, and
+    /// `idn-invalid` asks it first ([`valid_as_written`]), so the name is read once for both.
+    static ACCEPTED_AS_WRITTEN: std::cell::RefCell<name_memo::Memo<bool>> =
+        std::cell::RefCell::new(name_memo::Memo::new());
+}
+
+/// Whether IDNA2008 (RFC 5891 §5.4, RFC 5892, RFC 5893; [`idna2008::check_domain`]) accepts
+/// the name at `range` of `text`, split into `labels`, as it is written (empty labels and
+/// lengths are not its business), remembered by the name's text ([`name_memo`]).
+pub(super) fn accepted_as_written(
+    text: &str,
+    range: Range<usize>,
+    labels: impl Iterator<Item = Range<usize>>,
+) -> bool {
+    name_memo::remembered(&ACCEPTED_AS_WRITTEN, text[range].as_bytes(), || {
+        let written: Vec<&str> = labels.map(|l| &text[l]).collect();
+        idna2008::check_domain(&written).is_empty()
+    })
+}
+
+/// True when UTS #46 ToASCII (with the checks [`to_ascii`] asks for) certainly accepts the
+/// name at `range`, written without `%XX` escapes, because IDNA2008 accepts it as written
+/// ([`accepted_as_written`], which `idn-not-registrable` asks of the same name): its code
+/// points are then PVALID or CONTEXTO/CONTEXTJ with their rules holding, which UTS #46 leaves
+/// as they are and finds valid; it is NFC, has no leading combining mark and keeps the bidi
+/// rule, as CheckBidi and CheckJoiners ask. What IDNA2008 leaves to the caller is checked
+/// here: no empty label (but a root dot where allowed), no `--` anywhere (CheckHyphens counts
+/// characters where IDNA2008's check counts bytes; `xn--` labels go to ToASCII), each label at
+/// most 63 octets in its ASCII form and the name at most 253. Only a name of Unicode labels
+/// that passes all of that is decided here, without running UTS #46 on it a second time (about
+/// 3,900 instructions for ten Cyrillic letters); false means "not decided", never "invalid".
+fn valid_as_written(
+    text: &str,
+    range: Range<usize>,
+    labels: &DnsLabels<'_>,
+    root_dot: bool,
+) -> bool {
+    // The labels found once for the three passes below (a name within DNS's limits, as every
+    // name asked about here is, has at most 127).
+    let ranges: SmallVec<[Range<usize>; 8]> = labels.clone().collect();
+    let last = ranges.len().saturating_sub(1);
+    for (i, r) in ranges.iter().enumerate() {
+        let b = &text.as_bytes()[r.clone()];
+        if b.is_empty() {
+            if i == last && i > 0 && root_dot {
+                continue;
+            }
+            return false;
+        }
+        if memchr::memchr_iter(b'-', b).any(|p| b.get(p + 1) == Some(&b'-')) {
+            return false;
+        }
+    }
+    if !accepted_as_written(text, range, ranges.iter().cloned()) {
+        return false;
+    }
+    let mut total = 0usize;
+    for r in &ranges {
+        let label = &text[r.clone()];
+        if label.is_empty() {
+            continue; // the root label of a trailing dot: no octets, and its dot is not counted
+        }
+        let octets = if label.is_ascii() {
+            label.len()
+        } else {
+            match punycode_len(label) {
+                Some(n) => 4 + n,
+                None => return false,
+            }
+        };
+        if octets > 63 {
+            return false;
+        }
+        total += octets + 1;
+    }
+    total.saturating_sub(1) <= 253
+}
+
+/// The length of the Punycode form of `label` (RFC 3492 §6.3, as `idna::punycode::encode_str`
+/// computes it, overflow included), counted without writing it: only its length is asked, for
+/// each Unicode label of every name `idn-invalid` decides without ToASCII.
+fn punycode_len(label: &str) -> Option<usize> {
+    const BASE: u32 = 36;
+    const T_MIN: u32 = 1;
+    const T_MAX: u32 = 26;
+    let (mut input_length, mut basic_length) = (0u32, 0u32);
+    for c in label.chars() {
+        input_length = input_length.checked_add(1)?;
+        basic_length += u32::from(c.is_ascii());
+    }
+    let mut out = basic_length as usize + usize::from(basic_length > 0);
+    let mut code_point = 0x80u32;
+    let mut delta = 0u32;
+    let mut bias = 72u32;
+    let mut processed = basic_length;
+    while processed < input_length {
+        let min_code_point = label
+            .chars()
+            .map(|c| c as u32)
+            .filter(|&c| c >= code_point)
+            .min()?;
+        delta = delta.checked_add((min_code_point - code_point).checked_mul(processed + 1)?)?;
+        code_point = min_code_point;
+        for c in label.chars().map(|c| c as u32) {
+            if c < code_point {
+                delta = delta.checked_add(1)?;
+            }
+            if c == code_point {
+                let mut q = delta;
+                let mut k = BASE;
+                loop {
+                    let t = if k <= bias {
+                        T_MIN
+                    } else if k >= bias + T_MAX {
+                        T_MAX
+                    } else {
+                        k - bias
+                    };
+                    if q < t {
+                        break;
+                    }
+                    out += 1;
+                    q = (q - t) / (BASE - t);
+                    k += BASE;
+                }
+                out += 1;
+                bias = punycode_adapt(delta, processed + 1, processed == basic_length);
+                delta = 0;
+                processed += 1;
+            }
+        }
+        delta += 1;
+        code_point += 1;
+    }
+    Some(out)
+}
+
+/// RFC 3492 §6.1's bias adaptation.
+fn punycode_adapt(mut delta: u32, num_points: u32, first_time: bool) -> u32 {
+    const BASE: u32 = 36;
+    delta /= if first_time { 700 } else { 2 };
+    delta += delta / num_points;
+    let mut k = 0;
+    while delta > ((BASE - 1) * 26) / 2 {
+        delta /= BASE - 1;
+        k += BASE;
+    }
+    k + (BASE * delta) / (delta + 38)
+}
+
 /// One label as checked: its range in the IRI and its text, `%XX` decoded.
 struct Label<'a> {
     range: Range<usize>,
@@ -474,7 +630,8 @@ fn check_domain(
                     &VALID_MAIL_DOMAINS
                 };
                 name_memo::remembered(memo, w.as_bytes(), || {
-                    to_ascii(&without_invisible_invalid(Cow::Borrowed(w)), root_dot).is_ok()
+                    valid_as_written(text, range.clone(), &label_ranges, root_dot)
+                        || to_ascii(&without_invisible_invalid(Cow::Borrowed(w)), root_dot).is_ok()
                 })
             }
             whole => to_ascii(&without_invisible_invalid(whole), root_dot).is_ok(),
@@ -932,6 +1089,163 @@ mod tests {
         assert!(plainly_valid(b"Example.ORG", false));
         assert!(plainly_valid(b"www.example.com.", true));
         assert!(!plainly_valid(b"www.example.com.", false));
+    }
+
+    /// [`valid_as_written`] for the name `name` (all of a text).
+    fn valid_by_idna2008(name: &str, root_dot: bool) -> bool {
+        let labels = DnsLabels::new(name, 0..name.len());
+        valid_as_written(name, 0..name.len(), &labels, root_dot)
+    }
+
+    /// The length counted is the length of the Punycode written, on labels of every kind of
+    /// code point, long labels, and labels that overflow.
+    #[test]
+    fn punycode_len_is_the_length_written() {
+        let mut labels: Vec<String> = Vec::new();
+        for c in ('\u{80}'..='\u{10FFFF}').step_by(97) {
+            labels.push(format!("{c}"));
+            labels.push(format!("ab{c}c{c}\u{E9}"));
+        }
+        for n in [1, 2, 5, 10, 20, 40, 63, 100, 1000] {
+            labels.push("\u{436}".repeat(n));
+            labels.push("\u{10FFFF}\u{80}".repeat(n));
+            labels.push(format!("{}x\u{4E2D}", "a".repeat(n)));
+            labels.push(
+                (0..n)
+                    .map(|k| char::from_u32(0x400 + (k as u32 * 7919) % 0x7000).unwrap_or('x'))
+                    .collect(),
+            );
+        }
+        for l in [
+            "g\u{43E}\u{43E}gle",
+            "b\u{FC}cher",
+            "\u{5D0}\u{5D1}",
+            "\u{1F600}",
+            "a",
+        ] {
+            labels.push(l.to_string());
+        }
+        for l in &labels {
+            assert_eq!(
+                punycode_len(l),
+                idna::punycode::encode_str(l).map(|p| p.len()),
+                "{l:?}"
+            );
+        }
+    }
+
+    /// The answer IDNA2008's check gives `idn-invalid` is ToASCII's wherever it gives one: on a
+    /// label of each code point IDNA2008 allows, alone, after a Latin letter and before a label,
+    /// and on names of the kinds the check leaves to ToASCII or decides by their lengths.
+    #[test]
+    fn valid_as_written_is_never_valid_where_to_ascii_says_no() {
+        use crate::iri::idna2008::property::{DerivedProperty, derived_property};
+        let mut decided = 0usize;
+        let check = |name: &str| {
+            let mut decided = 0usize;
+            for root_dot in [true, false] {
+                if valid_by_idna2008(name, root_dot) {
+                    decided += 1;
+                    assert!(
+                        to_ascii(name, root_dot).is_ok(),
+                        "{name:?} (root dot {root_dot}): valid only by IDNA2008's answer"
+                    );
+                }
+            }
+            decided
+        };
+        for c in ('\u{80}'..='\u{10FFFF}').filter(|&c| {
+            matches!(
+                derived_property(c),
+                DerivedProperty::Pvalid | DerivedProperty::ContextO | DerivedProperty::ContextJ
+            )
+        }) {
+            decided += check(&format!("{c}"));
+            decided += check(&format!("a{c}"));
+            decided += check(&format!("{c}b.com"));
+        }
+        let all_of_them = decided;
+        assert!(all_of_them > 100_000, "{all_of_them}");
+        let cyr = "\u{441}\u{43B}\u{43E}\u{432}\u{43E}";
+        let label = |n: usize| "\u{436}".repeat(n);
+        let mut names: Vec<String> = Vec::new();
+        for n in [1, 5, 9, 10, 11, 12, 20, 30, 31, 60, 62, 63, 64, 200] {
+            names.push(label(n));
+            names.push(format!("{}.", label(n)));
+            names.push(format!("www.{}.com", label(n)));
+            names.push(format!("a{}", label(n)));
+            names.push(format!("{}{}", "a".repeat(n), "\u{436}"));
+        }
+        for labels in [3, 20, 21, 22, 23, 24, 25, 26, 30] {
+            // Names of about 253 octets: labels of ten Cyrillic letters (`xn--` and 11 octets).
+            let many = vec![label(10); labels].join(".");
+            names.push(many.clone());
+            names.push(format!("{many}."));
+            names.push(format!("{many}.a"));
+            names.push(format!("{many}.abcdefgh"));
+        }
+        for n in [
+            cyr,
+            "\u{441}\u{43B}\u{43E}\u{432}\u{43E}.com.",
+            "\u{441}\u{43B}\u{43E}\u{432}\u{43E}..com",
+            ".\u{441}\u{43B}\u{43E}",
+            "\u{441}\u{3002}com",
+            "\u{441}\u{FF0E}com",
+            "\u{441}\u{FF61}com",
+            "\u{441}\u{3002}",
+            "g\u{43E}\u{43E}gle.com",
+            "G\u{43E}\u{43E}gle.com",
+            "b\u{FC}cher.de",
+            "bu\u{308}cher.de",
+            "\u{308}bc.de",
+            "a\u{E9}--b.com",
+            "\u{E9}--b.com",
+            "ab--\u{E9}.com",
+            "\u{E9}-.com",
+            "-\u{E9}.com",
+            "xn--bcher-kva.\u{E9}",
+            "xn--.\u{E9}",
+            "stra\u{DF}e.de",
+            "\u{3C2}\u{3B1}.gr",
+            "\u{FB01}x.com",
+            "\u{FF41}b.com",
+            "\u{5D0}\u{5D1}.com",
+            "\u{5D0}\u{5D1}.a1",
+            "\u{5D0}1\u{5D1}.com",
+            "1\u{5D0}.com",
+            "\u{5D0}a.com",
+            "\u{627}\u{661}\u{6F1}.com",
+            "\u{915}\u{94D}\u{200D}\u{937}.in",
+            "\u{915}\u{200D}\u{937}.in",
+            "\u{628}\u{200C}\u{628}.ir",
+            "a\u{200C}b.com",
+            "l\u{B7}l.cat",
+            "a\u{B7}b.cat",
+            "\u{375}\u{3B1}.gr",
+            "\u{3B1}\u{375}.gr",
+            "\u{5D0}\u{5F4}.il",
+            "\u{30FB}\u{30A2}.jp",
+            "a\u{30FB}b.jp",
+            "\u{660}\u{6F0}.com",
+            "\u{1100}\u{1161}.kr",
+            "\u{AC00}.kr",
+            "\u{E0001}a.com",
+            "a\u{FFF0}b.com",
+            "\u{1F600}.com",
+            "a\u{2764}.com",
+            "\u{430}_b.com",
+            "\u{430} b.com",
+        ] {
+            names.push(n.to_string());
+        }
+        for name in &names {
+            decided += check(name);
+        }
+        // Ordinary Unicode names are decided here, not left to ToASCII.
+        assert!(decided - all_of_them > 60, "{}", decided - all_of_them);
+        assert!(valid_by_idna2008(cyr, false));
+        assert!(valid_by_idna2008(&format!("{cyr}.com."), true));
+        assert!(!valid_by_idna2008(&format!("{cyr}.com."), false));
     }
 }
 

@@ -14,7 +14,7 @@ use idna::uts46::{AsciiDenyList, Hyphens};
 
 use super::delimiter;
 use super::idn::{self, DnsName, UTS46};
-use super::{Check, IriCheck, Rule, Severity, Sink, name_memo};
+use super::{Check, IriCheck, Rule, Severity, Sink};
 use crate::iri::chars::{describe, escape_unsafe};
 use crate::iri::idna2008::{self, Problem, Violation};
 
@@ -88,13 +88,6 @@ impl MappedLabel<'_> {
     }
 }
 
-thread_local! {
-    /// Whether IDNA2008 accepts a name written without escapes or `xn--` labels as it is, by
-    /// its text (its labels are split from it).
-    static ACCEPTED_AS_WRITTEN: std::cell::RefCell<name_memo::Memo<bool>> =
-        std::cell::RefCell::new(name_memo::Memo::new());
-}
-
 fn check_name(text: &str, name: &DnsName<'_>, sink: &mut Sink<'_>) {
     let raw = &text[name.range.clone()];
     // ASCII letters, digits and hyphens are PVALID; anything else in ASCII fails UTS #46 and is
@@ -107,13 +100,9 @@ fn check_name(text: &str, name: &DnsName<'_>, sink: &mut Sink<'_>) {
     // A name written without escapes or `xn--` labels that IDNA2008 accepts as written is left
     // as it is by the UTS #46 mapping (PVALID and CONTEXTO code points are UTS #46 valid, and the
     // name is NFC): nothing to report, and UTS #46 need not run (the common case).
-    // The verdict is remembered by the name ([`name_memo`]): a document repeats its hosts.
-    if plain
-        && name_memo::remembered(&ACCEPTED_AS_WRITTEN, raw.as_bytes(), || {
-            let written: Vec<&str> = name.labels.clone().map(|l| &text[l]).collect();
-            idna2008::check_domain(&written).is_empty()
-        })
-    {
+    // The verdict is remembered by the name ([`idn::accepted_as_written`]): a document
+    // repeats its hosts, and `idn-invalid` asks it of the same name.
+    if plain && idn::accepted_as_written(text, name.range.clone(), name.labels.clone()) {
         return;
     }
     let Some(whole) = idn::percent_decode(raw) else {

@@ -798,7 +798,9 @@ fn each_minority_letter(w: &str, dominant: Script, mut f: impl FnMut(usize, char
 const HELD_LETTERS: usize = 64;
 
 fn check_confusable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
-    let tld = tld(input);
+    // Found when a host word is first asked whether it reads as an ASCII name: most IRIs with
+    // a look-alike letter never ask (a word with minority letters is reported as such).
+    let host_tld = std::cell::OnceCell::new();
     for unit in units(input) {
         let host = unit.component == Component::Host;
         let severity = if host {
@@ -907,6 +909,7 @@ fn check_confusable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
             }
             // (b) A host word that reads as an ASCII name.
             let label = unit.text.as_ref();
+            let tld: &Option<String> = host_tld.get_or_init(|| tld(input));
             let Some((kind, reads)) = whole_lookalike(w, label, tld.as_deref()) else {
                 continue;
             };

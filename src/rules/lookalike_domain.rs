@@ -495,7 +495,7 @@ thread_local! {
 
 /// [`Imitation`] of a name given as its labels, computed.
 fn imitation(labels: &[HostLabel<'_>]) -> Imitation {
-    let shown: Vec<String> = labels.iter().map(|l| displayed(&l.text)).collect();
+    let shown: Vec<String> = labels.iter().map(|l| displayed(l.text)).collect();
     let (domain, n) = imitated_in(&BUILT_IN, &shown)?;
     // The labels of the name, TLD first, with their displayed forms.
     let named: Vec<&String> = labels
@@ -516,7 +516,7 @@ fn imitation(labels: &[HostLabel<'_>]) -> Imitation {
 }
 
 fn check_lookalike_domain(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
-    host_labels::for_each_name(input, |labels| {
+    host_labels::for_each_name(input, |labels, _| {
         let (Some(first), Some(last)) = (labels.first(), labels.last()) else {
             return;
         };

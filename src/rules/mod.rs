@@ -284,7 +284,7 @@ pub struct IriCheck<'a> {
     pub origin: Option<InDocument<'a>>,
     /// The labels of its DNS names that hold Unicode, found the first time a host look-alike
     /// rule asks (three rules share them).
-    host_names: OnceCell<Vec<Vec<host_labels::LabelFound>>>,
+    host_names: OnceCell<Vec<host_labels::NameFound>>,
     /// What a script rule found of the IRI's words that are not plainly of one script (script
     /// sets, the tally of their letters), by unit and word start, for the other one to use.
     script_words: RefCell<BTreeMap<(usize, usize), lookalike::WordFacts>>,

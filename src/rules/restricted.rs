@@ -139,10 +139,9 @@ fn severity_of(c: char, t: IdentifierType) -> Severity {
 }
 
 fn check_restricted(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
-    host_labels::for_each_name(input, |labels| {
-        let tld = host_labels::tld(labels);
+    host_labels::for_each_name(input, |labels, tld| {
         for label in labels {
-            check_label(label, tld.as_deref(), sink);
+            check_label(label, tld, sink);
         }
     });
 }

@@ -30,8 +30,7 @@ pub const SPOOF_PATTERN: Rule = Rule {
 };
 
 fn check_patterns(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
-    host_labels::for_each_name(input, |labels| {
-        let tld = host_labels::tld(labels);
+    host_labels::for_each_name(input, |labels, tld| {
         let count = labels.len();
         for (n, label) in labels.iter().enumerate() {
             if label.text.is_ascii() {
@@ -47,15 +46,15 @@ fn check_patterns(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 local |= TLD_LETTERS.iter().any(|&(l, _)| l == c);
             }
             let found = if marks {
-                mark_pattern(&label.text)
+                mark_pattern(label.text)
             } else {
                 None
             };
-            let found = found.or_else(|| if cjk { kana_pattern(&label.text) } else { None });
+            let found = found.or_else(|| if cjk { kana_pattern(label.text) } else { None });
             // The TLD itself is what the letters are measured by.
             let found = found.or_else(|| {
                 if local && n + 1 < count {
-                    tld_pattern(&label.text, tld.as_deref().unwrap_or(""))
+                    tld_pattern(label.text, tld.unwrap_or(""))
                 } else {
                     None
                 }
