@@ -249,7 +249,21 @@ fn extract_in(
             front_matter::occurrences(text, f, on);
         }
     };
-    if chunks::within(parsed_text.as_bytes(), budget) {
+    // A document too long to be known within the budget at once has its running cost
+    // reckoned once ([`chunks::marks`]), for every reading of it in chunks; unmasked, the text
+    // parsed is the text as written, whose marks also tell whether it is within (its cost
+    // summed once, not twice).
+    let mut marks = None;
+    let within = chunks::at_once(parsed_text.as_bytes(), budget)
+        || if is_masked {
+            chunks::cost(parsed_text.as_bytes()) <= budget
+        } else {
+            let m = chunks::marks(text.as_bytes(), text.as_bytes());
+            let within = chunks::total(&m) <= budget;
+            marks = Some(m);
+            within
+        };
+    if within {
         chunking.chunks += 1;
         let (mut extraction, mut fallbacks, mut parsed) = whole(parsed_text, mdx, want_code);
         if parsed.shows_mdx && !mdx {
@@ -274,10 +288,12 @@ fn extract_in(
     }
     // In chunks, each handed on once read. Whether the document shows MDX and, as MDX, has
     // indented code (both read again, below) is asked first of a reading that keeps nothing.
+    let marks = marks.unwrap_or_else(|| chunks::marks(text.as_bytes(), text.as_bytes()));
     if !mdx && mdx::may_show_mdx(parsed_text) {
         let shows = each_chunk(
             parsed_text,
             text,
+            &marks,
             Reading {
                 mdx: false,
                 want_code: false,
@@ -300,6 +316,7 @@ fn extract_in(
         each_chunk(
             parsed_text,
             text,
+            &marks,
             Reading {
                 mdx: true,
                 want_code: false,
@@ -332,6 +349,7 @@ fn extract_in(
     each_chunk(
         read,
         text,
+        &marks,
         Reading {
             mdx,
             want_code,
@@ -494,13 +512,15 @@ struct Reading {
 }
 
 /// Parses `text` in chunks within `budget` ([`chunks`]), its cost that of `costed` (the text as
-/// written, before its front matter and component tag lines were blanked), and hands each piece read to `on_piece`
+/// written, before its front matter and component tag lines were blanked; `marks`, its
+/// [`chunks::marks`]), and hands each piece read to `on_piece`
 /// in order: its range, its IRIs (in order) and comments, its fallbacks, and its code blocks and
 /// MDX's indented lines. Stops at a paragraph that shows MDX (not `mdx`), and returns whether
 /// one did.
 fn each_chunk(
     text: &str,
     costed: &str,
+    marks: &[usize],
     how: Reading,
     budget: usize,
     chunking: &mut Chunking,
@@ -513,7 +533,9 @@ fn each_chunk(
     } = how;
     let bytes = text.as_bytes();
     let mut labels = Labels::default();
-    let costs = chunks::Costs::new(bytes, costed.as_bytes());
+    // (Every reading is as long as the text as written: their marks are the same.)
+    debug_assert_eq!(bytes.len(), costed.len());
+    let costs = chunks::Costs::new(bytes, costed.as_bytes(), marks);
     let mut pos = 0;
     while pos < text.len() {
         let split = chunks::next_split(&costs, pos, budget);

@@ -81,13 +81,19 @@ pub(crate) fn cost(bytes: &[u8]) -> usize {
         / 2
 }
 
-/// Whether `bytes` is within `budget` ([`cost`]): at once when it would be even if every byte
-/// cost the most (documents of up to 37 KB, most of them), else when a bound from above
-/// ([`bound`]) is (69 of the corpus's 72 Markdown files over 37 KB), else by [`cost`].
+/// Whether `bytes` is within `budget` ([`cost`]) as the extraction decides it: at once when it
+/// would be even if every byte cost the most (documents of up to 37 KB, most of them), else
+/// when a bound from above ([`bound`]) is (71 of the corpus's 72 Markdown files over 37 KB),
+/// else by [`cost`] (or [`total`], the same); for tests.
+#[cfg(test)]
 pub(crate) fn within(bytes: &[u8], budget: usize) -> bool {
-    bytes.len().saturating_mul(MOST_HALVES) / 2 <= budget
-        || bound(bytes) <= budget
-        || cost(bytes) <= budget
+    at_once(bytes, budget) || cost(bytes) <= budget
+}
+
+/// Whether `bytes` is known within `budget` without [`cost`]: it would be even if every byte
+/// cost the most, or [`bound`] is.
+pub(crate) fn at_once(bytes: &[u8], budget: usize) -> bool {
+    bytes.len().saturating_mul(MOST_HALVES) / 2 <= budget || bound(bytes) <= budget
 }
 
 /// The weight of a byte in [`bound`]: 1 for one that may make an item (every ASCII byte but
@@ -167,28 +173,47 @@ pub(crate) struct Costs<'a> {
     bytes: &'a [u8],
     /// The text as written ([`next_split`]); past its end a byte of `bytes` costs its own.
     costed: &'a [u8],
-    /// `marks[i]`: the cost in half bytes of `bytes[..i * MARK]`.
-    marks: Vec<usize>,
+    /// `marks[i]`: the cost in half bytes of `bytes[..i * MARK]` ([`marks`]).
+    marks: &'a [usize],
+}
+
+/// The running cost of `bytes` every [`MARK`] bytes, each byte costed as the byte of `costed`
+/// at its offset, the last mark at the end ([`Costs`]; [`total`]). Reckoned once for a
+/// document and shared by its readings, which cost it alike (texts as long, the same
+/// `costed`).
+pub(crate) fn marks(bytes: &[u8], costed: &[u8]) -> Vec<usize> {
+    let costs = Costs {
+        bytes,
+        costed,
+        marks: &[],
+    };
+    let mut marks = Vec::with_capacity(bytes.len() / MARK + 2);
+    let mut sum = 0;
+    marks.push(0);
+    let mut at = 0;
+    while at < bytes.len() {
+        let end = (at + MARK).min(bytes.len());
+        sum += costs.halves(at..end);
+        marks.push(sum);
+        at = end;
+    }
+    marks
+}
+
+/// The [`cost`] of the whole text whose [`marks`] these are.
+pub(crate) fn total(marks: &[usize]) -> usize {
+    marks.last().copied().unwrap_or(0) / 2
 }
 
 impl<'a> Costs<'a> {
-    /// The costs of `bytes`, each byte costed as the byte of `costed` at its offset.
-    pub(crate) fn new(bytes: &'a [u8], costed: &'a [u8]) -> Self {
-        let mut costs = Costs {
+    /// The costs of `bytes`, each byte costed as the byte of `costed` at its offset, from their
+    /// [`marks`].
+    pub(crate) fn new(bytes: &'a [u8], costed: &'a [u8], marks: &'a [usize]) -> Self {
+        Costs {
             bytes,
             costed,
-            marks: Vec::with_capacity(bytes.len() / MARK + 2),
-        };
-        let mut sum = 0;
-        costs.marks.push(0);
-        let mut at = 0;
-        while at < bytes.len() {
-            let end = (at + MARK).min(bytes.len());
-            sum += costs.halves(at..end);
-            costs.marks.push(sum);
-            at = end;
+            marks,
         }
-        costs
     }
 
     /// The cost in half bytes of `bytes[range]`.
@@ -488,7 +513,8 @@ mod tests {
     }
 
     fn split_of(bytes: &[u8], costed: &[u8], from: usize, budget: usize) -> Split {
-        next_split(&Costs::new(bytes, costed), from, budget)
+        let marks = marks(bytes, costed);
+        next_split(&Costs::new(bytes, costed, &marks), from, budget)
     }
 
     /// The jumps over recorded costs cut where summing byte by byte did, on documents of every
@@ -590,6 +616,7 @@ mod tests {
                 .collect();
             let exact = cost(&text);
             assert!(bound(&text) >= exact);
+            assert_eq!(total(&marks(&text, &text)), exact);
             for budget in [
                 exact - 1,
                 exact,
