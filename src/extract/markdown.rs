@@ -249,7 +249,21 @@ fn extract_in(
             front_matter::occurrences(text, f, on);
         }
     };
-    if chunks::within(parsed_text.as_bytes(), budget) {
+    // A document too long to be known within the budget at once has its running cost
+    // reckoned once ([`chunks::marks`]), for every reading of it in chunks; unmasked, the text
+    // parsed is the text as written, whose marks also tell whether it is within (its cost
+    // summed once, not twice).
+    let mut marks = None;
+    let within = chunks::at_once(parsed_text.as_bytes(), budget)
+        || if is_masked {
+            chunks::cost(parsed_text.as_bytes()) <= budget
+        } else {
+            let m = chunks::marks(text.as_bytes(), text.as_bytes());
+            let within = chunks::total(&m) <= budget;
+            marks = Some(m);
+            within
+        };
+    if within {
         chunking.chunks += 1;
         let (mut extraction, mut fallbacks, mut parsed) = whole(parsed_text, mdx, want_code);
         if parsed.shows_mdx && !mdx {
@@ -274,10 +288,12 @@ fn extract_in(
     }
     // In chunks, each handed on once read. Whether the document shows MDX and, as MDX, has
     // indented code (both read again, below) is asked first of a reading that keeps nothing.
+    let marks = marks.unwrap_or_else(|| chunks::marks(text.as_bytes(), text.as_bytes()));
     if !mdx && mdx::may_show_mdx(parsed_text) {
         let shows = each_chunk(
             parsed_text,
             text,
+            &marks,
             Reading {
                 mdx: false,
                 want_code: false,
@@ -300,6 +316,7 @@ fn extract_in(
         each_chunk(
             parsed_text,
             text,
+            &marks,
             Reading {
                 mdx: true,
                 want_code: false,
@@ -332,6 +349,7 @@ fn extract_in(
     each_chunk(
         read,
         text,
+        &marks,
         Reading {
             mdx,
             want_code,
@@ -494,13 +512,15 @@ struct Reading {
 }
 
 /// Parses `text` in chunks within `budget` ([`chunks`]), its cost that of `costed` (the text as
-/// written, before its front matter and component tag lines were blanked), and hands each piece read to `on_piece`
+/// written, before its front matter and component tag lines were blanked; `marks`, its
+/// [`chunks::marks`]), and hands each piece read to `on_piece`
 /// in order: its range, its IRIs (in order) and comments, its fallbacks, and its code blocks and
 /// MDX's indented lines. Stops at a paragraph that shows MDX (not `mdx`), and returns whether
 /// one did.
 fn each_chunk(
     text: &str,
     costed: &str,
+    marks: &[usize],
     how: Reading,
     budget: usize,
     chunking: &mut Chunking,
@@ -513,7 +533,9 @@ fn each_chunk(
     } = how;
     let bytes = text.as_bytes();
     let mut labels = Labels::default();
-    let costs = chunks::Costs::new(bytes, costed.as_bytes());
+    // (Every reading is as long as the text as written: their marks are the same.)
+    debug_assert_eq!(bytes.len(), costed.len());
+    let costs = chunks::Costs::new(bytes, costed.as_bytes(), marks);
     let mut pos = 0;
     while pos < text.len() {
         let split = chunks::next_split(&costs, pos, budget);
@@ -790,9 +812,13 @@ fn parse_chunk(
             let span = base + def.span.start..base + def.span.end;
             let located = decode::locate_definition(text, span, &def.dest);
             w.push_located(&def.dest, located, "markdown:definition");
-            let uses = w
-                .reference_texts
-                .remove(&unicase::UniCase::new(normalize_label(label)));
+            // (With no link text kept, no label is made and hashed only to find none.)
+            let uses = if w.reference_texts.is_empty() {
+                None
+            } else {
+                w.reference_texts
+                    .remove(&unicase::UniCase::new(normalize_label(label)))
+            };
             if let (Some(uses), Some(pushed)) = (uses, w.occurrences.last_mut()) {
                 pushed.reference_texts = uses;
             }
@@ -1171,6 +1197,89 @@ impl<'t> Walker<'t> {
 #[cfg(test)]
 mod tests {
     use super::normalize_label;
+
+    /// A destination placed by its address in the source ([`decode::locate_inline`],
+    /// [`decode::locate_definition`]) is where scanning the source for it finds it: the two
+    /// give the same extraction, fallbacks included, on the repository's Markdown and on
+    /// documents made of every shape of destination (escapes, references, `&` that is none,
+    /// `<...>`, nested parentheses, titles, tables, block quotes and list items, a destination
+    /// on the next line, CRLF, non-ASCII, front matter and templates that mask the copy parsed).
+    #[test]
+    fn destinations_placed_by_address_are_where_scanning_finds_them() {
+        use super::decode::tests::SCAN_ONLY;
+        let pieces = [
+            "[a](http://example.org/x)",
+            "![i](https://example.org/i.png \"t\")",
+            "[b](<http://example.org/a b>)",
+            "[c](http://example.org/(x)y)",
+            "[d](http://example.org/?a=1&b=2)",
+            "[e](http://example.org/&amp;x)",
+            "[f](http://example.org/\\(x)",
+            "[g](http://ex&#97;mple.org/)",
+            "[h](\n  http://example.org/next-line)",
+            "[i][r1]",
+            "[r1]: http://example.org/def",
+            "[r2]:\n  <http://example.org/d e> 'title'",
+            "[r3]: http://example.org/&x;y",
+            "[r4]: https://b\u{fc}cher.example/\u{e9}",
+            "| a | [t](http://example.org/a\\|b) |\n|---|---|\n| [u](http://example.org/u) | x |",
+            "> [q](\n> http://example.org/q)",
+            "> > [q2](\n> > >http://example.org/q2)",
+            "- [l](http://example.org/l)\n  - [m](<http://example.org/m>)",
+            "[](http://example.org/empty-text)",
+            "[n]()",
+            "[o](http://example.org/o)\r\n[p](http://example.org/p)\r\n",
+            "[`code`](http://example.org/code) and [x\\](y)](http://example.org/z)",
+            "[x]({{ site.baseurl }}/post)",
+            "<https://example.org/auto>",
+            "text https://example.org/bare text",
+            "[crate](crate::X)",
+            "[**bold** _em_](http://example.org/em \"title (x)\")",
+            "![a ![b](http://example.org/b)](http://example.org/a)",
+        ];
+        let mut docs: Vec<String> = Vec::new();
+        for (k, a) in pieces.iter().enumerate() {
+            docs.push(a.to_string());
+            for b in pieces.iter().skip(k % 5).step_by(3) {
+                docs.push(format!("{a}\n\n{b}\n"));
+                docs.push(format!("{a} {b}"));
+                docs.push(format!("---\ntitle: x\n---\n{a}\n{b}"));
+            }
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut dirs = vec![root.join("fixtures"), root.join("docs")];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "md" || e == "mdx")
+                    && let Ok(doc) = std::fs::read_to_string(&path)
+                {
+                    docs.push(doc);
+                }
+            }
+        }
+        let mut located = 0;
+        for doc in &docs {
+            for mdx in [false, true] {
+                let fast = super::extract_as(doc, mdx);
+                SCAN_ONLY.set(true);
+                let scanned = super::extract_as(doc, mdx);
+                SCAN_ONLY.set(false);
+                assert_eq!(fast, scanned, "{doc:?}");
+                located += fast
+                    .0
+                    .occurrences
+                    .iter()
+                    .filter(|o| {
+                        o.origin.starts_with("markdown:link") || o.origin == "markdown:definition"
+                    })
+                    .count();
+            }
+        }
+        assert!(located > 1000, "{located}");
+    }
 
     #[test]
     fn labels_already_normal_are_copied_and_others_joined_as_commonmark_matches_them() {

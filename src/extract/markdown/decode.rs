@@ -234,6 +234,38 @@ pub fn locate_inline(
     expected: &str,
     in_table: bool,
 ) -> Located {
+    let from = text_end.clamp(link.start, link.end);
+    if let Some(raw) = borrowed_within(text, from..link.end, expected) {
+        return Located::Exact(SpanMap::identity(raw));
+    }
+    locate_inline_scanned(text, link, text_end, expected, in_table)
+}
+
+/// Where `expected` is in `text[within]` when it is a slice of `text` itself, by its address:
+/// pulldown-cmark hands a destination with nothing to decode as the slice of the source it
+/// scanned (and any other as a string of its own, never inside the source), so its place is
+/// known without finding its `](` and scanning it again (about 1,000 instructions a link).
+/// `None` when it is not, or is empty.
+fn borrowed_within(text: &str, within: Range<usize>, expected: &str) -> Option<Range<usize>> {
+    #[cfg(test)]
+    if tests::SCAN_ONLY.get() {
+        return None;
+    }
+    // Addresses compared as numbers: a string of its own never lies inside `text`'s bytes.
+    let start = (expected.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    let raw = start..start.checked_add(expected.len())?;
+    (!expected.is_empty() && raw.start >= within.start && raw.end <= within.end.min(text.len()))
+        .then_some(raw)
+}
+
+/// [`locate_inline`] by scanning the source: for a destination that is no slice of it.
+fn locate_inline_scanned(
+    text: &str,
+    link: Range<usize>,
+    text_end: usize,
+    expected: &str,
+    in_table: bool,
+) -> Located {
     let b = text.as_bytes();
     let from = text_end.clamp(link.start, link.end);
     match LINK_DESTINATION.find(&b[from..link.end]) {
@@ -244,6 +276,14 @@ pub fn locate_inline(
 
 /// Finds the destination of the reference definition `text[span]` (starting at its `[`).
 pub fn locate_definition(text: &str, span: Range<usize>, expected: &str) -> Located {
+    if let Some(raw) = borrowed_within(text, span.clone(), expected) {
+        return Located::Exact(SpanMap::identity(raw));
+    }
+    locate_definition_scanned(text, span, expected)
+}
+
+/// [`locate_definition`] by scanning the source: for a destination that is no slice of it.
+fn locate_definition_scanned(text: &str, span: Range<usize>, expected: &str) -> Located {
     let b = text.as_bytes();
     let end = span.end.min(b.len());
     if span.start >= end || b[span.start] != b'[' {
@@ -264,8 +304,14 @@ pub fn locate_definition(text: &str, span: Range<usize>, expected: &str) -> Loca
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    thread_local! {
+        /// Set: every destination is found by scanning, the fast path by address not taken
+        /// (to compare the two).
+        pub(crate) static SCAN_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
 
     fn dec(s: &str) -> String {
         decode(s, 0..s.len(), false).0
