@@ -114,8 +114,9 @@ fn check_label(index: usize, label: &str, out: &mut Vec<Violation>) {
             problem,
         })
     };
-    // The hyphen rules, on bytes: `-` is ASCII, so a byte position before the first
-    // non-ASCII byte is a character position.
+    // The hyphen rules: the first and last bytes are the first and last characters when they
+    // are `-` (ASCII); the third and fourth positions are characters' (`aé--b` has its `--`
+    // there, at bytes 3 and 4).
     let bytes = label.as_bytes();
     let last = label.chars().count() - 1;
     if bytes[0] == b'-' {
@@ -124,7 +125,8 @@ fn check_label(index: usize, label: &str, out: &mut Vec<Violation>) {
     if last > 0 && bytes[bytes.len() - 1] == b'-' {
         push(Some(last), Problem::TrailingHyphen);
     }
-    if bytes.get(2) == Some(&b'-') && bytes.get(3) == Some(&b'-') && bytes[..2].is_ascii() {
+    let mut third = label.chars().skip(2);
+    if third.next() == Some('-') && third.next() == Some('-') {
         push(None, Problem::HyphensAt3And4);
     }
     // Letters, digits and hyphens of ASCII are PVALID: nothing more to check.
@@ -231,6 +233,14 @@ mod tests {
         assert_eq!(problems("-a"), [(0, Some(0), "RFC 5891 §4.2.3.1")]);
         assert_eq!(problems("a-"), [(0, Some(1), "RFC 5891 §4.2.3.1")]);
         assert_eq!(problems("ab--c"), [(0, None, "RFC 5891 §4.2.3.1")]);
+        // Positions are characters, not bytes.
+        assert_eq!(problems("a\u{e9}--b"), [(0, None, "RFC 5891 §4.2.3.1")]);
+        assert_eq!(
+            problems("\u{e9}\u{e9}--b"),
+            [(0, None, "RFC 5891 §4.2.3.1")]
+        );
+        assert!(problems("\u{e9}--b").is_empty());
+        assert!(problems("a\u{e9}b--c").is_empty());
         assert_eq!(problems("\u{301}a"), [(0, Some(0), "RFC 5891 §4.2.3.2")]);
         assert_eq!(problems("a\u{301}"), [(0, None, "RFC 5891 §5.4")]);
         assert_eq!(problems("0a.\u{5D0}"), [(0, None, "RFC 5893 §2")]);
