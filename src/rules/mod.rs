@@ -936,10 +936,7 @@ fn run_iri_checks(
     };
     let mut out = Findings::new(merge, placeholders);
     let code = is_script(text, parsed);
-    for (rule, severity) in selection.enabled() {
-        if ascii && rule.unicode_only {
-            continue;
-        }
+    for (rule, severity) in selection.iri_rules(ascii) {
         if code && rule.group == "syntax" && rule.id != syntax::CONTROL_CHARACTER.id {
             continue;
         }
