@@ -465,51 +465,66 @@ struct Allow {
     slash: bool,
     question: bool,
     private: bool,
+    /// The bits of [`PLAIN`] of the bytes the component takes as they are.
+    plain: u8,
 }
 
-const USERINFO: Allow = Allow {
-    colon: true,
-    at: false,
-    slash: false,
-    question: false,
-    private: false,
+/// Bits of [`PLAIN`]: `unreserved / sub-delims`, then the four delimiters a component may allow.
+const CORE: u8 = 1;
+const COLON: u8 = 2;
+const AT: u8 = 4;
+const SLASH: u8 = 8;
+const QUESTION: u8 = 16;
+
+/// Per byte, which of `CORE`, `COLON`, `AT`, `SLASH`, `QUESTION` it is: a component's run of
+/// bytes it takes as they are is read by one lookup a byte, with no other test.
+static PLAIN: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 128 {
+        if chars::is_unreserved_or_sub_delim(c as u8) {
+            t[c] = CORE;
+        }
+        c += 1;
+    }
+    t[b':' as usize] = COLON;
+    t[b'@' as usize] = AT;
+    t[b'/' as usize] = SLASH;
+    t[b'?' as usize] = QUESTION;
+    t
 };
-const REG_NAME: Allow = Allow {
-    colon: false,
-    at: false,
-    slash: false,
-    question: false,
-    private: false,
-};
+
+const fn allow(colon: bool, at: bool, slash: bool, question: bool, private: bool) -> Allow {
+    let mut plain = CORE;
+    if colon {
+        plain |= COLON;
+    }
+    if at {
+        plain |= AT;
+    }
+    if slash {
+        plain |= SLASH;
+    }
+    if question {
+        plain |= QUESTION;
+    }
+    Allow {
+        colon,
+        at,
+        slash,
+        question,
+        private,
+        plain,
+    }
+}
+
+const USERINFO: Allow = allow(true, false, false, false, false);
+const REG_NAME: Allow = allow(false, false, false, false, false);
 /// A whole path: `isegment`'s characters and the `/` between segments.
-const PATH: Allow = Allow {
-    colon: true,
-    at: true,
-    slash: true,
-    question: false,
-    private: false,
-};
-const SEGMENT_NC: Allow = Allow {
-    colon: false,
-    at: true,
-    slash: false,
-    question: false,
-    private: false,
-};
-const QUERY: Allow = Allow {
-    colon: true,
-    at: true,
-    slash: true,
-    question: true,
-    private: true,
-};
-const FRAGMENT: Allow = Allow {
-    colon: true,
-    at: true,
-    slash: true,
-    question: true,
-    private: false,
-};
+const PATH: Allow = allow(true, true, true, false, false);
+const SEGMENT_NC: Allow = allow(false, true, false, false, false);
+const QUERY: Allow = allow(true, true, true, true, true);
+const FRAGMENT: Allow = allow(true, true, true, true, false);
 
 fn find_any(b: &[u8], from: usize, set: &[u8]) -> Option<usize> {
     b[from..]
@@ -878,11 +893,16 @@ impl Parser<'_, '_> {
         let b = self.b;
         let mut i = r.start;
         while i < r.end {
-            let c = b[i];
-            if chars::is_unreserved_or_sub_delim(c) {
-                i += 1;
-                continue;
+            // The run of bytes the component takes as they are, one lookup a byte; what ends it
+            // is looked at below.
+            match b[i..r.end]
+                .iter()
+                .position(|&c| PLAIN[c as usize] & allow.plain == 0)
+            {
+                Some(k) => i += k,
+                None => break,
             }
+            let c = b[i];
             if c < 0x80 {
                 if stops.contains(&c) {
                     return i;
