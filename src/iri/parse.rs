@@ -920,15 +920,24 @@ impl Parser<'_, '_> {
                     if i + 2 < r.end && chars::is_hexdig(b[i + 1]) && chars::is_hexdig(b[i + 2]) {
                         i += 3;
                     } else {
-                        // The message shows what follows up to the end of the piece: of the
-                        // segment in a path (a `/` ends it), of the component otherwise.
-                        let piece_end = b[i + 1..r.end]
-                            .iter()
-                            .position(|&d| {
-                                stops.contains(&d) || (comp == Component::Path && d == b'/')
-                            })
-                            .map_or(r.end, |k| i + 1 + k);
-                        self.bad_percent(i, piece_end, comp);
+                        // The message shows the (at most two) characters that follow within
+                        // the piece: the segment in a path (a `/` ends it), the component
+                        // otherwise. Only those two are looked at: a search for the piece's
+                        // end made each of a long segment's bad escapes cost its length.
+                        let mut shown_end = i + 1;
+                        for _ in 0..2 {
+                            match b.get(shown_end) {
+                                Some(&d)
+                                    if shown_end < r.end
+                                        && !stops.contains(&d)
+                                        && !(comp == Component::Path && d == b'/') =>
+                                {
+                                    shown_end += self.char_at(shown_end).len_utf8();
+                                }
+                                _ => break,
+                            }
+                        }
+                        self.bad_percent(i, shown_end, comp);
                         i += 1;
                     }
                 } else {
