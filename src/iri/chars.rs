@@ -51,7 +51,7 @@ const fn build_ascii_table() -> [u8; 128] {
 }
 
 #[inline]
-fn ascii_has(b: u8, flags: u8) -> bool {
+const fn ascii_has(b: u8, flags: u8) -> bool {
     b < 128 && ASCII[b as usize] & flags != 0
 }
 
@@ -69,7 +69,7 @@ pub fn is_sub_delim(b: u8) -> bool {
 
 /// `unreserved / sub-delims`: the ASCII core shared by every IRI component.
 #[inline]
-pub fn is_unreserved_or_sub_delim(b: u8) -> bool {
+pub const fn is_unreserved_or_sub_delim(b: u8) -> bool {
     ascii_has(b, ALPHA | DIGIT | MARK | SUB_DELIM)
 }
 

@@ -462,46 +462,69 @@ struct Visit<'v> {
 struct Allow {
     colon: bool,
     at: bool,
-    slash_question: bool,
+    slash: bool,
+    question: bool,
     private: bool,
+    /// The bits of [`PLAIN`] of the bytes the component takes as they are.
+    plain: u8,
 }
 
-const USERINFO: Allow = Allow {
-    colon: true,
-    at: false,
-    slash_question: false,
-    private: false,
+/// Bits of [`PLAIN`]: `unreserved / sub-delims`, then the four delimiters a component may allow.
+const CORE: u8 = 1;
+const COLON: u8 = 2;
+const AT: u8 = 4;
+const SLASH: u8 = 8;
+const QUESTION: u8 = 16;
+
+/// Per byte, which of `CORE`, `COLON`, `AT`, `SLASH`, `QUESTION` it is: a component's run of
+/// bytes it takes as they are is read by one lookup a byte, with no other test.
+static PLAIN: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 128 {
+        if chars::is_unreserved_or_sub_delim(c as u8) {
+            t[c] = CORE;
+        }
+        c += 1;
+    }
+    t[b':' as usize] = COLON;
+    t[b'@' as usize] = AT;
+    t[b'/' as usize] = SLASH;
+    t[b'?' as usize] = QUESTION;
+    t
 };
-const REG_NAME: Allow = Allow {
-    colon: false,
-    at: false,
-    slash_question: false,
-    private: false,
-};
-const SEGMENT: Allow = Allow {
-    colon: true,
-    at: true,
-    slash_question: false,
-    private: false,
-};
-const SEGMENT_NC: Allow = Allow {
-    colon: false,
-    at: true,
-    slash_question: false,
-    private: false,
-};
-const QUERY: Allow = Allow {
-    colon: true,
-    at: true,
-    slash_question: true,
-    private: true,
-};
-const FRAGMENT: Allow = Allow {
-    colon: true,
-    at: true,
-    slash_question: true,
-    private: false,
-};
+
+const fn allow(colon: bool, at: bool, slash: bool, question: bool, private: bool) -> Allow {
+    let mut plain = CORE;
+    if colon {
+        plain |= COLON;
+    }
+    if at {
+        plain |= AT;
+    }
+    if slash {
+        plain |= SLASH;
+    }
+    if question {
+        plain |= QUESTION;
+    }
+    Allow {
+        colon,
+        at,
+        slash,
+        question,
+        private,
+        plain,
+    }
+}
+
+const USERINFO: Allow = allow(true, false, false, false, false);
+const REG_NAME: Allow = allow(false, false, false, false, false);
+/// A whole path: `isegment`'s characters and the `/` between segments.
+const PATH: Allow = allow(true, true, true, false, false);
+const SEGMENT_NC: Allow = allow(false, true, false, false, false);
+const QUERY: Allow = allow(true, true, true, true, true);
+const FRAGMENT: Allow = allow(true, true, true, true, false);
 
 fn find_any(b: &[u8], from: usize, set: &[u8]) -> Option<usize> {
     b[from..]
@@ -543,22 +566,25 @@ impl Parser<'_, '_> {
         let mut authority = None;
         if b[pos..].starts_with(b"//") {
             let start = pos + 2;
-            let end = find_any(b, start, b"/?#").unwrap_or(len);
-            authority = Some(self.authority(start..end));
+            // One search finds the authority's end and its first `@` (the userinfo's end).
+            let (at, end) = match find_any(b, start, b"/?#@") {
+                Some(at) if b[at] == b'@' => (Some(at), find_any(b, at + 1, b"/?#").unwrap_or(len)),
+                Some(end) => (None, end),
+                None => (None, len),
+            };
+            authority = Some(self.authority(start..end, at));
             pos = end;
         }
 
-        let path_end = find_any(b, pos, b"?#").unwrap_or(len);
+        // The path and the query are each validated by the pass that finds where they end.
+        let path_end = self.path(pos..len, kind == Kind::Relative && authority.is_none());
         let path = pos..path_end;
-        self.path(path.clone(), kind == Kind::Relative && authority.is_none());
         pos = path_end;
 
         let mut query = None;
         if pos < len && b[pos] == b'?' {
-            let end = find_any(b, pos + 1, b"#").unwrap_or(len);
-            let q = pos + 1..end;
-            self.chars(q.clone(), Component::Query, QUERY);
-            query = Some(q);
+            let end = self.chars_until(pos + 1..len, Component::Query, QUERY, b"#");
+            query = Some(pos + 1..end);
             pos = end;
         }
 
@@ -700,9 +726,10 @@ impl Parser<'_, '_> {
         }
     }
 
-    fn authority(&mut self, r: Range<usize>) -> Authority {
+    /// The authority `r`, whose first `@` is at `at`.
+    fn authority(&mut self, r: Range<usize>, at: Option<usize>) -> Authority {
         let b = self.b;
-        let (userinfo, host_start) = match find_any(&b[..r.end], r.start, b"@") {
+        let (userinfo, host_start) = match at {
             Some(at) => (Some(r.start..at), at + 1),
             None => (None, r.start),
         };
@@ -757,12 +784,13 @@ impl Parser<'_, '_> {
                 }
             }
         } else {
-            let host_end = find_any(&b[..r.end], host_start, b":").unwrap_or(r.end);
+            // Validated as a reg-name while its end is found: an IPv4 address, digits and
+            // dots, is a valid reg-name too, so it gets no issue either way.
+            let host_end = self.chars_until(host_start..r.end, Component::Host, REG_NAME, b":");
             let hr = host_start..host_end;
             let kind = if is_ipv4(&b[hr.clone()]) {
                 HostKind::Ipv4
             } else {
-                self.chars(hr.clone(), Component::Host, REG_NAME);
                 HostKind::RegName
             };
             host = Host {
@@ -833,33 +861,57 @@ impl Parser<'_, '_> {
         }
     }
 
-    /// Validates the path, segment by segment.
-    fn path(&mut self, r: Range<usize>, noscheme: bool) {
-        let first_is_nz_nc = noscheme && !self.b[r.clone()].starts_with(b"/");
-        for (k, seg) in Pieces::new(self.b, r, b"/").enumerate() {
-            if k == 0 && first_is_nz_nc {
-                self.chars(seg, Component::Path, SEGMENT_NC);
-            } else {
-                self.chars(seg, Component::Path, SEGMENT);
+    /// Validates the path that starts at `r.start` and ends at the first `?` or `#` of `r`,
+    /// and returns its end: one pass for its end and all its segments (the first one of a
+    /// relative reference without a scheme may not hold a `:`).
+    fn path(&mut self, r: Range<usize>, noscheme: bool) -> usize {
+        let mut from = r.start;
+        if noscheme && !self.b[r.clone()].starts_with(b"/") {
+            from = self.chars_until(from..r.end, Component::Path, SEGMENT_NC, b"/?#");
+            if from == r.end || self.b[from] != b'/' {
+                return from;
             }
         }
+        self.chars_until(from..r.end, Component::Path, PATH, b"?#")
     }
 
     /// Checks every character of `r` against `iunreserved / pct-encoded / sub-delims` plus `allow`.
     fn chars(&mut self, r: Range<usize>, comp: Component, allow: Allow) {
+        self.chars_until(r, comp, allow, b"");
+    }
+
+    /// [`Parser::chars`] of `r` up to its first byte of `stops` (bytes `allow` does not allow,
+    /// which end the component), and where that is (`r.end` without one): the component's end
+    /// is found by the pass that checks it, not by a search of its own before it.
+    fn chars_until(
+        &mut self,
+        r: Range<usize>,
+        comp: Component,
+        allow: Allow,
+        stops: &[u8],
+    ) -> usize {
         let b = self.b;
         let mut i = r.start;
         while i < r.end {
-            let c = b[i];
-            if chars::is_unreserved_or_sub_delim(c) {
-                i += 1;
-                continue;
+            // The run of bytes the component takes as they are, one lookup a byte; what ends it
+            // is looked at below.
+            match b[i..r.end]
+                .iter()
+                .position(|&c| PLAIN[c as usize] & allow.plain == 0)
+            {
+                Some(k) => i += k,
+                None => break,
             }
+            let c = b[i];
             if c < 0x80 {
+                if stops.contains(&c) {
+                    return i;
+                }
                 let extra = match c {
                     b':' => allow.colon,
                     b'@' => allow.at,
-                    b'/' | b'?' => allow.slash_question,
+                    b'/' => allow.slash,
+                    b'?' => allow.question,
                     _ => false,
                 };
                 if extra {
@@ -868,7 +920,24 @@ impl Parser<'_, '_> {
                     if i + 2 < r.end && chars::is_hexdig(b[i + 1]) && chars::is_hexdig(b[i + 2]) {
                         i += 3;
                     } else {
-                        self.bad_percent(i, r.end, comp);
+                        // The message shows the (at most two) characters that follow within
+                        // the piece: the segment in a path (a `/` ends it), the component
+                        // otherwise. Only those two are looked at: a search for the piece's
+                        // end made each of a long segment's bad escapes cost its length.
+                        let mut shown_end = i + 1;
+                        for _ in 0..2 {
+                            match b.get(shown_end) {
+                                Some(&d)
+                                    if shown_end < r.end
+                                        && !stops.contains(&d)
+                                        && !(comp == Component::Path && d == b'/') =>
+                                {
+                                    shown_end += self.char_at(shown_end).len_utf8();
+                                }
+                                _ => break,
+                            }
+                        }
+                        self.bad_percent(i, shown_end, comp);
                         i += 1;
                     }
                 } else {
@@ -900,6 +969,7 @@ impl Parser<'_, '_> {
             }
             i += n;
         }
+        r.end
     }
 
     fn bad_percent(&mut self, i: usize, end: usize, comp: Component) {
@@ -1004,5 +1074,302 @@ impl Parser<'_, '_> {
             }
         };
         self.push(r, comp, kind, message);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The parse as it was written before the path, the query and a reg-name host were each
+    /// checked by the pass that finds their end: each end searched for first, then the path
+    /// checked segment by segment. The one-pass parse must give exactly its answer.
+    impl Parser<'_, '_> {
+        fn ref_run(&mut self) -> Iri {
+            let b = self.b;
+            let len = b.len();
+
+            let mut pos = 0;
+            let mut scheme = None;
+            if let Some(e) = find_any(b, 0, b":/?#")
+                && b[e] == b':'
+                && e > 0
+            {
+                self.scheme(0..e);
+                scheme = Some(0..e);
+                pos = e + 1;
+            }
+            let kind = if scheme.is_some() {
+                Kind::Iri
+            } else {
+                Kind::Relative
+            };
+
+            let mut authority = None;
+            if b[pos..].starts_with(b"//") {
+                let start = pos + 2;
+                let end = find_any(b, start, b"/?#").unwrap_or(len);
+                authority = Some(self.ref_authority(start..end));
+                pos = end;
+            }
+
+            let path_end = find_any(b, pos, b"?#").unwrap_or(len);
+            let path = pos..path_end;
+            self.ref_path(path.clone(), kind == Kind::Relative && authority.is_none());
+            pos = path_end;
+
+            let mut query = None;
+            if pos < len && b[pos] == b'?' {
+                let end = find_any(b, pos + 1, b"#").unwrap_or(len);
+                let q = pos + 1..end;
+                self.ref_chars(q.clone(), Component::Query, QUERY);
+                query = Some(q);
+                pos = end;
+            }
+
+            let mut fragment = None;
+            if pos < len && b[pos] == b'#' {
+                let f = pos + 1..len;
+                self.ref_chars(f.clone(), Component::Fragment, FRAGMENT);
+                fragment = Some(f);
+            }
+
+            Iri {
+                kind,
+                scheme,
+                authority,
+                path,
+                query,
+                fragment,
+                issues: std::mem::take(&mut self.issues),
+                issues_held_all: self.held_all,
+            }
+        }
+
+        fn ref_authority(&mut self, r: Range<usize>) -> Authority {
+            let b = self.b;
+            let (userinfo, host_start) = match find_any(&b[..r.end], r.start, b"@") {
+                Some(at) => (Some(r.start..at), at + 1),
+                None => (None, r.start),
+            };
+            if let Some(u) = &userinfo {
+                self.ref_chars(u.clone(), Component::Userinfo, USERINFO);
+            }
+
+            let mut port = None;
+            let host;
+            if host_start < r.end && b[host_start] == b'[' {
+                match find_any(&b[..r.end], host_start, b"]") {
+                    Some(close) => {
+                        let mut kind = self.ip_literal(host_start + 1..close);
+                        // Text between the `]` and a `:` (or the end) is not allowed, but it still
+                        // belongs to the host so that the components tile the input.
+                        let after = close + 1;
+                        let host_end = find_any(&b[..r.end], after, b":").unwrap_or(r.end);
+                        if host_end > after {
+                            let n = self.char_at(after).len_utf8();
+                            self.push(
+                                after..after + n,
+                                Component::Host,
+                                self.kind_of(after),
+                                || {
+                                    "an IP literal must be followed by ':' and a port, or end the authority"
+                                        .to_string()
+                                },
+                            );
+                            self.controls_in(after + n..host_end, Component::Host);
+                            kind = None;
+                        }
+                        host = Host {
+                            range: host_start..host_end,
+                            kind,
+                        };
+                        if host_end < r.end {
+                            port = Some(host_end + 1..r.end);
+                        }
+                    }
+                    None => {
+                        self.push(
+                            host_start..host_start + 1,
+                            Component::Host,
+                            IssueKind::Invalid,
+                            || "the IP literal is missing its closing ']'".to_string(),
+                        );
+                        self.controls_in(host_start + 1..r.end, Component::Host);
+                        host = Host {
+                            range: host_start..r.end,
+                            kind: None,
+                        };
+                    }
+                }
+            } else {
+                let host_end = find_any(&b[..r.end], host_start, b":").unwrap_or(r.end);
+                let hr = host_start..host_end;
+                let kind = if is_ipv4(&b[hr.clone()]) {
+                    HostKind::Ipv4
+                } else {
+                    self.ref_chars(hr.clone(), Component::Host, REG_NAME);
+                    HostKind::RegName
+                };
+                host = Host {
+                    range: hr,
+                    kind: Some(kind),
+                };
+                if host_end < r.end {
+                    port = Some(host_end + 1..r.end);
+                }
+            }
+
+            if let Some(p) = &port
+                && let Some(bad) = (p.start..p.end).find(|&i| !chars::is_digit(b[i]))
+            {
+                let c = self.char_at(bad);
+                let hint = if b[p.clone()].contains(&b':') {
+                    " (an IPv6 address must be enclosed in '[' and ']')"
+                } else {
+                    ""
+                };
+                self.push(
+                    bad..bad + c.len_utf8(),
+                    Component::Port,
+                    self.kind_of(bad),
+                    || format!("port must be digits{hint}"),
+                );
+                self.controls_in(bad + c.len_utf8()..p.end, Component::Port);
+            }
+
+            Authority {
+                range: r,
+                userinfo,
+                host,
+                port,
+            }
+        }
+
+        fn ref_path(&mut self, r: Range<usize>, noscheme: bool) {
+            let first_is_nz_nc = noscheme && !self.b[r.clone()].starts_with(b"/");
+            for (k, seg) in Pieces::new(self.b, r, b"/").enumerate() {
+                if k == 0 && first_is_nz_nc {
+                    self.ref_chars(seg, Component::Path, SEGMENT_NC);
+                } else {
+                    self.ref_chars(seg, Component::Path, PATH);
+                }
+            }
+        }
+
+        fn ref_chars(&mut self, r: Range<usize>, comp: Component, allow: Allow) {
+            let b = self.b;
+            let mut i = r.start;
+            while i < r.end {
+                let c = b[i];
+                if chars::is_unreserved_or_sub_delim(c) {
+                    i += 1;
+                    continue;
+                }
+                if c < 0x80 {
+                    let extra = match c {
+                        b':' => allow.colon,
+                        b'@' => allow.at,
+                        b'/' => allow.slash,
+                        b'?' => allow.question,
+                        _ => false,
+                    };
+                    if extra {
+                        i += 1;
+                    } else if c == b'%' {
+                        if i + 2 < r.end && chars::is_hexdig(b[i + 1]) && chars::is_hexdig(b[i + 2])
+                        {
+                            i += 3;
+                        } else {
+                            self.bad_percent(i, r.end, comp);
+                            i += 1;
+                        }
+                    } else {
+                        self.ascii_issue(i, c, comp, allow);
+                        i += 1;
+                    }
+                    continue;
+                }
+                let ch = self.char_at(i);
+                let n = ch.len_utf8();
+                if !chars::is_ucschar(ch) {
+                    if chars::is_iprivate(ch) {
+                        if !allow.private {
+                            self.push(
+                                i..i + n,
+                                comp,
+                                IssueKind::PrivateUse,
+                                || {
+                                    format!(
+                                        "private-use characters are allowed only in the query ({} in the {comp})",
+                                        describe(ch)
+                                    )
+                                },
+                            );
+                        }
+                    } else {
+                        self.non_ascii_issue(i..i + n, ch, comp);
+                    }
+                }
+                i += n;
+            }
+        }
+    }
+
+    fn by_separate_searches(input: &str) -> Iri {
+        let mut p = Parser {
+            s: input,
+            b: input.as_bytes(),
+            issues: Vec::new(),
+            held_all: true,
+            visit: None,
+        };
+        p.ref_run()
+    }
+
+    #[test]
+    fn one_pass_parse_matches_the_separate_searches() {
+        // Every delimiter, a valid and a broken escape, a character of each non-ASCII kind
+        // (ucschar, private use, not allowed), a control and unwise ASCII.
+        let alphabet = [
+            "a", "1", ":", "/", "?", "#", "@", "%", "4", "[", "]", ".", " ", "é", "\u{E000}",
+            "\u{FFFE}", "\u{7}", "^",
+        ];
+        let prefixes = [
+            "",
+            "http:",
+            "http://",
+            "//",
+            "x/",
+            "./",
+            "mailto:",
+            "http://u@",
+            "http://[::1]",
+            "http://a:8",
+            "http://1.2.3.4",
+        ];
+        // Every word of up to four of them (up to three after the longer prefixes).
+        let mut words = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..4 {
+            let mut next = Vec::new();
+            for w in &last {
+                for c in alphabet {
+                    next.push(format!("{w}{c}"));
+                }
+            }
+            words.extend(next.iter().cloned());
+            last = next;
+        }
+        let mut compared = 0;
+        for (k, prefix) in prefixes.into_iter().enumerate() {
+            for w in words.iter().filter(|w| k < 3 || w.chars().count() < 4) {
+                for input in [format!("{prefix}{w}"), format!("{prefix}{w}/b%2?q%#f")] {
+                    assert_eq!(analyze(&input), by_separate_searches(&input), "{input:?}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 500_000);
     }
 }

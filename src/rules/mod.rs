@@ -601,8 +601,13 @@ impl Findings {
             merged: merge.then(HashMap::default),
             recent: None,
             last: None,
-            // Sorted and disjoint, as the placeholder searches need (they mostly are already).
-            placeholders: template::disjoint(placeholders.to_vec()),
+            // Sorted and disjoint, as the placeholder searches need (they mostly are already);
+            // most IRIs have none, and no copy is made for them.
+            placeholders: if placeholders.is_empty() {
+                Vec::new()
+            } else {
+                template::disjoint(placeholders.to_vec())
+            },
             garbled: OnceCell::new(),
         }
     }
@@ -936,10 +941,7 @@ fn run_iri_checks(
     };
     let mut out = Findings::new(merge, placeholders);
     let code = is_script(text, parsed);
-    for (rule, severity) in selection.enabled() {
-        if ascii && rule.unicode_only {
-            continue;
-        }
+    for (rule, severity) in selection.iri_rules(ascii) {
         if code && rule.group == "syntax" && rule.id != syntax::CONTROL_CHARACTER.id {
             continue;
         }

@@ -5,13 +5,19 @@
 
 use std::fmt;
 
-use super::{RULES, Rule, Severity};
+use super::{Check, RULES, Rule, Severity};
 
 /// The rules that run, with their severities.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Selection {
     /// Parallel to [`RULES`]: `Some(severity)` when the rule runs.
     severities: Vec<Option<Severity>>,
+    /// The places in [`RULES`] of the selected rules that check IRIs, in catalog order, with
+    /// their severities: found once per selection, not by walking the whole catalog for every
+    /// IRI (most of its rules check documents, or only non-ASCII IRIs).
+    iri_rules: Vec<(usize, Severity)>,
+    /// Those of `iri_rules` that run on an ASCII IRI (not [`Rule::unicode_only`]).
+    ascii_iri_rules: Vec<(usize, Severity)>,
 }
 
 /// A selector that names no rule and no group.
@@ -38,12 +44,12 @@ impl std::error::Error for SelectionError {}
 impl Default for Selection {
     /// Every rule that is not `info` by default.
     fn default() -> Selection {
-        Selection {
-            severities: RULES
+        Selection::new(
+            RULES
                 .iter()
                 .map(|r| (r.severity != Severity::Info).then_some(r.severity))
                 .collect(),
-        }
+        )
     }
 }
 
@@ -131,8 +137,27 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
 impl Selection {
     /// Every rule, `info` ones included (what `irilint inspect` runs).
     pub fn all() -> Selection {
+        Selection::new(RULES.iter().map(|r| Some(r.severity)).collect())
+    }
+
+    /// The selection of one optional severity per rule of [`RULES`], with its lists of IRI
+    /// rules.
+    fn new(severities: Vec<Option<Severity>>) -> Selection {
+        let iri_rules: Vec<(usize, Severity)> = severities
+            .iter()
+            .enumerate()
+            .filter_map(|(k, s)| s.map(|s| (k, s)))
+            .filter(|&(k, _)| matches!(RULES[k].check, Check::Iri(_)))
+            .collect();
+        let ascii_iri_rules = iri_rules
+            .iter()
+            .copied()
+            .filter(|&(k, _)| !RULES[k].unicode_only)
+            .collect();
         Selection {
-            severities: RULES.iter().map(|r| Some(r.severity)).collect(),
+            severities,
+            iri_rules,
+            ascii_iri_rules,
         }
     }
 
@@ -140,7 +165,7 @@ impl Selection {
     /// run).
     pub(crate) fn from_severities(severities: Vec<Option<Severity>>) -> Selection {
         assert_eq!(severities.len(), RULES.len());
-        Selection { severities }
+        Selection::new(severities)
     }
 
     /// The selection the command line describes.
@@ -149,30 +174,42 @@ impl Selection {
         extend_select: &[S],
         ignore: &[S],
     ) -> Result<Selection, SelectionError> {
-        let mut sel = if select.is_empty() {
-            Selection::default()
+        let mut severities = if select.is_empty() {
+            Selection::default().severities
         } else {
-            let mut s = Selection {
-                severities: vec![None; RULES.len()],
-            };
+            let mut s = vec![None; RULES.len()];
             for selector in select {
                 for i in matching(selector.as_ref())? {
-                    s.severities[i] = Some(RULES[i].severity);
+                    s[i] = Some(RULES[i].severity);
                 }
             }
             s
         };
         for selector in extend_select {
             for i in matching(selector.as_ref())? {
-                sel.severities[i] = Some(RULES[i].severity);
+                severities[i] = Some(RULES[i].severity);
             }
         }
         for selector in ignore {
             for i in matching(selector.as_ref())? {
-                sel.severities[i] = None;
+                severities[i] = None;
             }
         }
-        Ok(sel)
+        Ok(Selection::new(severities))
+    }
+
+    /// The selected rules that check IRIs ([`Check::Iri`]), with their severities, in catalog
+    /// order; with `ascii`, only those that run on an ASCII IRI (not [`Rule::unicode_only`]).
+    pub(crate) fn iri_rules(
+        &self,
+        ascii: bool,
+    ) -> impl Iterator<Item = (&'static Rule, Severity)> + '_ {
+        let list = if ascii {
+            &self.ascii_iri_rules
+        } else {
+            &self.iri_rules
+        };
+        list.iter().map(|&(k, s)| (&RULES[k], s))
     }
 
     /// The rules that run, with their severities, in catalog order.
@@ -197,6 +234,40 @@ impl Selection {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_iri_rule_lists_are_the_catalog_walk() {
+        // Each selection's lists against the walk of the whole catalog they replace: every
+        // rule alone, every rule ignored, every group, and the default and full selections.
+        let mut selections = vec![Selection::default(), Selection::all()];
+        for r in RULES {
+            let none: [&str; 0] = [];
+            selections.push(Selection::from_selectors(&[r.id], &none, &none).unwrap());
+            selections.push(Selection::from_selectors(&["ALL"], &none, &[r.id]).unwrap());
+            selections.push(Selection::from_selectors(&none, &[r.group], &[]).unwrap());
+        }
+        let mut severities: Vec<_> = RULES.iter().map(|r| Some(r.severity)).collect();
+        severities[0] = Some(Severity::Info);
+        selections.push(Selection::from_severities(severities));
+        for sel in &selections {
+            for ascii in [false, true] {
+                let walked: Vec<(&str, Severity)> = sel
+                    .enabled()
+                    .filter(|(r, _)| matches!(r.check, Check::Iri(_)))
+                    .filter(|(r, _)| !(ascii && r.unicode_only))
+                    .map(|(r, s)| (r.id, s))
+                    .collect();
+                let listed: Vec<(&str, Severity)> =
+                    sel.iri_rules(ascii).map(|(r, s)| (r.id, s)).collect();
+                assert_eq!(listed, walked, "ascii {ascii}");
+            }
+        }
+        // The lists are not empty by accident: the full selection's ASCII list leaves out the
+        // Unicode-only rules and keeps the rest.
+        let all = Selection::all();
+        assert!(all.iri_rules(true).count() < all.iri_rules(false).count());
+        assert!(all.iri_rules(true).count() > 5);
+    }
 
     #[test]
     fn edit_distance_counts_insertions_deletions_and_substitutions() {
