@@ -80,9 +80,10 @@ pub enum Work {
     /// Searches of an IRI's `%HH` triplets by the percent rules: none for an IRI without a
     /// `%`, which one scan per IRI finds ([`crate::rules::IriCheck::encodes_octet`]).
     PercentSearches,
-    /// Whole DNS names given to UTS #46 ToASCII by `idn-invalid` and `idn-not-registrable`: a
-    /// Unicode name IDNA2008 accepts as written (which `idn-not-registrable` asks anyway) needs
-    /// only its lengths checked, not a second reading by UTS #46.
+    /// Whole DNS names given to UTS #46 ToASCII (not ToUnicode) by `idn-invalid` and
+    /// `idn-not-registrable`: a Unicode name IDNA2008 accepts as written (which
+    /// `idn-not-registrable` asks anyway) needs only its lengths checked, not a second reading
+    /// by UTS #46.
     Uts46Names,
 }
 

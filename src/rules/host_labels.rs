@@ -51,8 +51,8 @@ impl HostLabel<'_> {
 /// the name's TLD (its last label, displayed and case-folded). Labels with `%XX` escapes are
 /// left out (`idn-invalid` and `idn-not-registrable` decode them), and so are `xn--` labels that
 /// are not valid Punycode (`idn-invalid` reports them). The labels, their decoded forms and the
-/// TLD are found once per IRI for the three rules that ask; each asks without allocating (a
-/// name's labels are handed over from the stack).
+/// TLD are found once per IRI for the three rules that ask; each asks without allocating for a
+/// name of up to four labels (handed over from the stack).
 pub(super) fn for_each_name(
     input: &IriCheck<'_>,
     mut f: impl FnMut(&[HostLabel<'_>], Option<&str>),

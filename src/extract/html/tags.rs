@@ -307,7 +307,9 @@ impl FoundTag<'_> {
             return None;
         };
         let (end, many) = (self.end, self.attrs.len() > 32);
-        // A search per attribute is quadratic in a tag of thousands: past a few dozen, a map.
+        // A search from the tag's start per located attribute: past 32 distinct names, a map
+        // (a tag of over 256 written attributes is crowded and never reaches here, so without
+        // the map a tag reads at most 32 × 256 attributes).
         if many && self.index.is_none() {
             let mut index = RawValues::new();
             scan_attributes_each(text, name_end, end, &mut |r| {
