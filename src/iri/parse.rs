@@ -460,10 +460,6 @@ struct Visit<'v> {
 /// Which characters beyond `iunreserved / pct-encoded / sub-delims` a component allows.
 #[derive(Clone, Copy)]
 struct Allow {
-    colon: bool,
-    at: bool,
-    slash: bool,
-    question: bool,
     private: bool,
     /// The bits of [`PLAIN`] of the bytes the component takes as they are.
     plain: u8,
@@ -508,14 +504,7 @@ const fn allow(colon: bool, at: bool, slash: bool, question: bool, private: bool
     if question {
         plain |= QUESTION;
     }
-    Allow {
-        colon,
-        at,
-        slash,
-        question,
-        private,
-        plain,
-    }
+    Allow { private, plain }
 }
 
 const USERINFO: Allow = allow(true, false, false, false, false);
@@ -907,16 +896,8 @@ impl Parser<'_, '_> {
                 if stops.contains(&c) {
                     return i;
                 }
-                let extra = match c {
-                    b':' => allow.colon,
-                    b'@' => allow.at,
-                    b'/' => allow.slash,
-                    b'?' => allow.question,
-                    _ => false,
-                };
-                if extra {
-                    i += 1;
-                } else if c == b'%' {
+                // (A delimiter the component allows is in `allow.plain`: the run took it.)
+                if c == b'%' {
                     if i + 2 < r.end && chars::is_hexdig(b[i + 1]) && chars::is_hexdig(b[i + 2]) {
                         i += 3;
                     } else {
@@ -1034,7 +1015,7 @@ impl Parser<'_, '_> {
                 (b'@', Component::Host) => {
                     "'@' is not allowed in the host; the userinfo ends at the first '@'".to_string()
                 }
-                (b':', Component::Path) if !allow.colon => {
+                (b':', Component::Path) if allow.plain & COLON == 0 => {
                     "':' is not allowed in the first segment of a relative reference (it would be read as a scheme); write './' before it".to_string()
                 }
                 _ => format!("'{ch}' is not allowed in the {comp}"),
@@ -1268,10 +1249,10 @@ mod tests {
                 }
                 if c < 0x80 {
                     let extra = match c {
-                        b':' => allow.colon,
-                        b'@' => allow.at,
-                        b'/' => allow.slash,
-                        b'?' => allow.question,
+                        b':' => allow.plain & COLON != 0,
+                        b'@' => allow.plain & AT != 0,
+                        b'/' => allow.plain & SLASH != 0,
+                        b'?' => allow.plain & QUESTION != 0,
                         _ => false,
                     };
                     if extra {
