@@ -308,6 +308,10 @@ pub const MAX_MASKS: usize = 1 << 16;
 
 /// `ranges` sorted, the earlier of two overlapping ones kept.
 pub fn disjoint(mut ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
+    // Most IRIs have no placeholder: nothing to sort or copy.
+    if ranges.len() < 2 {
+        return ranges;
+    }
     ranges.sort_by_key(|r| (r.start, std::cmp::Reverse(r.end)));
     let mut kept: Vec<Range<usize>> = Vec::new();
     for r in ranges {

@@ -601,13 +601,8 @@ impl Findings {
             merged: merge.then(HashMap::default),
             recent: None,
             last: None,
-            // Sorted and disjoint, as the placeholder searches need (they mostly are already);
-            // most IRIs have none, and no copy is made for them.
-            placeholders: if placeholders.is_empty() {
-                Vec::new()
-            } else {
-                template::disjoint(placeholders.to_vec())
-            },
+            // Sorted and disjoint, as the placeholder searches need (they mostly are already).
+            placeholders: template::disjoint(placeholders.to_vec()),
             garbled: OnceCell::new(),
         }
     }
