@@ -731,6 +731,23 @@ mod tests {
             meta_declarations(split.as_bytes(), Markup::Html)[0].label,
             "latin1"
         );
+        // What the standard's prescan finds, written out (not only the old scan's answer).
+        let labels = |doc: &str| -> Vec<String> {
+            scan_meta(doc.as_bytes(), Some(Markup::Html), usize::MAX)
+                .into_iter()
+                .map(|f| f.label)
+                .collect()
+        };
+        assert_eq!(
+            labels("<p title='<meta charset=a>'><meta charset=b>"),
+            ["b"]
+        );
+        assert_eq!(labels("<!-- <meta charset=a> --><META CHARSET=b>"), ["b"]);
+        // Every raw-text element passes the look at a name's length and first letter.
+        for name in RAW_TEXT_ELEMENTS {
+            assert_eq!(raw_text_element(name), Some(name));
+            assert_eq!(raw_text_element(&name.to_ascii_uppercase()), Some(name));
+        }
         assert_eq!(skip_attributes(b"a='x>", 0), 2);
         assert_eq!(skip_attributes(b"=\"x>\">", 0), 3);
         assert_eq!(skip_attributes(b" a = \"x>\" b>", 0), 11);
