@@ -254,8 +254,15 @@ fn borrowed_within(text: &str, within: Range<usize>, expected: &str) -> Option<R
     // Addresses compared as numbers: a string of its own never lies inside `text`'s bytes.
     let start = (expected.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
     let raw = start..start.checked_add(expected.len())?;
-    (!expected.is_empty() && raw.start >= within.start && raw.end <= within.end.min(text.len()))
-        .then_some(raw)
+    let placed = (!expected.is_empty()
+        && raw.start >= within.start
+        && raw.end <= within.end.min(text.len()))
+    .then_some(raw);
+    #[cfg(test)]
+    if placed.is_some() {
+        tests::PLACED_BY_ADDRESS.set(tests::PLACED_BY_ADDRESS.get() + 1);
+    }
+    placed
 }
 
 /// [`locate_inline`] by scanning the source: for a destination that is no slice of it.
@@ -311,6 +318,8 @@ pub(crate) mod tests {
         /// Set: every destination is found by scanning, the fast path by address not taken
         /// (to compare the two).
         pub(crate) static SCAN_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+        /// Destinations placed by their address (so a test can show the fast path was taken).
+        pub(crate) static PLACED_BY_ADDRESS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     }
 
     fn dec(s: &str) -> String {
