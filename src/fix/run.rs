@@ -296,14 +296,16 @@ fn diffed(before: &mut Version, after: &mut Version) -> Result<String, String> {
     }
     let path = after.named().0.to_string();
     // Each version is read for its lines' digests, which fails on the first byte that is not
-    // UTF-8 (then the texts are compared), and again for the hunks.
-    after.let_go()?;
+    // UTF-8 (then the texts are compared), and again for the hunks. The fixed version is let go
+    // only once both are UTF-8: the texts' diff needs it held, and reading it back then would
+    // hold its bytes beside its text.
     let new_digests = diff::line_digests_utf8(&mut streamed(after)?, &key).map_err(reading)?;
     let old_digests = match new_digests {
         Some(_) => diff::line_digests_utf8(&mut streamed(before)?, &key).map_err(reading)?,
         None => None,
     };
     if let (Some(new_digests), Some(old_digests)) = (new_digests, old_digests) {
+        after.let_go()?;
         let mut old = streamed(before)?;
         let mut new = streamed(after)?;
         let diff = diff::unified_by_lines(&path, &mut old, &old_digests, &new_digests, &mut new)

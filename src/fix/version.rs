@@ -277,11 +277,24 @@ impl Version {
     /// decoded in place.
     fn read_again(&mut self) -> Result<Vec<u8>, Lost> {
         let mut bytes = Vec::with_capacity(with_room(self.fingerprint().len()));
-        self.stored()?.read_to_end(&mut bytes).map_err(|e| {
+        let failed = |e: std::io::Error| {
             read_again_error(&e)
                 .unwrap_or_else(|| format!("cannot read it again: {}", describe_io_error(&e)))
-        })?;
-        Ok(bytes)
+        };
+        // Through a buffer of its own, not `read_to_end`: that zeroes the room it reads into
+        // before each read of a reader without a `read_buf` of its own (as this stream is), in
+        // ever larger pieces, and a zeroed page is resident: up to half the document's size
+        // more at the peak of `--diff`.
+        let mut stream = self.stored()?;
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            match stream.read(&mut buf) {
+                Ok(0) => return Ok(bytes),
+                Ok(n) => bytes.extend_from_slice(&buf[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(failed(e)),
+            }
+        }
     }
 }
 
