@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::config::{ConfigError, FileSettings, Resolver};
+use crate::config::{ConfigError, FileSettings, Resolved, Resolver};
 use crate::fsio::describe_io_error;
 use crate::source::Format;
 
@@ -202,14 +202,39 @@ fn walk_dir(
             })
             .build()
     };
+    // The directories on the way to the entry, by depth: the walk is depth first, so a file's
+    // directory is the last one met a level above it. Each keeps the resolution its files
+    // share when they share one, found with the first of them.
+    let mut dirs: Vec<WalkedDir> = Vec::new();
     for entry in walker {
         match entry {
             Ok(entry) => {
+                let depth = entry.depth();
+                if entry.file_type().is_some_and(|t| t.is_dir()) {
+                    dirs.truncate(depth);
+                    if dirs.len() == depth {
+                        dirs.push(WalkedDir::new(entry.path()));
+                    }
+                    continue;
+                }
                 let is_file = entry.file_type().is_some_and(|t| t.is_file());
                 if !is_file {
                     continue;
                 }
-                let resolved = resolver.resolve_walked(entry.path(), false)?;
+                let mut dir = depth
+                    .checked_sub(1)
+                    .and_then(|d| dirs.get_mut(d))
+                    .filter(|d| d.holds(entry.path()));
+                let resolved = match dir.as_ref().and_then(|d| d.shared.clone()) {
+                    Some(shared) => shared,
+                    None => {
+                        let resolved = resolver.resolve_walked(entry.path(), false)?;
+                        if let Some(dir) = dir.as_mut().filter(|_| resolved.same_in_directory) {
+                            dir.shared = Some(resolved.clone());
+                        }
+                        resolved
+                    }
+                };
                 let readable =
                     resolved.settings.format.is_some() || Format::from_path(entry.path()).is_some();
                 if readable && !resolved.excluded {
@@ -239,6 +264,36 @@ fn walk_dir(
     match failed.lock().expect("lock").take() {
         Some(e) => Err(e.into()),
         None => Ok(()),
+    }
+}
+
+/// A directory met while walking, with what its files share.
+struct WalkedDir {
+    /// Its path as the walk names it (without a `/` at the end): its entries' paths are it, a
+    /// `/` and their names.
+    path: Vec<u8>,
+    /// The resolution of each of its files, once one of them said every file resolves alike
+    /// ([`Resolved::same_in_directory`]).
+    shared: Option<Resolved>,
+}
+
+impl WalkedDir {
+    fn new(path: &Path) -> WalkedDir {
+        let bytes = path.as_os_str().as_encoded_bytes();
+        let end = bytes.iter().rposition(|&b| b != b'/').map_or(0, |i| i + 1);
+        WalkedDir {
+            path: bytes[..end].to_vec(),
+            shared: None,
+        }
+    }
+
+    /// Whether `path` names an entry of this directory: the directory's path, a `/` and a name.
+    fn holds(&self, path: &Path) -> bool {
+        path.as_os_str()
+            .as_encoded_bytes()
+            .strip_prefix(self.path.as_slice())
+            .and_then(|rest| rest.strip_prefix(b"/"))
+            .is_some_and(|name| !name.is_empty() && !name.contains(&b'/'))
     }
 }
 

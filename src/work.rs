@@ -85,9 +85,14 @@ pub enum Work {
     /// `idn-not-registrable` asks anyway) needs only its lengths checked, not a second reading
     /// by UTS #46.
     Uts46Names,
+    /// Paths whose settings are worked out from the configuration (its file found by the
+    /// directory, its patterns matched, its settings looked up): a walked file takes those of
+    /// the file before it in its directory when every file there resolves alike
+    /// ([`crate::config::Resolved::same_in_directory`]).
+    SettingsResolved,
 }
 
-const KINDS: usize = 25;
+const KINDS: usize = 26;
 
 /// Every kind of work, in the order of [`all`]'s counts.
 pub const ALL: [Work; KINDS] = [
@@ -116,6 +121,7 @@ pub const ALL: [Work; KINDS] = [
     Work::NameAnswers,
     Work::PercentSearches,
     Work::Uts46Names,
+    Work::SettingsResolved,
 ];
 
 thread_local! {

@@ -22,6 +22,22 @@ pub struct Patterns {
     /// The globs as written.
     pub globs: Vec<String>,
     matcher: Gitignore,
+    /// Every glob names directories only (`node_modules/`), or is a comment or blank: no file
+    /// matches them ([`names_only_directories`]).
+    only_directories: bool,
+}
+
+/// Whether the gitignore line `glob` can match directories only: read as `ignore`'s
+/// `GitignoreBuilder::add_line` reads it (trailing whitespace dropped unless escaped, a
+/// comment or a blank line adds nothing), it ends with `/`, which that crate's matcher never
+/// lets match a path that is not a directory.
+pub fn names_only_directories(glob: &str) -> bool {
+    let line = if glob.ends_with("\\ ") {
+        glob
+    } else {
+        glob.trim_end()
+    };
+    glob.starts_with('#') || line.is_empty() || line.ends_with('/')
 }
 
 impl Patterns {
@@ -34,7 +50,14 @@ impl Patterns {
         Patterns {
             globs: globs.iter().map(|g| g.to_string()).collect(),
             matcher: builder.build().unwrap_or_else(|_| Gitignore::empty()),
+            only_directories: globs.iter().all(|g| names_only_directories(g)),
         }
+    }
+
+    /// Whether no file (a path that is not a directory) can match itself
+    /// ([`Patterns::matches_itself`] is false for every file).
+    pub fn only_directories(&self) -> bool {
+        self.only_directories
     }
 
     /// Whether `path` (absolute, lexically normal) or a directory above it matches.
@@ -531,4 +554,66 @@ fn closest<'a>(s: &str, candidates: &[&'a str]) -> Option<&'a str> {
         .filter(|&(d, c)| d <= 3.max(c.len() / 4))
         .min()
         .map(|(_, c)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `names_only_directories` says of each line what `ignore`'s matcher makes of it: a line
+    /// it claims matches no file, and every other line it would add is not for directories
+    /// only.
+    #[test]
+    fn a_line_for_directories_only_is_what_the_matcher_reads_so() {
+        // Each line with a name it matches as a directory.
+        let lines = [
+            ("node_modules/", "node_modules"),
+            (".venv/", ".venv"),
+            ("build/  ", "build"),
+            ("build/\t", "build"),
+            ("build/\\ ", "build/ "),
+            ("build\\ ", "build "),
+            ("/build/", "build"),
+            ("!keep/", "keep"),
+            ("**/out/", "out"),
+            ("a/**/", "a/b"),
+            ("a/**", "a/b"),
+            ("*.min.html", "x.min.html"),
+            ("docs", "docs"),
+            ("docs/*", "docs/x"),
+            ("\\#x/", "#x"),
+            ("\\!x/", "!x"),
+            ("x\\/", "x"),
+            ("#comment/", "comment"),
+            ("#comment", "comment"),
+            ("", "x"),
+            ("   ", "x"),
+        ];
+        let root = Path::new("/r");
+        for (line, name) in lines {
+            let patterns = Patterns::new(root, &[line]);
+            let claimed = names_only_directories(line);
+            assert_eq!(patterns.only_directories(), claimed, "{line:?}");
+            let dir = root.join(name);
+            match patterns.matcher.matched(&dir, true) {
+                ignore::Match::Ignore(g) | ignore::Match::Whitelist(g) => {
+                    assert_eq!(g.is_only_dir(), claimed, "{line:?} on {name:?}");
+                }
+                ignore::Match::None => {
+                    let added = patterns.matcher.num_ignores() + patterns.matcher.num_whitelists();
+                    assert!(
+                        added == 0 && claimed,
+                        "{line:?} added but matched no {name:?}"
+                    );
+                }
+            }
+            if claimed {
+                // Not even the file of the name it matches as a directory.
+                assert!(
+                    !patterns.matches_itself(&dir, false),
+                    "{line:?} on a file {name:?}"
+                );
+            }
+        }
+    }
 }

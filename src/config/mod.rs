@@ -395,6 +395,11 @@ pub struct Resolved {
     pub excluded: bool,
     /// The overrides that applied: (index in the chain, index among that file's overrides).
     pub overrides: Vec<(usize, usize)>,
+    /// For a file met while walking ([`Resolver::resolve_walked`]): every other file of its
+    /// directory resolves as it does. Its configuration (found by the directory) has no
+    /// `[[overrides]]` and no `[input-format]`, and the patterns that exclude name only
+    /// directories, so nothing depends on the file's own name.
+    pub same_in_directory: bool,
 }
 
 /// Finds and caches configuration files, and computes each path's settings.
@@ -524,6 +529,7 @@ impl Resolver {
         is_dir: bool,
         parents_checked: bool,
     ) -> Result<Resolved, ConfigError> {
+        crate::work::add(crate::work::Work::SettingsResolved, 1);
         let path = self.absolute(path);
         let dir = path.parent().unwrap_or(Path::new("/"));
         let config = self.config_for_dir(dir)?;
@@ -544,6 +550,15 @@ impl Resolver {
             }
             exclude.extend(&layer.extend_exclude);
         }
+        // Nothing below reads the file's name but the layers, the formats and the exclusion.
+        let same_in_directory = !is_dir
+            && parents_checked
+            && config.as_ref().is_none_or(|c| {
+                c.chain
+                    .iter()
+                    .all(|f| f.overrides.is_empty() && f.base.input_format.is_empty())
+            })
+            && exclude.iter().all(|p| p.only_directories());
         let excluded = exclude.iter().any(|p| {
             if parents_checked {
                 p.matches_itself(&path, is_dir)
@@ -590,6 +605,7 @@ impl Resolver {
             settings,
             excluded,
             overrides,
+            same_in_directory,
         })
     }
 

@@ -8,6 +8,8 @@
 
 use std::ops::Range;
 
+use smallvec::SmallVec;
+
 /// Another source location that explains where prepared text came from (the declaration of the
 /// entity whose use produced it).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,7 +46,9 @@ pub const COARSE_SOURCE: usize = 256;
 /// Maps byte ranges of a prepared IRI back to byte ranges of the source text.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SpanMap {
-    pieces: Vec<Piece>,
+    /// One piece kept in place: most IRIs are copied whole from the source, and a map is made
+    /// for every IRI, so most maps allocate nothing.
+    pieces: SmallVec<[Piece; 1]>,
     related: Vec<Related>,
     /// Where each of `related` is, by its source range: an IRI made of 32,000 entities, each
     /// declared once, searched the list for each (0.5 s; a quadratic).
@@ -451,5 +455,17 @@ mod tests {
         m.push_copied(7..9);
         assert_eq!(m.pieces.len(), 2);
         assert_eq!(m.to_source(4..6), 4..8);
+    }
+
+    #[test]
+    fn a_map_of_one_piece_allocates_nothing() {
+        let m = SpanMap::identity(3..9);
+        assert!(!m.pieces.spilled());
+        assert_eq!(m.to_source(1..4), 4..7);
+        let mut two = m.clone();
+        two.push_replaced(1, 9..14);
+        assert!(two.pieces.spilled());
+        assert_eq!(two.to_source(0..7), 3..14);
+        assert_eq!(two.source_range(), 3..14);
     }
 }
