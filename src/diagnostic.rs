@@ -70,11 +70,16 @@ pub const ALSO_SHOWN: usize = 100;
 /// The messages and helps of one file's diagnostics, each kept once: 100,000 findings of the
 /// same hidden character share one message instead of holding 100,000 copies.
 #[derive(Debug, Default)]
-pub struct Strings(std::collections::HashSet<Arc<str>>);
+pub struct Strings(std::collections::HashSet<Arc<str>>, Option<Arc<str>>);
 
 impl Strings {
     /// `s`, shared with every earlier string equal to it.
     pub fn share(&mut self, s: String) -> Arc<str> {
+        // The message of every withheld finding (its words are put off): kept aside, not
+        // hashed once per finding.
+        if s.is_empty() {
+            return self.1.get_or_insert_with(|| Arc::from("")).clone();
+        }
         if let Some(known) = self.0.get(s.as_str()) {
             return known.clone();
         }

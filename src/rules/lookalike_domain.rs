@@ -430,7 +430,13 @@ fn imitated_in<'d>(index: &Index<'d>, shown: &[String]) -> Option<(&'d str, usiz
                 .copied()
         };
         if let Some(d) = found
-            && !is_name(d, &name.iter().map(|l| l.as_str()).collect::<SmallVec<[&str; MAX_LABELS]>>())
+            && !is_name(
+                d,
+                &name
+                    .iter()
+                    .map(|l| l.as_str())
+                    .collect::<SmallVec<[&str; MAX_LABELS]>>(),
+            )
         {
             return Some((d, n + 1));
         }
@@ -559,7 +565,11 @@ enum CharReading {
     /// The character as displayed, which has one reading that keeps it as it is (NFKC-stable,
     /// no diacritic to remove, no capital-script reading, no extra mapping, no combining mark),
     /// and its UTS #39 skeleton, ASCII (`len` bytes of `skeleton`).
-    Plain { shown: char, skeleton: [u8; 7], len: u8 },
+    Plain {
+        shown: char,
+        skeleton: [u8; 7],
+        len: u8,
+    },
     /// Such a character whose skeleton is not ASCII: a label holding it names no popular
     /// domain.
     Foreign { shown: char },
@@ -664,7 +674,8 @@ fn quick_label(label: &str, shown: &mut String, skeletons: &mut String) -> Optio
         }
     }
     // A label longer than any DNS label has no skeletons ([`label_skeletons`]).
-    let skeleton = (ascii_skeleton && shown.len() - s0 <= MAX_LABEL_BYTES).then(|| k0..skeletons.len());
+    let skeleton =
+        (ascii_skeleton && shown.len() - s0 <= MAX_LABEL_BYTES).then(|| k0..skeletons.len());
     Some(QuickLabel {
         shown: s0..shown.len(),
         skeleton,
