@@ -504,14 +504,26 @@ impl Imitated {
     /// The finding of the name whose last `labels` labels, displayed, are `name` (escaped),
     /// which looks like `domain`.
     fn new(domain: &str, labels: usize, name: &str) -> Imitated {
+        // Pieces pushed, not `format!`: a look-alike met once builds these once.
+        let pieces = |parts: &[&str]| {
+            let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+            parts.iter().for_each(|p| out.push_str(p));
+            out
+        };
         Imitated {
             labels,
-            message: format!(
-                "the host name `{name}` looks like `{domain}`, one of the most visited domains, but is a different domain (their UTS #39 skeletons are the same)"
-            ),
-            help: format!(
-                "link to `{domain}` if that site is meant; otherwise this name only imitates it"
-            ),
+            message: pieces(&[
+                "the host name `",
+                name,
+                "` looks like `",
+                domain,
+                "`, one of the most visited domains, but is a different domain (their UTS #39 skeletons are the same)",
+            ]),
+            help: pieces(&[
+                "link to `",
+                domain,
+                "` if that site is meant; otherwise this name only imitates it",
+            ]),
         }
     }
 }
@@ -564,15 +576,17 @@ fn slow_imitation(labels: &[HostLabel<'_>]) -> Imitation {
 enum CharReading {
     /// The character as displayed, which has one reading that keeps it as it is (NFKC-stable,
     /// no diacritic to remove, no capital-script reading, no extra mapping, no combining mark),
-    /// and its UTS #39 skeleton, ASCII (`len` bytes of `skeleton`).
+    /// and its UTS #39 skeleton, ASCII (`len` bytes of `skeleton`); `visible` when a message
+    /// may show it as it is.
     Plain {
         shown: char,
         skeleton: [u8; 7],
         len: u8,
+        visible: bool,
     },
     /// Such a character whose skeleton is not ASCII: a label holding it names no popular
     /// domain.
-    Foreign { shown: char },
+    Foreign { shown: char, visible: bool },
     /// Anything else: the label goes the general way.
     Other,
 }
@@ -601,10 +615,12 @@ fn char_reading(c: char) -> CharReading {
     whole_script::with_skeleton(shown, |sk| ascii_reading(shown, sk))
 }
 
-/// [`CharReading`] of a character shown as `shown` whose skeleton is `sk`.
+/// [`CharReading`] of a character shown as `shown` whose skeleton is `sk`; `visible` is
+/// whether a message may show it as it is (not [`crate::iri::chars::is_unsafe_to_display`]).
 fn ascii_reading(shown: char, sk: &str) -> CharReading {
+    let visible = !crate::iri::chars::is_unsafe_to_display(shown);
     if !sk.is_ascii() {
-        return CharReading::Foreign { shown };
+        return CharReading::Foreign { shown, visible };
     }
     let mut skeleton = [0u8; 7];
     match skeleton.get_mut(..sk.len()) {
@@ -614,6 +630,7 @@ fn ascii_reading(shown: char, sk: &str) -> CharReading {
                 shown,
                 skeleton,
                 len: sk.len() as u8,
+                visible,
             }
         }
         None => CharReading::Other,
@@ -647,6 +664,8 @@ fn remembered_reading(c: char) -> CharReading {
 struct QuickLabel {
     shown: Range<usize>,
     skeleton: Option<Range<usize>>,
+    /// Whether a message may show every character as it is.
+    visible: bool,
 }
 
 /// Reads `label` into `shown` (displayed) and `skeletons` (its one skeleton); `None` when a
@@ -654,20 +673,27 @@ struct QuickLabel {
 fn quick_label(label: &str, shown: &mut String, skeletons: &mut String) -> Option<QuickLabel> {
     let (s0, k0) = (shown.len(), skeletons.len());
     let mut ascii_skeleton = true;
+    let mut all_visible = true;
     for c in label.chars() {
         match remembered_reading(c) {
             CharReading::Plain {
                 shown: d,
                 skeleton,
                 len,
+                visible,
             } => {
                 shown.push(d);
+                all_visible &= visible;
                 if ascii_skeleton {
-                    skeletons.push_str(std::str::from_utf8(&skeleton[..usize::from(len)]).ok()?);
+                    // ASCII bytes, each a character.
+                    skeleton[..usize::from(len)]
+                        .iter()
+                        .for_each(|&b| skeletons.push(char::from(b)));
                 }
             }
-            CharReading::Foreign { shown: d } => {
+            CharReading::Foreign { shown: d, visible } => {
                 shown.push(d);
+                all_visible &= visible;
                 ascii_skeleton = false;
             }
             CharReading::Other => return None,
@@ -679,7 +705,21 @@ fn quick_label(label: &str, shown: &mut String, skeletons: &mut String) -> Optio
     Some(QuickLabel {
         shown: s0..shown.len(),
         skeleton,
+        visible: all_visible,
     })
+}
+
+/// The buffers [`quick_imitation`] reads a name into, kept per thread: a name's displayed
+/// labels, their skeletons, and the key of the name looked up.
+#[derive(Default)]
+struct Scratch {
+    shown: String,
+    skeletons: String,
+    key: String,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
 /// [`Imitation`] of a name whose last labels each have one skeleton found character by
@@ -688,17 +728,36 @@ fn quick_label(label: &str, shown: &mut String, skeletons: &mut String) -> Optio
 /// list of skeletons per label and a key per name. `None` when a label it reads needs the
 /// general way (its answer is then found by [`slow_imitation`]).
 fn quick_imitation(index: &Index<'_>, labels: &[HostLabel<'_>]) -> Option<Imitation> {
-    let mut shown = String::with_capacity(64);
-    let mut skeletons = String::with_capacity(64);
+    SCRATCH.with(|scratch| {
+        let mut scratch = scratch.borrow_mut();
+        let Scratch {
+            shown,
+            skeletons,
+            key,
+        } = &mut *scratch;
+        shown.clear();
+        skeletons.clear();
+        key.clear();
+        quick_imitation_in(index, labels, shown, skeletons, key)
+    })
+}
+
+/// [`quick_imitation`] with its buffers.
+fn quick_imitation_in(
+    index: &Index<'_>,
+    labels: &[HostLabel<'_>],
+    shown: &mut String,
+    skeletons: &mut String,
+    key: &mut String,
+) -> Option<Imitation> {
     let mut read: SmallVec<[QuickLabel; MAX_LABELS]> = SmallVec::new();
-    let mut key = String::new();
     let last = labels
         .iter()
         .rev()
         .skip_while(|l| l.text.is_empty())
         .take(MAX_LABELS);
     for (n, label) in last.enumerate() {
-        let q = quick_label(label.text, &mut shown, &mut skeletons)?;
+        let q = quick_label(label.text, shown, skeletons)?;
         // A label no popular domain's skeleton can hold ends the search.
         let Some(sk) = q.skeleton.clone() else {
             return Some(None);
@@ -726,14 +785,17 @@ fn quick_imitation(index: &Index<'_>, labels: &[HostLabel<'_>]) -> Option<Imitat
         if is_name(d, &name) {
             continue;
         }
-        // The name as displayed, in its order, escaped.
+        // The name as displayed, in its order, escaped where a character is not visible.
         let mut written = String::with_capacity(shown.len() + n);
-        for (i, l) in name.iter().rev().enumerate() {
+        for (i, (l, q)) in name.iter().zip(&read).rev().enumerate() {
             if i > 0 {
                 written.push('.');
             }
-            for c in l.chars() {
-                crate::iri::chars::push_visible(&mut written, c);
+            if q.visible {
+                written.push_str(l);
+            } else {
+                l.chars()
+                    .for_each(|c| crate::iri::chars::push_visible(&mut written, c));
             }
         }
         return Some(Some(std::rc::Rc::new(Imitated::new(d, n + 1, &written))));
