@@ -701,7 +701,7 @@ fn quick_label(label: &str, shown: &mut String, skeletons: &mut String) -> Optio
     }
     // A label longer than any DNS label has no skeletons ([`label_skeletons`]).
     let skeleton =
-        (ascii_skeleton && shown.len() - s0 <= MAX_LABEL_BYTES).then(|| k0..skeletons.len());
+        (ascii_skeleton && shown.len() - s0 <= MAX_LABEL_BYTES).then_some(k0..skeletons.len());
     Some(QuickLabel {
         shown: s0..shown.len(),
         skeleton,
