@@ -72,16 +72,23 @@ pub(super) fn for_each_name(
                 }
             })
             .collect();
-        f(&labels, name.tld.as_deref());
+        let tld = match name.tld_as_found {
+            Some(k) => labels.get(k).map(|l| l.text),
+            None => name.tld.as_deref(),
+        };
+        f(&labels, tld);
     }
 }
 
 /// The labels of a DNS name as found once per IRI (without borrowing them, so that
 /// [`IriCheck`] keeps no lifetime of its own in the cache), with its TLD.
 pub(super) struct NameFound {
-    labels: Vec<LabelFound>,
-    /// The TLD (the last non-empty label) as displayed: case-folded.
+    /// Held inline for up to four labels (a host has two or three).
+    labels: SmallVec<[LabelFound; 4]>,
+    /// The TLD (the last non-empty label) as displayed, case-folded, when folding changes it.
     tld: Option<String>,
+    /// Which of `labels` is the TLD, when it is displayed as it is found (most are: `com`).
+    tld_as_found: Option<usize>,
 }
 
 /// A label as found once per IRI.
@@ -101,7 +108,7 @@ fn names(input: &IriCheck<'_>) -> Vec<NameFound> {
         if raw.is_ascii() && !has_ace || name.labels.beyond_dns() {
             return;
         }
-        let mut labels = Vec::new();
+        let mut labels: SmallVec<[LabelFound; 4]> = SmallVec::new();
         for r in name.labels {
             let s = &text[r.clone()];
             if s.contains('%') {
@@ -121,13 +128,27 @@ fn names(input: &IriCheck<'_>) -> Vec<NameFound> {
                 });
             }
         }
-        let tld = labels
-            .iter()
-            .rev()
-            .map(|l| l.decoded.as_deref().unwrap_or(&text[l.range.clone()]))
-            .find(|t| !t.is_empty())
-            .map(|t| t.chars().map(folded).collect());
-        out.push(NameFound { labels, tld });
+        let tld_at = labels.iter().rposition(|l| {
+            !l.decoded
+                .as_deref()
+                .unwrap_or(&text[l.range.clone()])
+                .is_empty()
+        });
+        let tld_text = tld_at.map(|k| {
+            let l = &labels[k];
+            l.decoded.as_deref().unwrap_or(&text[l.range.clone()])
+        });
+        // Folded only when folding changes it (not a lowercase ASCII TLD).
+        let (tld, tld_as_found) = match tld_text {
+            Some(t) if t.chars().all(|c| folded(c) == c) => (None, tld_at),
+            Some(t) => (Some(t.chars().map(folded).collect()), None),
+            None => (None, None),
+        };
+        out.push(NameFound {
+            labels,
+            tld,
+            tld_as_found,
+        });
     });
     out
 }

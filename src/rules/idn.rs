@@ -505,6 +505,35 @@ fn valid_as_written(
     total.saturating_sub(1) <= 253
 }
 
+/// Whether a name as UTS #46 maps it (its dots all `.`, `xn--` labels decoded) keeps DNS's
+/// lengths in its ASCII form, as ToASCII's VerifyDnsLength checks them: no empty label but a
+/// root dot where `root_dot` allows one, each label at most 63 octets, the name at most 253.
+/// Counted without writing the ASCII form ([`punycode_len`]): `idn-not-registrable` asks it
+/// of a name UTS #46 accepts, where it is all ToASCII would still check.
+pub(super) fn fits_dns(mapped: &str, root_dot: bool) -> bool {
+    let name = match mapped.strip_suffix('.') {
+        Some(rest) if root_dot => rest,
+        Some(_) => return false,
+        None => mapped,
+    };
+    let mut total = 0usize;
+    for label in name.split('.') {
+        let octets = if label.is_ascii() {
+            label.len()
+        } else {
+            match punycode_len(label) {
+                Some(n) => 4 + n,
+                None => return false,
+            }
+        };
+        if octets == 0 || octets > 63 {
+            return false;
+        }
+        total += octets + 1;
+    }
+    total - 1 <= 253
+}
+
 /// The length of the Punycode form of `label` (RFC 3492 §6.3, as `idna::punycode::encode_str`
 /// computes it, overflow included), counted without writing it: only its length is asked, for
 /// each Unicode label of every name `idn-invalid` decides without ToASCII.
@@ -1092,6 +1121,60 @@ mod tests {
     fn valid_by_idna2008(name: &str, root_dot: bool) -> bool {
         let labels = DnsLabels::new(name, 0..name.len());
         valid_as_written(name, 0..name.len(), &labels, root_dot)
+    }
+
+    /// What `idn-not-registrable` asks of a name UTS #46 accepts instead of ToASCII: the same
+    /// answer, on names around every length limit, with root dots, empty labels, wide dots,
+    /// capitals, `xn--` labels and labels whose Punycode overflows.
+    #[test]
+    fn fits_dns_answers_as_to_ascii_on_names_uts46_accepts() {
+        let mut labels: Vec<String> = vec![
+            String::new(),
+            "A".into(),
+            "xn--e1afmkfd".into(),
+            "\u{43F}\u{440}\u{438}\u{43C}\u{435}\u{440}".into(),
+            "b\u{FC}cher".into(),
+            "\u{10FFFF}\u{80}".repeat(40),
+        ];
+        for n in [1, 55, 56, 57, 58, 59, 62, 63, 64] {
+            labels.push("a".repeat(n));
+            labels.push("\u{E9}".repeat(n));
+            labels.push(format!("{}\u{E9}", "a".repeat(n)));
+            labels.push(format!("{}\u{4E2D}", "B".repeat(n.saturating_sub(4))));
+        }
+        let mut tested = 0;
+        let mut fit = 0;
+        for (i, first) in labels.iter().enumerate() {
+            for (j, second) in labels.iter().enumerate() {
+                for (k, dot) in [".", "\u{3002}", ".", "\u{FF0E}"].iter().enumerate() {
+                    // One to five labels, up to a few past 253 octets in all.
+                    let mut name = format!("{first}{dot}{second}");
+                    for _ in 0..(i + j + k) % 4 {
+                        name = format!("{name}.{}", labels[(i * 7 + j) % labels.len()]);
+                    }
+                    for tail in ["", ".", "..", ".com", ".com."] {
+                        let name = format!("{name}{tail}");
+                        let (mapped, result) =
+                            UTS46.to_unicode(name.as_bytes(), AsciiDenyList::STD3, Hyphens::Check);
+                        if result.is_err() {
+                            continue;
+                        }
+                        for root_dot in [false, true] {
+                            let fits = fits_dns(&mapped, root_dot);
+                            assert_eq!(
+                                fits,
+                                to_ascii(&name, root_dot).is_ok(),
+                                "{name:?} root dot {root_dot}"
+                            );
+                            tested += 1;
+                            fit += usize::from(fits);
+                        }
+                    }
+                }
+            }
+        }
+        // Both answers are met many times.
+        assert!(fit > 1000 && tested - fit > 1000, "{fit} of {tested}");
     }
 
     /// The length counted is the length of the Punycode written, on labels of every kind of

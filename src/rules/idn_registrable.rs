@@ -132,9 +132,9 @@ fn check_name(text: &str, name: &DnsName<'_>, sink: &mut Sink<'_>) {
     }
     let texts: Vec<&str> = labels.iter().map(|l| l.text.as_ref()).collect();
     let violations = idna2008::check_domain(&texts);
-    // A name too long for DNS is `idn-invalid`'s too (checked only when there is something to
-    // report: ToASCII is the expensive part).
-    if violations.is_empty() || idn::to_ascii(&whole, name.root_dot).is_err() {
+    // A name too long for DNS is `idn-invalid`'s too: UTS #46 accepted it (above), so
+    // ToASCII would fail only on the lengths of its ASCII form, counted without writing it.
+    if violations.is_empty() || !idn::fits_dns(&mapped, name.root_dot) {
         return;
     }
     for v in violations {

@@ -12,6 +12,8 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
 
+use smallvec::SmallVec;
+
 use crate::iri::props;
 use unicode_script::Script;
 use unicode_security::confusable_detection::skeleton;
@@ -120,7 +122,7 @@ pub(super) struct WordFacts {
     /// Single-script ([`single_script`]).
     single_script: bool,
     /// The scripts of its letters ([`tally`]), for a word that is not single-script.
-    tally: Option<Arc<Vec<(Script, Letters)>>>,
+    tally: Option<Arc<Tally>>,
 }
 
 /// The most words whose facts an IRI keeps for the next rule: a host has a few, and an IRI of a
@@ -386,25 +388,43 @@ pub(super) fn single_script(word: &str) -> bool {
 struct Letters {
     /// How many (each occurrence counts).
     count: usize,
-    /// The distinct ones, in order of first appearance.
-    distinct: Vec<char>,
+    /// How many distinct ones.
+    distinct: usize,
+    /// The first [`NAMED_LETTERS`] distinct ones, in order of first appearance: all a message
+    /// names (held inline: a list of every distinct letter was an allocation or more a word).
+    first: SmallVec<[char; NAMED_LETTERS]>,
 }
 
+/// How many of a script's letters a message names ([`Letters::describe`]).
+const NAMED_LETTERS: usize = 3;
+
 impl Letters {
+    /// Counts `c`, a letter not met before in the word.
+    fn add_distinct(&mut self, c: char) {
+        self.distinct += 1;
+        if self.first.len() < NAMED_LETTERS {
+            self.first.push(c);
+        }
+    }
+
     /// `U+0430 CYRILLIC SMALL LETTER A`, a list for a few, a count for many (as
     /// [`describe_chars`] of all of them).
     fn describe(&self) -> String {
-        let first: String = self.distinct.iter().take(3).collect();
+        let first: String = self.first.iter().collect();
         let names = describe_chars(&first);
-        match self.distinct.len().saturating_sub(3) {
+        match self.distinct.saturating_sub(NAMED_LETTERS) {
             0 => names,
             more => format!("{names} and {more} more"),
         }
     }
 }
 
+/// The scripts of a word's letters with the letters of each ([`tally`]): a word has one or
+/// two, held inline.
+type Tally = SmallVec<[(Script, Letters); 2]>;
+
 /// The entry of `script` in a tally, made if it is not there yet.
-fn letters_of(out: &mut Vec<(Script, Letters)>, script: Script) -> &mut Letters {
+fn letters_of(out: &mut Tally, script: Script) -> &mut Letters {
     let k = match out.iter().position(|(t, _)| *t == script) {
         Some(k) => k,
         None => {
@@ -418,8 +438,8 @@ fn letters_of(out: &mut Vec<(Script, Letters)>, script: Script) -> &mut Letters 
 /// The scripts of a word's letters with the letters of each, most frequent first (ties: Latin
 /// first, then order of appearance). In one pass: ASCII letters are Latin and ASCII digits of
 /// no script, so a run of ASCII is counted in bulk.
-fn tally(word: &str) -> Vec<(Script, Letters)> {
-    let mut out: Vec<(Script, Letters)> = Vec::new();
+fn tally(word: &str) -> Tally {
+    let mut out = Tally::new();
     let mut seen = CharSet::default();
     // Characters looked up, and the entry each counted for (`None`: it counts for none). The
     // entries keep their places until the sort at the end.
@@ -440,7 +460,7 @@ fn tally(word: &str) -> Vec<(Script, Letters)> {
                     if ascii_seen & bit == 0 {
                         ascii_seen |= bit;
                         seen.insert(char::from(b));
-                        latin.distinct.push(char::from(b));
+                        latin.add_distinct(char::from(b));
                     }
                 }
                 continue;
@@ -471,7 +491,7 @@ fn tally(word: &str) -> Vec<(Script, Letters)> {
                     }
                     if b.is_ascii_alphabetic() && seen.insert(char::from(b)) {
                         ascii_seen |= 1u128 << b;
-                        latin.distinct.push(char::from(b));
+                        latin.add_distinct(char::from(b));
                         new -= 1;
                     }
                 }
@@ -508,7 +528,7 @@ fn tally(word: &str) -> Vec<(Script, Letters)> {
         let letters = letters_of(&mut out, s);
         letters.count += 1;
         if seen.insert(c) {
-            letters.distinct.push(c);
+            letters.add_distinct(c);
         }
         recent[slot] = Some((c, out.iter().position(|(t, _)| *t == s)));
     }
@@ -564,7 +584,7 @@ fn check_mixed_script(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 let others: Vec<String> = scripts[1..]
                     .iter()
                     .map(|(s, letters)| {
-                        let verb = if letters.distinct.len() == 1 {
+                        let verb = if letters.distinct == 1 {
                             "is"
                         } else {
                             "are"
@@ -598,24 +618,39 @@ fn check_mixed_script(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
 // confusable
 // ---------------------------------------------------------------------------------------------
 
+/// The skeleton of one character, held inline: most are a letter or two, and `confusable`
+/// holds one for each minority letter of a word.
+#[derive(Clone, Debug, PartialEq)]
+struct CharSkeleton(SmallVec<[u8; 16]>);
+
+impl CharSkeleton {
+    fn as_str(&self) -> &str {
+        // Made from a `str` only ([`lookalike_into`]).
+        std::str::from_utf8(&self.0).unwrap_or_default()
+    }
+}
+
 /// The skeleton of `c` when it falls into `script`: made of letters of that script (and
 /// neutral characters), and not `c` itself. `а` (Cyrillic) falls into Latin as `a`.
-fn lookalike_into(c: char, script: Script) -> Option<String> {
-    // Chromium's extra mapping first (`ь` is `b`, where UTS #39 says U+0185 TONE SIX).
-    let sk: String = match whole_script::extra_skeletons(c) {
-        Some(readings) => skeleton(readings[0]).collect(),
-        None => whole_script::skeleton_of(c),
-    };
-    let mut hit = false;
-    for k in sk.chars() {
-        let s = props::script(k);
-        if s == script {
-            hit = true;
-        } else if !matches!(s, Script::Common | Script::Inherited) {
-            return None;
+fn lookalike_into(c: char, script: Script) -> Option<CharSkeleton> {
+    let judge = |sk: &str| {
+        let mut hit = false;
+        for k in sk.chars() {
+            let s = props::script(k);
+            if s == script {
+                hit = true;
+            } else if !matches!(s, Script::Common | Script::Inherited) {
+                return None;
+            }
         }
+        (hit && !sk.chars().eq(std::iter::once(c)))
+            .then(|| CharSkeleton(SmallVec::from_slice(sk.as_bytes())))
+    };
+    // Chromium's extra mapping first (`ь` is `b`, where UTS #39 says U+0185 TONE SIX).
+    match whole_script::extra_skeletons(c) {
+        Some(readings) => judge(&skeleton(readings[0]).collect::<String>()),
+        None => whole_script::with_skeleton(c, judge),
     }
-    (hit && !sk.chars().eq(std::iter::once(c))).then_some(sk)
 }
 
 /// The ASCII name a word reads as: its ASCII characters as they are, every other character
@@ -756,7 +791,11 @@ fn digit_lookalike(word: &str) -> Option<String> {
 /// Calls `f` with each letter of `w` (its offset, itself and what it looks like) that belongs
 /// to a script other than `dominant` and looks like a letter of it, in order, until a letter of
 /// another script that is no look-alike; returns false if there was one.
-fn each_minority_letter(w: &str, dominant: Script, mut f: impl FnMut(usize, char, String)) -> bool {
+fn each_minority_letter(
+    w: &str,
+    dominant: Script,
+    mut f: impl FnMut(usize, char, CharSkeleton),
+) -> bool {
     let mut visit = |i: usize, c: char| {
         let s = script(c);
         if is_neutral(s) || s == dominant || props::script_extension(c).contains_script(dominant) {
@@ -831,7 +870,7 @@ fn check_confusable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                 // two words run together (mixed-script says so), not a disguise.
                 // The first few are kept from the first pass for the report (a word's letters,
                 // each with its skeleton); past that many, the second pass finds them again.
-                let mut held: Vec<(usize, char, String)> = Vec::new();
+                let mut held: SmallVec<[(usize, char, CharSkeleton); 8]> = SmallVec::new();
                 let all = each_minority_letter(w, dominant, |i, c, sk| {
                     minority += 1;
                     if held.len() < HELD_LETTERS {
@@ -870,7 +909,7 @@ fn check_confusable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                     continue;
                 }
                 if minority > 0 {
-                    let mut report = |i: usize, c: char, sk: String| {
+                    let mut report = |i: usize, c: char, sk: CharSkeleton| {
                         let at = word.start + i;
                         let span = unit.span(&(at..at + c.len_utf8()));
                         // This rule attaches no fix: a place added to the word's finding needs
@@ -886,11 +925,11 @@ fn check_confusable(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
                                     "{} in a {name} word of {} looks like {} (UTS #39 confusable)",
                                     describe(c),
                                     place.describe(),
-                                    describe_skeleton(&sk)
+                                    describe_skeleton(sk.as_str())
                                 ),
                                 Some(format!(
                                     "type `{}` if the {name} letter is meant: a letter from another script that looks the same makes a different name that reads the same",
-                                    escape_unsafe(&sk)
+                                    escape_unsafe(sk.as_str())
                                 )),
                             )
                         });
@@ -1039,17 +1078,23 @@ mod tests {
     #[test]
     fn lookalikes_fall_into_the_dominant_script() {
         assert_eq!(
-            lookalike_into('\u{430}', Script::Latin).as_deref(),
+            lookalike_into('\u{430}', Script::Latin)
+                .as_ref()
+                .map(CharSkeleton::as_str),
             Some("a")
         );
         assert_eq!(
-            lookalike_into('\u{3BF}', Script::Latin).as_deref(),
+            lookalike_into('\u{3BF}', Script::Latin)
+                .as_ref()
+                .map(CharSkeleton::as_str),
             Some("o")
         );
         assert_eq!(lookalike_into('\u{447}', Script::Latin), None);
         // Chromium's extra mapping before the UTS #39 skeleton (U+0185 for `ь`).
         assert_eq!(
-            lookalike_into('\u{44C}', Script::Latin).as_deref(),
+            lookalike_into('\u{44C}', Script::Latin)
+                .as_ref()
+                .map(CharSkeleton::as_str),
             Some("b")
         );
         assert_eq!(lookalike_into('a', Script::Latin), None);

@@ -430,7 +430,13 @@ fn imitated_in<'d>(index: &Index<'d>, shown: &[String]) -> Option<(&'d str, usiz
                 .copied()
         };
         if let Some(d) = found
-            && !is_name(d, name)
+            && !is_name(
+                d,
+                &name
+                    .iter()
+                    .map(|l| l.as_str())
+                    .collect::<SmallVec<[&str; MAX_LABELS]>>(),
+            )
         {
             return Some((d, n + 1));
         }
@@ -440,7 +446,7 @@ fn imitated_in<'d>(index: &Index<'d>, shown: &[String]) -> Option<(&'d str, usiz
 
 /// True when `d` is the name whose labels are `labels` (TLD first) joined with dots, ASCII
 /// case ignored (compared in place, not joined).
-fn is_name(d: &str, labels: &[&String]) -> bool {
+fn is_name(d: &str, labels: &[&str]) -> bool {
     let mut rest = d.as_bytes();
     for (i, label) in labels.iter().rev().enumerate() {
         if i > 0 {
@@ -481,10 +487,46 @@ pub fn imitated_domain(host: &str, domains: &[&str]) -> Option<String> {
     imitated_in(&index, &shown).map(|(d, _)| d.to_string())
 }
 
-/// What a name displays like, by its labels' texts ([`imitated_in`] with [`BUILT_IN`]): the
-/// popular domain, how many of the last labels make the look-alike name, and that name as a
-/// message shows it (displayed, escaped).
-type Imitation = Option<(&'static str, usize, std::rc::Rc<str>)>;
+/// What a name displays like, by its labels' texts ([`imitated_in`] with [`BUILT_IN`]): how
+/// many of its last labels make the look-alike name, and the finding's message and help (the
+/// popular domain, the name as displayed, escaped), built once per name.
+type Imitation = Option<std::rc::Rc<Imitated>>;
+
+/// A name found to display like a popular domain.
+struct Imitated {
+    /// How many of the name's last non-empty labels make the look-alike name.
+    labels: usize,
+    message: String,
+    help: String,
+}
+
+impl Imitated {
+    /// The finding of the name whose last `labels` labels, displayed, are `name` (escaped),
+    /// which looks like `domain`.
+    fn new(domain: &str, labels: usize, name: &str) -> Imitated {
+        // Pieces pushed, not `format!`: a look-alike met once builds these once.
+        let pieces = |parts: &[&str]| {
+            let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+            parts.iter().for_each(|p| out.push_str(p));
+            out
+        };
+        Imitated {
+            labels,
+            message: pieces(&[
+                "the host name `",
+                name,
+                "` looks like `",
+                domain,
+                "`, one of the most visited domains, but is a different domain (their UTS #39 skeletons are the same)",
+            ]),
+            help: pieces(&[
+                "link to `",
+                domain,
+                "` if that site is meant; otherwise this name only imitates it",
+            ]),
+        }
+    }
+}
 
 thread_local! {
     /// [`Imitation`] of the names met last ([`name_memo`]): the same look-alike host is linked
@@ -493,8 +535,18 @@ thread_local! {
         std::cell::RefCell::new(name_memo::Memo::new());
 }
 
-/// [`Imitation`] of a name given as its labels, computed.
+/// [`Imitation`] of a name given as its labels, computed: by [`quick_imitation`] when every
+/// label it reads has one skeleton found character by character (most names), else by the
+/// general comparison.
 fn imitation(labels: &[HostLabel<'_>]) -> Imitation {
+    if let Some(answer) = quick_imitation(&BUILT_IN, labels) {
+        return answer;
+    }
+    slow_imitation(labels)
+}
+
+/// [`Imitation`] by the general comparison: every label displayed, its skeletons listed.
+fn slow_imitation(labels: &[HostLabel<'_>]) -> Imitation {
     let shown: Vec<String> = labels.iter().map(|l| displayed(l.text)).collect();
     let (domain, n) = imitated_in(&BUILT_IN, &shown)?;
     // The labels of the name, TLD first, with their displayed forms.
@@ -512,7 +564,243 @@ fn imitation(labels: &[HostLabel<'_>]) -> Imitation {
         .map(|d| d.as_str())
         .collect::<Vec<_>>()
         .join(".");
-    Some((domain, n, escape_unsafe(&name).into()))
+    Some(std::rc::Rc::new(Imitated::new(
+        domain,
+        n,
+        &escape_unsafe(&name),
+    )))
+}
+
+/// What [`quick_imitation`] knows of one character of a label as written.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum CharReading {
+    /// The character as displayed, which has one reading that keeps it as it is (NFKC-stable,
+    /// no diacritic to remove, no capital-script reading, no extra mapping, no combining mark),
+    /// and its UTS #39 skeleton, ASCII (`len` bytes of `skeleton`); `visible` when a message
+    /// may show it as it is.
+    Plain {
+        shown: char,
+        skeleton: [u8; 7],
+        len: u8,
+        visible: bool,
+    },
+    /// Such a character whose skeleton is not ASCII: a label holding it names no popular
+    /// domain.
+    Foreign { shown: char, visible: bool },
+    /// Anything else: the label goes the general way.
+    Other,
+}
+
+/// [`CharReading`] of `c`: what [`displayed`] and [`label_skeletons`] would make of it alone,
+/// when that is all there is to it.
+fn char_reading(c: char) -> CharReading {
+    if c.is_ascii() {
+        let shown = char::from(c.to_ascii_lowercase() as u8);
+        return ascii_reading(shown, &ASCII_SKELETONS[usize::from(shown as u8)]);
+    }
+    let (shown, stable) = folded_stable(c);
+    if !stable
+        || is_combining_mark(shown)
+        || whole_script::extra_skeletons(shown).is_some()
+        || CAPITAL_SCRIPTS.contains(&crate::iri::props::script(shown))
+        || strip_stroke(shown) != shown
+    {
+        return CharReading::Other;
+    }
+    let mut kept = true;
+    unicode_normalization::char::decompose_canonical(shown, |d| kept &= d == shown);
+    if !kept {
+        return CharReading::Other;
+    }
+    whole_script::with_skeleton(shown, |sk| ascii_reading(shown, sk))
+}
+
+/// [`CharReading`] of a character shown as `shown` whose skeleton is `sk`; `visible` is
+/// whether a message may show it as it is (not [`crate::iri::chars::is_unsafe_to_display`]).
+fn ascii_reading(shown: char, sk: &str) -> CharReading {
+    let visible = !crate::iri::chars::is_unsafe_to_display(shown);
+    if !sk.is_ascii() {
+        return CharReading::Foreign { shown, visible };
+    }
+    let mut skeleton = [0u8; 7];
+    match skeleton.get_mut(..sk.len()) {
+        Some(room) => {
+            room.copy_from_slice(sk.as_bytes());
+            CharReading::Plain {
+                shown,
+                skeleton,
+                len: sk.len() as u8,
+                visible,
+            }
+        }
+        None => CharReading::Other,
+    }
+}
+
+/// [`char_reading`], remembered per thread in 256 slots by the code point's low bits (a pure
+/// function of the character: a host's letters come from a small alphabet).
+fn remembered_reading(c: char) -> CharReading {
+    use std::cell::Cell;
+    const SLOTS: usize = 256;
+    thread_local! {
+        static RECENT: [Cell<Option<(char, CharReading)>>; SLOTS] =
+            const { [const { Cell::new(None) }; SLOTS] };
+    }
+    RECENT.with(|recent| {
+        let slot = &recent[c as usize % SLOTS];
+        if let Some((k, r)) = slot.get()
+            && k == c
+        {
+            return r;
+        }
+        let r = char_reading(c);
+        slot.set(Some((c, r)));
+        r
+    })
+}
+
+/// One label as [`quick_imitation`] read it: its displayed form and its skeleton as ranges of
+/// the two buffers, `None` for a label without an ASCII skeleton.
+struct QuickLabel {
+    shown: Range<usize>,
+    skeleton: Option<Range<usize>>,
+    /// Whether a message may show every character as it is.
+    visible: bool,
+}
+
+/// Reads `label` into `shown` (displayed) and `skeletons` (its one skeleton); `None` when a
+/// character needs the general way.
+fn quick_label(label: &str, shown: &mut String, skeletons: &mut String) -> Option<QuickLabel> {
+    let (s0, k0) = (shown.len(), skeletons.len());
+    let mut ascii_skeleton = true;
+    let mut all_visible = true;
+    for c in label.chars() {
+        match remembered_reading(c) {
+            CharReading::Plain {
+                shown: d,
+                skeleton,
+                len,
+                visible,
+            } => {
+                shown.push(d);
+                all_visible &= visible;
+                if ascii_skeleton {
+                    // ASCII bytes, each a character.
+                    skeleton[..usize::from(len)]
+                        .iter()
+                        .for_each(|&b| skeletons.push(char::from(b)));
+                }
+            }
+            CharReading::Foreign { shown: d, visible } => {
+                shown.push(d);
+                all_visible &= visible;
+                ascii_skeleton = false;
+            }
+            CharReading::Other => return None,
+        }
+    }
+    // A label longer than any DNS label has no skeletons ([`label_skeletons`]).
+    let skeleton =
+        (ascii_skeleton && shown.len() - s0 <= MAX_LABEL_BYTES).then_some(k0..skeletons.len());
+    Some(QuickLabel {
+        shown: s0..shown.len(),
+        skeleton,
+        visible: all_visible,
+    })
+}
+
+/// The buffers [`quick_imitation`] reads a name into, kept per thread: a name's displayed
+/// labels, their skeletons, and the key of the name looked up.
+#[derive(Default)]
+struct Scratch {
+    shown: String,
+    skeletons: String,
+    key: String,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
+/// [`Imitation`] of a name whose last labels each have one skeleton found character by
+/// character ([`CharReading::Plain`] and [`CharReading::Foreign`] characters only): the
+/// comparison [`imitated_in`] makes, read into two buffers instead of a string per label, a
+/// list of skeletons per label and a key per name. `None` when a label it reads needs the
+/// general way (its answer is then found by [`slow_imitation`]).
+fn quick_imitation(index: &Index<'_>, labels: &[HostLabel<'_>]) -> Option<Imitation> {
+    SCRATCH.with(|scratch| {
+        let mut scratch = scratch.borrow_mut();
+        let Scratch {
+            shown,
+            skeletons,
+            key,
+        } = &mut *scratch;
+        shown.clear();
+        skeletons.clear();
+        key.clear();
+        quick_imitation_in(index, labels, shown, skeletons, key)
+    })
+}
+
+/// [`quick_imitation`] with its buffers.
+fn quick_imitation_in(
+    index: &Index<'_>,
+    labels: &[HostLabel<'_>],
+    shown: &mut String,
+    skeletons: &mut String,
+    key: &mut String,
+) -> Option<Imitation> {
+    let mut read: SmallVec<[QuickLabel; MAX_LABELS]> = SmallVec::new();
+    let last = labels
+        .iter()
+        .rev()
+        .skip_while(|l| l.text.is_empty())
+        .take(MAX_LABELS);
+    for (n, label) in last.enumerate() {
+        let q = quick_label(label.text, shown, skeletons)?;
+        // A label no popular domain's skeleton can hold ends the search.
+        let Some(sk) = q.skeleton.clone() else {
+            return Some(None);
+        };
+        read.push(q);
+        if n == 0 {
+            // Every popular domain's TLD skeleton is one of a few.
+            if !index.tlds.contains(&skeletons[sk.clone()]) {
+                return Some(None);
+            }
+            key.push_str(&skeletons[sk]);
+            continue;
+        }
+        // The key of the name from this label to the TLD.
+        key.insert(0, '.');
+        key.insert_str(0, &skeletons[sk]);
+        if read.iter().all(|l| shown[l.shown.clone()].is_ascii()) {
+            continue;
+        }
+        let Some(&d) = index.by_skeleton.get(key.as_str()) else {
+            continue;
+        };
+        let name: SmallVec<[&str; MAX_LABELS]> =
+            read.iter().map(|l| &shown[l.shown.clone()]).collect();
+        if is_name(d, &name) {
+            continue;
+        }
+        // The name as displayed, in its order, escaped where a character is not visible.
+        let mut written = String::with_capacity(shown.len() + n);
+        for (i, (l, q)) in name.iter().zip(&read).rev().enumerate() {
+            if i > 0 {
+                written.push('.');
+            }
+            if q.visible {
+                written.push_str(l);
+            } else {
+                l.chars()
+                    .for_each(|c| crate::iri::chars::push_visible(&mut written, c));
+            }
+        }
+        return Some(Some(std::rc::Rc::new(Imitated::new(d, n + 1, &written))));
+    }
+    Some(None)
 }
 
 fn check_lookalike_domain(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
@@ -523,29 +811,20 @@ fn check_lookalike_domain(input: &IriCheck<'_>, sink: &mut Sink<'_>) {
         // The key: the name as written from its first label to its last, which the labels are
         // found in again the same way (split at its dots, `xn--` labels decoded).
         let key = &input.text.as_bytes()[first.range.start..last.range.end];
-        let Some((domain, n, name)) = name_memo::remembered(&IMITATIONS, key, || imitation(labels))
-        else {
+        let Some(found) = name_memo::remembered(&IMITATIONS, key, || imitation(labels)) else {
             return;
         };
         let mut named = labels
             .iter()
             .rev()
             .skip_while(|l| l.text.is_empty())
-            .take(n);
+            .take(found.labels);
         let Some(tld) = named.next() else {
             return;
         };
         let first = named.last().unwrap_or(tld);
         let range: Range<usize> = first.range.start..tld.range.end;
-        sink.report(
-            range,
-            format!(
-                "the host name `{name}` looks like `{domain}`, one of the most visited domains, but is a different domain (their UTS #39 skeletons are the same)"
-            ),
-            Some(format!(
-                "link to `{domain}` if that site is meant; otherwise this name only imitates it"
-            )),
-        );
+        sink.report(range, found.message.clone(), Some(found.help.clone()));
     });
 }
 
@@ -692,12 +971,119 @@ mod tests {
             ("", ""),
         ] {
             let owned = labels(name);
-            let refs: Vec<&String> = owned.iter().collect();
+            let refs: Vec<&str> = owned.iter().map(String::as_str).collect();
             assert_eq!(
                 is_name(d, &refs),
                 d.eq_ignore_ascii_case(name),
                 "{d} {name}"
             );
         }
+    }
+
+    /// The labels of `name` as [`host_labels::for_each_name`] hands them over (not `xn--`).
+    fn host_labels_of(name: &str) -> Vec<HostLabel<'_>> {
+        let mut at = 0;
+        name.split('.')
+            .map(|l| {
+                let label = HostLabel {
+                    range: at..at + l.len(),
+                    text: l,
+                    ace: false,
+                    written: l,
+                };
+                at += l.len() + 1;
+                label
+            })
+            .collect()
+    }
+
+    /// What a finding of [`Imitation`] says, for comparing two of them.
+    fn said(i: &Imitation) -> Option<(usize, String, String)> {
+        i.as_ref()
+            .map(|f| (f.labels, f.message.clone(), f.help.clone()))
+    }
+
+    #[test]
+    fn the_quick_comparison_answers_as_the_general_one() {
+        // Popular domains and their look-alikes of every kind the quick path takes or leaves:
+        // Cyrillic and Greek letters for Latin ones, capitals, accents written whole and as
+        // marks, letters with strokes, extra mappings, full-width letters, capital-script
+        // letters, `%`, empty and overlong labels, more labels than are compared.
+        let swaps: &[(char, &str)] = &[
+            ('o', "\u{43E}"),
+            ('a', "\u{430}"),
+            ('e', "\u{435}"),
+            ('p', "\u{440}"),
+            ('c', "\u{441}"),
+            ('i', "\u{456}"),
+            ('o', "\u{3BF}"),
+            ('o', "\u{F8}"),
+            ('e', "\u{E9}"),
+            ('e', "e\u{301}"),
+            ('b', "\u{44C}"),
+            ('l', "\u{142}"),
+            ('j', "\u{237}"),
+            ('c', "\u{107}"),
+            ('u', "\u{1B0}"),
+            ('n', "\u{14B}"),
+            ('g', "G"),
+            ('o', "O"),
+            ('a', "\u{FF41}"),
+            ('m', "rn"),
+            ('s', "\u{DF}"),
+            ('i', "\u{131}"),
+            ('a', "\u{A4EE}"),
+            ('o', "%"),
+            ('e', "\u{AD}"),
+        ];
+        let mut names: Vec<String> = Vec::new();
+        for d in TOP_DOMAINS.iter().step_by(7).take(1500) {
+            for (k, (from, to)) in swaps.iter().enumerate() {
+                if !d.contains(*from) {
+                    continue;
+                }
+                names.push(d.replacen(*from, to, 1));
+                if k % 3 == 0 {
+                    names.push(d.replace(*from, to));
+                    names.push(format!("www.{}", d.replacen(*from, to, 1)));
+                }
+            }
+            names.push(d.to_string());
+            names.push(d.to_uppercase());
+        }
+        for extra in [
+            "g\u{43E}\u{43E}gle.com.",
+            "g\u{43E}\u{43E}gle..com",
+            ".g\u{43E}\u{43E}gle.com",
+            "a.b.c.g\u{43E}\u{43E}gle.co.uk",
+            "mail.g\u{43E}\u{43E}gle.co.uk",
+            "g\u{43E}\u{43E}gle.\u{441}\u{43E}m",
+            "\u{43F}\u{440}\u{438}\u{43C}\u{435}\u{440}.\u{440}\u{444}",
+            "\u{13A0}\u{AB70}\u{13F8}.com",
+            "",
+            ".",
+            "..",
+        ] {
+            names.push(extra.to_string());
+        }
+        names.push(format!("{}.com", "\u{43E}".repeat(126)));
+        names.push(format!("{}.com", "\u{43E}".repeat(127)));
+        names.push(format!("{}.com", "o".repeat(260)));
+        names.extend(LABELS.iter().map(|l| format!("{l}.com")));
+        let mut quick = 0;
+        let mut found = 0;
+        for name in &names {
+            let labels = host_labels_of(name);
+            let slow = slow_imitation(&labels);
+            found += usize::from(slow.is_some());
+            if let Some(answer) = quick_imitation(&BUILT_IN, &labels) {
+                quick += 1;
+                assert_eq!(said(&answer), said(&slow), "{name:?}");
+            }
+            assert_eq!(said(&imitation(&labels)), said(&slow), "{name:?}");
+        }
+        // Most names are answered quickly, and the look-alikes among them are found.
+        assert!(quick * 2 > names.len(), "{quick} of {}", names.len());
+        assert!(found * 4 > names.len(), "{found} of {}", names.len());
     }
 }
