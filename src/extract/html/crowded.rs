@@ -869,6 +869,7 @@ pub(super) fn walk(
             // be copied), a crowded tag whose attributes are read again when asked for.
             let is_crowded =
                 counted.attributes > *limit || counted.longest_value > MAX_TOKENIZED_VALUE;
+            // (No blank and no ordinal: no tokenizer is given this page.)
             let crowded = is_crowded.then_some(Crowded {
                 start: p,
                 end: tag.end,
