@@ -11,6 +11,10 @@
 //! it still opens or closes the element, and irilint reads the attributes itself, with the same
 //! states, dropping duplicates with a set and decoding each value as it decodes every value
 //! ([`super::charref::decode_attribute`]). Nothing is skipped: only who reads them changes.
+//!
+//! An HTML page is not tokenized at all: the same walk, which reads its text
+//! ([`super::text_nodes`]), hands on each start tag with its attributes and each comment as it
+//! reads them ([`Markup`]), the tags of many attributes as crowded tags.
 
 use std::ops::Range;
 
@@ -40,22 +44,70 @@ pub(super) trait Attributes {
     fn set_value(&mut self, value: Range<usize>);
 }
 
-/// How many attributes a tag has, and its longest value: all the pre-scan keeps of a tag.
+/// How many attributes a tag has, and its longest value: all the pre-scan keeps of a tag; and,
+/// when a start tag's attributes are handed on ([`Markup::StartTag`]), the first `keep` of them
+/// as written (a list kept from tag to tag: no allocation per tag).
 #[derive(Default)]
 pub(super) struct Counted {
     attributes: usize,
     longest_value: usize,
+    keep: usize,
+    list: Vec<WrittenAttribute>,
+}
+
+impl Counted {
+    /// Ready for the next tag, listing its first `keep` attributes.
+    fn reset(&mut self, keep: usize) {
+        self.attributes = 0;
+        self.longest_value = 0;
+        self.keep = keep;
+        self.list.clear();
+    }
 }
 
 impl Attributes for Counted {
-    fn push(&mut self, _: Range<usize>) -> bool {
+    fn push(&mut self, name: Range<usize>) -> bool {
         self.attributes += 1;
+        if self.attributes <= self.keep {
+            self.list.push(WrittenAttribute { name, value: None });
+        }
         true
     }
 
     fn set_value(&mut self, value: Range<usize>) {
         self.longest_value = self.longest_value.max(value.len());
+        if self.attributes <= self.keep
+            && let Some(last) = self.list.last_mut()
+        {
+            last.value = Some(value);
+        }
     }
+}
+
+/// Where a [`walk`] hands on the page's markup ([`Markup`]), and the most attributes of a tag
+/// it lists (a tag of more is handed on as crowded).
+pub(super) type MarkupSink<'s> = (&'s mut dyn FnMut(Markup<'_>), usize);
+
+/// What a [`walk`] hands on of a page's markup when asked to: what html5ever's tokenizer would
+/// give a sink of, read once by the walk (the page is not tokenized again).
+pub(super) enum Markup<'a> {
+    /// A start tag.
+    StartTag {
+        /// Its `<`.
+        start: usize,
+        /// Its name as written (compared in place, not copied).
+        name: Range<usize>,
+        /// Just after its `>`.
+        end: usize,
+        /// Inside `<svg>` or `<math>`, or one of them.
+        foreign: bool,
+        /// Its attributes as written, duplicates included; empty for a crowded tag.
+        attributes: &'a [WrittenAttribute],
+        /// A tag of more attributes than listed: they are read again when asked for.
+        crowded: Option<Crowded>,
+    },
+    /// A `<!--` comment, from its `<!--` to just after its end.
+    Comment(Range<usize>),
 }
 
 /// Hands each attribute over once its value is known (when the next one starts, or the tag
@@ -516,6 +568,7 @@ pub fn crowded_tags(text: &str, range: Range<usize>, limit: usize) -> Vec<Crowde
         Walk::new(range.start),
         &mut NoText,
         Some((&mut out, limit)),
+        None,
     );
     out
 }
@@ -650,18 +703,23 @@ impl Name {
 /// longer than [`MAX_TOKENIZED_VALUE`]) to `crowded.0`. One walk serves both: a page was walked
 /// once for its crowded tags and again for its text. When `page` stops reading, the walk
 /// returns where it stopped, for a walk of the text alone from there.
+///
+/// With `markup`, each start tag (with its attributes, listed up to `markup.1` of them, else
+/// handed on as crowded) and each `<!--` comment is handed to `markup.0` as it is read.
 pub(super) fn walk(
     text: &str,
     end: usize,
     state: Walk,
     page: &mut impl PageText,
     mut crowded: Option<(&mut Vec<Crowded>, usize)>,
+    mut markup: Option<MarkupSink<'_>>,
 ) -> Option<Walk> {
     let b = text.as_bytes();
     crate::work::add(crate::work::Work::MarkupWalk, end.saturating_sub(state.i));
     let mut paused = None;
     let mut reading = page.reading();
     let mut tags = 0;
+    let mut counted = Counted::default();
     let Walk {
         mut i,
         mut data,
@@ -723,7 +781,11 @@ pub(super) fn walk(
                 }
                 let rest = &b[p..end];
                 let after = if rest.starts_with(b"<!--") {
-                    Some(comment_end(text, p, end))
+                    let after = comment_end(text, p, end);
+                    if let Some((on, _)) = markup.as_mut() {
+                        on(Markup::Comment(p..after));
+                    }
+                    Some(after)
                 } else if foreign_depth > 0 && rest.starts_with(b"<![CDATA[") {
                     Some(
                         memchr::memmem::find(&b[p + 9..end], b"]]>").map_or(end, |k| p + 9 + k + 3),
@@ -744,7 +806,11 @@ pub(super) fn walk(
             // A `<` that starts no markup is text.
             _ => continue,
         };
-        let mut counted = Counted::default();
+        let keep = match &markup {
+            Some((_, limit)) if !end_tag => *limit,
+            _ => 0,
+        };
+        counted.reset(keep);
         let Some(tag) = read_tag(b, name_at, end, &mut counted) else {
             // An unclosed tag at the end: the tokenizer emits nothing from here.
             if shown(reading, foreign_depth, code_depth) {
@@ -797,6 +863,30 @@ pub(super) fn walk(
         let depth = foreign_depth;
         if is_foreign_root && !tag.self_closing {
             foreign_depth += 1;
+        }
+        if let Some((on, limit)) = markup.as_mut() {
+            // As the tokenizer would be given it: past the limit (or with a value too long to
+            // be copied), a crowded tag whose attributes are read again when asked for.
+            let is_crowded =
+                counted.attributes > *limit || counted.longest_value > MAX_TOKENIZED_VALUE;
+            // (No blank and no ordinal: no tokenizer is given this page.)
+            let crowded = is_crowded.then_some(Crowded {
+                start: p,
+                end: tag.end,
+                blank: tag.name_end..tag.name_end,
+                name_at,
+                attributes: counted.attributes,
+                end_tag: false,
+                ordinal: 0,
+            });
+            on(Markup::StartTag {
+                start: p,
+                name: tag.name_at..tag.name_end,
+                end: tag.end,
+                foreign: depth > 0 || is_foreign_root,
+                attributes: if is_crowded { &[] } else { &counted.list },
+                crowded,
+            });
         }
         if depth > 0 {
             continue;

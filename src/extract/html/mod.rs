@@ -35,9 +35,20 @@
 //! text are not IRIs. The origin of an occurrence is `element@attribute`. IRIs written in the
 //! text of an HTML document are read by [`text_nodes`] (not in HTML inside other formats).
 //!
+//! Who reads the tags: an HTML page ([`for_each_page_occurrence`]) is read once, by irilint's
+//! walk with the tokenizer's states ([`crowded`]'s `walk`, which reads its text too), each start
+//! tag and its attributes (the first of each name) handed on where the walk read them
+//! ([`tags::walk_page`]): html5ever's tokenizer read the page a second time only to tell which
+//! tags there were, and the source was searched a third time for each. html5ever's tokenizer
+//! reads the HTML inside other formats and a page with template actions (read with the actions
+//! blanked, and each action's strings on their own), and is the oracle the walk is tested
+//! against (`tags::page_readings_differ`: on generated tag soup in `tags.rs`, on the
+//! fixtures and the book, and on a corpus in `tests/html_one_reading.rs`).
+//!
 //! A tag of more than [`crowded::MAX_TOKENIZED_ATTRIBUTES`] attributes is tokenized without
 //! them and its attributes are read by irilint ([`crowded`]): html5ever's duplicate check is
-//! quadratic in a tag's attributes. Its IRIs are found and checked as any other.
+//! quadratic in a tag's attributes; on a page, the walk hands it on so too, its attributes read
+//! again when they are asked for. Its IRIs are found and checked as any other.
 
 pub(crate) mod charref;
 pub mod crowded;
@@ -195,7 +206,7 @@ fn value_kind(tag: &FoundTag<'_>, attribute: &str) -> Option<ValueKind> {
     if !may_hold_urls(attribute) {
         return None;
     }
-    let is_meta = tag.name == html5ever::local_name!("meta");
+    let is_meta = &*tag.name == "meta";
     let refresh = || {
         tag.value("http-equiv")
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"))
@@ -343,8 +354,9 @@ pub fn for_each_occurrence(
 }
 
 /// Hands each IRI of the HTML page `text[range]` to `on_occurrence`: those of its attributes as
-/// the tokenizer reaches them, then those of its text ([`text_nodes`]); returns the comments
-/// that may hold suppression directives, and the problems of tags that lose a URL attribute.
+/// the page's one walk reaches them ([`tags::walk_page`]), then those of its text
+/// ([`text_nodes`]); returns the comments that may hold suppression directives, and the
+/// problems of tags that lose a URL attribute.
 pub fn for_each_page_occurrence(
     text: &str,
     range: Range<usize>,
@@ -356,10 +368,10 @@ pub fn for_each_page_occurrence(
         let problems = text_nodes::for_each_text_occurrence(text, range, on_occurrence);
         return (comments, problems);
     }
-    // One walk finds the tags the tokenizer is not given whole and the text to read after it.
-    let (crowded, page_text) =
-        text_nodes::prescan(text, range.clone(), crowded::MAX_TOKENIZED_ATTRIBUTES);
-    let comments = scan_view(text, range, Elements::Html, Some(crowded), on_occurrence);
+    // One walk reads the page: its tags, handed on as it reads them, and its text, read after.
+    let mut on_tag =
+        |tag: &mut FoundTag<'_>| tag_occurrences(text, Elements::Html, tag, on_occurrence);
+    let (comments, page_text) = tags::walk_page(text, range, &mut on_tag);
     let problems = page_text.read(on_occurrence);
     (comments, problems)
 }
@@ -418,81 +430,90 @@ fn scan_view(
     crowded: Option<Vec<crowded::Crowded>>,
     on_occurrence: &mut dyn FnMut(Occurrence),
 ) -> Vec<Comment> {
-    let on_tag = &mut |mut tag: tags::FoundTag<'_>| {
-        let mut i = 0;
-        loop {
-            // (The name is dropped before the tag is borrowed to locate the attribute.)
-            let kind = match tag.attribute_name(i) {
-                None => break,
-                Some(name) => match elements {
-                    Elements::Html => value_kind(&tag, &name),
-                    Elements::Components => component_kind(&tag, i, &name),
-                },
-            };
-            i += 1;
-            let Some(kind) = kind else {
-                continue;
-            };
-            // Not in the source (a NUL in its name): none of its attributes are.
-            let Some(attr) = tag.locate(i - 1) else {
-                return;
-            };
-            if elements == Elements::Components && is_expression(text, &attr) {
-                continue;
-            }
-            let origin = origin(&tag.name, &attr.name);
-            let (value, map): (Cow<'_, str>, _) = match rejoined(text, &attr) {
-                Some((value, map)) => (value.into(), map),
-                // (A verbatim value has its raw range.)
-                None if attr.verbatim => {
-                    let raw = attr.raw.clone().unwrap_or(0..0);
-                    (Cow::Borrowed(&text[raw]), attr.map)
-                }
-                None => (attr.value.into(), attr.map),
-            };
-            // What a reader sees of a link: the text up to its `</a>` (in Markdown, inline HTML
-            // ends at the tag and the text is Markdown: searched in the whole document).
-            let label = if &*tag.name == "a" && attr.name == "href" {
-                tag.after()
-                    .and_then(|after| anchor_text(text, after, text.len()))
-            } else {
-                None
-            };
-            let occurrence = |iri: Arc<str>, r: Range<usize>| {
-                Occurrence {
-                    iri,
-                    map: map.slice(r),
-                    origin: origin.clone(),
-                    placeholders: Vec::new(),
-                    label: label.clone(),
-                    reference_texts: Vec::new(),
-                }
-                .with_templates()
-            };
-            // Each URL is handed on as it is found, the one before it once the next is (a value
-            // that is one whole URL becomes the IRI with one copy, of the source when it had
-            // nothing to decode).
-            let mut pending: Option<Range<usize>> = None;
-            let mut urls = 0usize;
-            each_url_range(&value, kind, &mut |r| {
-                urls += 1;
-                if let Some(p) = pending.replace(r) {
-                    on_occurrence(occurrence(Arc::from(&value[p.clone()]), p));
-                }
-            });
-            if let Some(r) = pending {
-                let iri = if urls == 1 && r == (0..value.len()) {
-                    Arc::from(value)
-                } else {
-                    Arc::from(&value[r.clone()])
-                };
-                on_occurrence(occurrence(iri, r));
-            }
-        }
-    };
+    let on_tag =
+        &mut |tag: &mut tags::FoundTag<'_>| tag_occurrences(text, elements, tag, on_occurrence);
     match crowded {
         Some(crowded) => tags::scan_crowded(text, range, crowded, on_tag),
         None => tags::scan(text, range, on_tag),
+    }
+}
+
+/// Hands each IRI in the URL attributes of `tag` (of `text`) to `on_occurrence`.
+fn tag_occurrences(
+    text: &str,
+    elements: Elements,
+    tag: &mut FoundTag<'_>,
+    on_occurrence: &mut dyn FnMut(Occurrence),
+) {
+    let mut i = 0;
+    loop {
+        // (The name is dropped before the tag is borrowed to locate the attribute.)
+        let kind = match tag.attribute_name(i) {
+            None => break,
+            Some(name) => match elements {
+                Elements::Html => value_kind(tag, &name),
+                Elements::Components => component_kind(tag, i, &name),
+            },
+        };
+        i += 1;
+        let Some(kind) = kind else {
+            continue;
+        };
+        // Not in the source (a NUL in its name): none of its attributes are.
+        let Some(attr) = tag.locate(i - 1) else {
+            return;
+        };
+        if elements == Elements::Components && is_expression(text, &attr) {
+            continue;
+        }
+        let origin = origin(&tag.name, &attr.name);
+        let (value, map): (Cow<'_, str>, _) = match rejoined(text, &attr) {
+            Some((value, map)) => (value.into(), map),
+            // (A verbatim value has its raw range.)
+            None if attr.verbatim => {
+                let raw = attr.raw.clone().unwrap_or(0..0);
+                (Cow::Borrowed(&text[raw]), attr.map)
+            }
+            None => (attr.value.into(), attr.map),
+        };
+        // What a reader sees of a link: the text up to its `</a>` (in Markdown, inline HTML
+        // ends at the tag and the text is Markdown: searched in the whole document).
+        let label = if &*tag.name == "a" && attr.name == "href" {
+            tag.after()
+                .and_then(|after| anchor_text(text, after, text.len()))
+        } else {
+            None
+        };
+        let occurrence = |iri: Arc<str>, r: Range<usize>| {
+            Occurrence {
+                iri,
+                map: map.slice(r),
+                origin: origin.clone(),
+                placeholders: Vec::new(),
+                label: label.clone(),
+                reference_texts: Vec::new(),
+            }
+            .with_templates()
+        };
+        // Each URL is handed on as it is found, the one before it once the next is (a value
+        // that is one whole URL becomes the IRI with one copy, of the source when it had
+        // nothing to decode).
+        let mut pending: Option<Range<usize>> = None;
+        let mut urls = 0usize;
+        each_url_range(&value, kind, &mut |r| {
+            urls += 1;
+            if let Some(p) = pending.replace(r) {
+                on_occurrence(occurrence(Arc::from(&value[p.clone()]), p));
+            }
+        });
+        if let Some(r) = pending {
+            let iri = if urls == 1 && r == (0..value.len()) {
+                Arc::from(value)
+            } else {
+                Arc::from(&value[r.clone()])
+            };
+            on_occurrence(occurrence(iri, r));
+        }
     }
 }
 
@@ -930,6 +951,17 @@ mod tests {
                 ("<!-- irilint-", " irilint-"),
             ]
         );
+    }
+
+    /// `</>` is no token at all: the comment after it is the tokenizer's next token, found
+    /// where it is (it was taken for a bogus comment, and the directive after it lost).
+    #[test]
+    fn a_directive_after_an_empty_end_tag_is_found() {
+        let text = "<p></><!-- irilint-disable x --><a href=/y>";
+        let (occurrences, comments) = extract_fragment(text, 0..text.len());
+        let found: Vec<&str> = comments.iter().map(|c| &text[c.range.clone()]).collect();
+        assert_eq!(found, ["<!-- irilint-disable x -->"]);
+        assert_eq!(occurrences.len(), 1);
     }
 
     #[test]

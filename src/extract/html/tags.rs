@@ -8,6 +8,11 @@
 //! decoded with [`super::charref`] into a prepared value and a [`SpanMap`]; when that decoding
 //! equals html5ever's value (it always should), the map is exact, otherwise the whole raw value
 //! is used as the span (never a wrong span).
+//!
+//! An HTML page is not tokenized: [`walk_page`] hands on the start tags irilint's own walk of
+//! the page reads (with the tokenizer's states), each where it is, its attributes the first of
+//! each name, decoded from the source as above; html5ever's reading is the oracle it is tested
+//! against ([`page_readings_differ`]).
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
@@ -23,8 +28,11 @@ use super::charref::{decode_attribute, decodes_to_itself};
 use super::crowded;
 /// A raw attribute: name range, and value range if it has a value.
 use super::crowded::WrittenAttribute as RawAttribute;
-use super::crowded::{Crowded, MAX_TOKENIZED_ATTRIBUTES, attribute_at, comment_end, crowded_tags};
+use super::crowded::{
+    Crowded, MAX_TOKENIZED_ATTRIBUTES, Markup, attribute_at, comment_end, crowded_tags,
+};
 use super::position::Feed;
+use super::text_nodes::{PageTextLeft, prescan_markup};
 use crate::extract::{Comment, SpanMap};
 use crate::work::{self, Work};
 
@@ -89,8 +97,9 @@ pub struct LocatedTag {
 /// their raw values decoded), only when asked for: tags and attributes no rule reads cost
 /// nothing beyond the tokenizer's own work.
 pub struct FoundTag<'t> {
-    /// The tag name, lowercased (interned by the tokenizer: no allocation per tag).
-    pub name: LocalName,
+    /// The tag name, lowercased (interned by the tokenizer, or the source's own when the walk
+    /// read it in lowercase: no allocation per tag).
+    pub name: TagName<'t>,
     /// Inside `<svg>` or `<math>` (foreign content).
     pub foreign: bool,
     /// The attributes as the tokenizer kept them (duplicates dropped), not copied; none for a
@@ -100,6 +109,9 @@ pub struct FoundTag<'t> {
     /// The end of the HTML in `text`.
     end: usize,
     place: Place,
+    /// The attributes the walk read ([`walk_page`]), the first of each name, when the tokenizer
+    /// did not read the tag.
+    written: Option<Vec<RawAttribute>>,
     /// A crowded tag's attributes, read from the source as they are asked for. (Boxed, as the
     /// index below: each tag is moved to the sink's callback, and these rare parts made it
     /// about 200 bytes, copied for every start tag of a page.)
@@ -176,6 +188,25 @@ impl Kept {
     }
 }
 
+/// A start tag's name, lowercased.
+pub enum TagName<'t> {
+    /// As html5ever's tokenizer interned it.
+    Atom(LocalName),
+    /// As the walk read it: the source's, or a lowercased copy of it.
+    Written(Cow<'t, str>),
+}
+
+impl std::ops::Deref for TagName<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        match self {
+            TagName::Atom(name) => name,
+            TagName::Written(name) => name,
+        }
+    }
+}
+
 /// The raw value (`None`: no `=`) of the first attribute of each name, lowercased.
 type RawValues<'t> = std::collections::HashMap<Cow<'t, str>, Option<Range<usize>>>;
 
@@ -199,17 +230,28 @@ enum Place {
 impl FoundTag<'_> {
     /// How many attributes it has (duplicates dropped).
     fn len(&self) -> usize {
+        if let Some(written) = &self.written {
+            return written.len();
+        }
         self.crowded.as_ref().map_or(self.attrs.len(), |k| k.len())
     }
 
-    /// Attribute `i` of a crowded tag, read from the source.
+    /// Whether irilint read its attributes (a crowded tag, or a tag of a walked page).
+    fn is_written(&self) -> bool {
+        self.written.is_some() || self.crowded.is_some()
+    }
+
+    /// Attribute `i` of a tag irilint read, from the source.
     fn written(&self, i: usize) -> Option<RawAttribute> {
+        if let Some(written) = &self.written {
+            return written.get(i).cloned();
+        }
         self.crowded.as_ref()?.get(self.text, i)
     }
 
     /// The name of attribute `i` (in the order of the tag), if it has that many.
     pub fn attribute_name(&self, i: usize) -> Option<Cow<'_, str>> {
-        if self.crowded.is_some() {
+        if self.is_written() {
             let written = self.written(i)?;
             return Some(lowercase_name(&self.text[written.name]));
         }
@@ -230,7 +272,7 @@ impl FoundTag<'_> {
 
     /// The value of attribute `i`, as the tokenizer decoded it.
     pub fn value_at(&self, i: usize) -> Option<Cow<'_, str>> {
-        if self.crowded.is_some() {
+        if self.is_written() {
             let written = self.written(i)?;
             let text = self.text;
             return Some(match written.value {
@@ -274,8 +316,8 @@ impl FoundTag<'_> {
     /// `None` when the tag is not in the source.
     pub fn locate(&mut self, i: usize) -> Option<LocatedAttribute> {
         let text = self.text;
-        if self.crowded.is_some() {
-            // A crowded tag's values are irilint's own reading: one with nothing to decode is
+        if self.is_written() {
+            // A crowded or walked tag's values are irilint's own reading: one with nothing to decode is
             // the source's, as it is.
             let written = self.written(i)?;
             let name = lowercase_name(&text[written.name]).into_owned();
@@ -346,7 +388,7 @@ impl FoundTag<'_> {
     }
 
     /// The tag with every attribute located; `None` when it is not in the source.
-    pub fn into_located(mut self) -> Option<LocatedTag> {
+    pub fn into_located(&mut self) -> Option<LocatedTag> {
         let start = self.found()?;
         let text = self.text;
         let attributes = (0..self.len())
@@ -380,7 +422,7 @@ struct Locator<'t, 'f> {
     cursor: Cell<usize>,
     foreign_depth: Cell<usize>,
     comments: RefCell<Vec<Comment>>,
-    on_tag: RefCell<&'f mut dyn FnMut(FoundTag<'t>)>,
+    on_tag: RefCell<&'f mut dyn FnMut(&mut FoundTag<'t>)>,
     /// The tags the tokenizer is given without their attributes ([`super::crowded`]), in
     /// order, and the next one to come.
     crowded: RefCell<Vec<Crowded>>,
@@ -525,17 +567,18 @@ impl<'t> TokenSink for Locator<'t, '_> {
                     None => (attrs, None, place),
                 };
                 if let Some(place) = place {
-                    let tag = FoundTag {
-                        name,
+                    let mut tag = FoundTag {
+                        name: TagName::Atom(name),
                         foreign,
                         attrs,
                         text,
                         end,
                         place,
+                        written: None,
                         crowded: kept,
                         index: None,
                     };
-                    (self.on_tag.borrow_mut())(tag);
+                    (self.on_tag.borrow_mut())(&mut tag);
                 }
                 switch
             }
@@ -722,7 +765,8 @@ fn find_tag(text: &str, from: usize, end: usize, name: &str, end_tag: bool) -> O
     None
 }
 
-/// The start of the next comment-like construct (`<!--`, `<!...>`, `<?...>`, `</` + non-letter).
+/// The start of the next comment-like construct (`<!--`, `<!...>`, `<?...>`, `</` + neither a
+/// letter nor `>`).
 fn find_comment(text: &str, from: usize, end: usize) -> Option<usize> {
     let b = text.as_bytes();
     let mut at = from;
@@ -730,7 +774,14 @@ fn find_comment(text: &str, from: usize, end: usize) -> Option<usize> {
         let p = at + k;
         match b.get(p + 1) {
             Some(b'!' | b'?') => return Some(p),
-            Some(b'/') if !b.get(p + 2).is_some_and(u8::is_ascii_alphabetic) => return Some(p),
+            // (`</>` is nothing at all: no token, and no comment to take the next one for.)
+            Some(b'/')
+                if !b
+                    .get(p + 2)
+                    .is_some_and(|&c| c.is_ascii_alphabetic() || c == b'>') =>
+            {
+                return Some(p);
+            }
             _ => at = p + 1,
         }
     }
@@ -842,6 +893,155 @@ fn comment_body(text: &str, p: usize, end: usize) -> Option<Range<usize>> {
     (body_end >= p + 4).then_some(p + 4..body_end)
 }
 
+/// Hands every start tag of the HTML page `text[range]` to `on_tag` as irilint's one walk of
+/// the page reads it ([`super::text_nodes::prescan_markup`]), its attributes the first of each
+/// name as the tokenizer keeps them, and returns the comments that may hold suppression
+/// directives and the page's text, to read after. html5ever's tokenizer does not read the page:
+/// it told only which start tags there are and which attributes, which the walk, reading the
+/// page with the tokenizer's states for its text, knows already, and where each is.
+pub fn walk_page<'t>(
+    text: &'t str,
+    range: Range<usize>,
+    on_tag: &mut dyn FnMut(&mut FoundTag<'t>),
+) -> (Vec<Comment>, PageTextLeft<'t>) {
+    let end = range.end;
+    let mut comments = Vec::new();
+    // The kept attributes of each tag in turn, in one list.
+    let mut kept: Vec<RawAttribute> = Vec::new();
+    let left = prescan_markup(text, range, MAX_TOKENIZED_ATTRIBUTES, &mut |markup| {
+        let (start, name, after, foreign, attributes, crowded) = match markup {
+            Markup::Comment(r) => {
+                let body = comment_body(text, r.start, r.end);
+                comments.extend(body.and_then(|body| Comment::directive(text, r, body)));
+                return;
+            }
+            Markup::StartTag {
+                start,
+                name,
+                end,
+                foreign,
+                attributes,
+                crowded,
+            } => (start, name, end, foreign, attributes, crowded),
+        };
+        // A tag without attributes has nothing to locate; one with a NUL in its name is not
+        // in the source as the tokenizer reads it (U+FFFD there), and nothing of it is located.
+        let written_name = &text[name.clone()];
+        if (attributes.is_empty() && crowded.is_none()) || written_name.as_bytes().contains(&0) {
+            return;
+        }
+        kept.clear();
+        for a in attributes {
+            let a_name = &text[a.name.clone()];
+            if !kept
+                .iter()
+                .any(|k| same_name(&text[k.name.clone()], a_name))
+            {
+                kept.push(a.clone());
+            }
+        }
+        // What html5ever's duplicate check cost: each kept attribute against those before.
+        work::add(
+            Work::AttributeComparisons,
+            kept.len() * kept.len().saturating_sub(1) / 2,
+        );
+        let crowded = crowded.map(|c| Box::new(kept_attributes(text, &c, MAX_KEPT_NAMES)));
+        let mut tag = FoundTag {
+            name: TagName::Written(lowercase_name(written_name)),
+            foreign,
+            attrs: Vec::new(),
+            text,
+            end,
+            place: Place::Found {
+                start,
+                name_end: name.end,
+                after,
+            },
+            written: crowded.is_none().then(|| std::mem::take(&mut kept)),
+            crowded,
+            index: None,
+        };
+        on_tag(&mut tag);
+        if let Some(list) = tag.written.take() {
+            kept = list;
+        }
+    });
+    (comments, left)
+}
+
+/// The start tags of the HTML page `text` that have attributes, every attribute located, and
+/// its directive comments, as the page is read ([`walk_page`]): what the tests compare with
+/// html5ever's reading ([`tokenized_page_tags`]).
+#[doc(hidden)]
+pub fn walked_page_tags(text: &str) -> (Vec<LocatedTag>, Vec<Comment>) {
+    let mut tags = Vec::new();
+    let (comments, _) = walk_page(text, 0..text.len(), &mut |t| tags.extend(t.into_located()));
+    (tags, comments)
+}
+
+/// [`walked_page_tags`] as html5ever's tokenizer reads the page (through [`scan_crowded`], as
+/// pages were read before the walk's reading replaced it): the oracle.
+#[doc(hidden)]
+pub fn tokenized_page_tags(text: &str) -> (Vec<LocatedTag>, Vec<Comment>) {
+    let crowded = crowded_tags(text, 0..text.len(), MAX_TOKENIZED_ATTRIBUTES);
+    let mut tags = Vec::new();
+    let comments = scan_crowded(text, 0..text.len(), crowded, &mut |t| {
+        if t.len() > 0 {
+            tags.extend(t.into_located());
+        }
+    });
+    (tags, comments)
+}
+
+/// Where the page's one reading ([`walked_page_tags`]) and html5ever's ([`tokenized_page_tags`])
+/// of `text` differ, the first difference; `None` when they agree: the same tags (name, where,
+/// foreign or not) with the same attributes, each located alike (value, raw range, map). Where
+/// the tokenizer's locating could not place an attribute (`exact` false: the source it found
+/// does not decode to html5ever's value, as for a name with a NUL, U+FFFD to the tokenizer,
+/// whose search takes a name written with U+FFFD for it), the walk's reading must be exact and
+/// give html5ever's name and value.
+#[doc(hidden)]
+pub fn page_readings_differ(text: &str) -> Option<String> {
+    let (walked, walked_comments) = walked_page_tags(text);
+    let (tokenized, tokenized_comments) = tokenized_page_tags(text);
+    if walked_comments != tokenized_comments {
+        return Some(format!(
+            "comments {walked_comments:?}, tokenized {tokenized_comments:?}"
+        ));
+    }
+    if walked.len() != tokenized.len() {
+        return Some(format!(
+            "{} tags, tokenized {}: {walked:?}, tokenized {tokenized:?}",
+            walked.len(),
+            tokenized.len()
+        ));
+    }
+    for (w, t) in walked.iter().zip(&tokenized) {
+        let same_tag = (&w.name, w.start, w.foreign, w.attributes.len())
+            == (&t.name, t.start, t.foreign, t.attributes.len());
+        let same_attributes = w.attributes.iter().zip(&t.attributes).all(|(a, b)| {
+            if b.exact {
+                a == b
+            } else {
+                a.exact && a.decoded.is_none() && (&a.name, &a.value) == (&b.name, &b.value)
+            }
+        });
+        if !(same_tag && same_attributes) {
+            return Some(format!("{w:?}, tokenized {t:?}"));
+        }
+    }
+    None
+}
+
+/// Whether two attribute names as written are one name as the tokenizer keeps them
+/// ([`normal_bytes`]).
+fn same_name(a: &str, b: &str) -> bool {
+    if a.as_bytes().contains(&0) || b.as_bytes().contains(&0) {
+        return normal_bytes(a).eq(normal_bytes(b));
+    }
+    a.eq_ignore_ascii_case(b)
+}
+
 /// How much of the input the tokenizer is given at a time: it never holds a copy of a whole
 /// large page.
 const CHUNK: usize = 64 * 1024;
@@ -851,7 +1051,7 @@ const CHUNK: usize = 64 * 1024;
 pub fn scan<'t>(
     text: &'t str,
     range: Range<usize>,
-    on_tag: &mut dyn FnMut(FoundTag<'t>),
+    on_tag: &mut dyn FnMut(&mut FoundTag<'t>),
 ) -> Vec<Comment> {
     scan_with_limit(
         text,
@@ -868,7 +1068,7 @@ pub fn scan_crowded<'t>(
     text: &'t str,
     range: Range<usize>,
     crowded: Vec<Crowded>,
-    on_tag: &mut dyn FnMut(FoundTag<'t>),
+    on_tag: &mut dyn FnMut(&mut FoundTag<'t>),
 ) -> Vec<Comment> {
     scan_given(text, range, crowded, MAX_KEPT_NAMES, on_tag)
 }
@@ -879,7 +1079,7 @@ fn scan_with_limit<'t>(
     range: Range<usize>,
     limit: usize,
     most_names: usize,
-    on_tag: &mut dyn FnMut(FoundTag<'t>),
+    on_tag: &mut dyn FnMut(&mut FoundTag<'t>),
 ) -> Vec<Comment> {
     let crowded = crowded_tags(text, range.clone(), limit);
     scan_given(text, range, crowded, most_names, on_tag)
@@ -890,7 +1090,7 @@ fn scan_given<'t>(
     range: Range<usize>,
     crowded: Vec<Crowded>,
     most_names: usize,
-    on_tag: &mut dyn FnMut(FoundTag<'t>),
+    on_tag: &mut dyn FnMut(&mut FoundTag<'t>),
 ) -> Vec<Comment> {
     let blanks: Vec<Range<usize>> = crowded.iter().map(|c| c.blank.clone()).collect();
     let locator = Locator {
@@ -1167,6 +1367,92 @@ mod tests {
                 "{:?}",
                 html
             );
+        }
+    }
+
+    /// More pieces for the page's one reading: duplicates in any case, NULs, references,
+    /// line ends in values, comment and script oddities, odd end tags.
+    const SOUP: &[&str] = &[
+        "<a href=x href=y HREF=z>",
+        "<A HREF='&amp;x' Title=t>",
+        "<a\0b href=/n>",
+        "<a h\0ref=1 h\u{FFFD}ref=2 href=3>",
+        "<img src=\"a\r\nb\" srcset='c 1x,\rd 2x'>",
+        "<a href='x\0y'>",
+        "<a href=\"&#x0;&#128;&#xD800;&#1114112;&notin;&noti&amp\">",
+        "<meta http-equiv=refresh content='0;url=/r'>",
+        "<svg><a xlink:href=q href=h></a></svg>",
+        "<math><mi href=m>",
+        "<script><!--",
+        "<script><!--<script>",
+        "</script",
+        "--><a href=s>",
+        "<!--!>",
+        "<!--->",
+        "<!-- irilint-disable -->",
+        "<!--irilint-enable--!>",
+        "<!-- irilint-",
+        "</ ",
+        "</\0>",
+        "</a b='>'>",
+        "<?x <a href=p>>",
+        "<!doctype html>",
+        "<!DOCTYPE x '<a href=d>'>",
+        "<tEXTarea>",
+        "</TEXTAREA>",
+        "<xmp>",
+        "</xmp >",
+        "<noscript><a href=ns>",
+        "<iframe src=i>",
+        "</iframe>",
+        "<title>",
+        "</title/>",
+        "<a href=\u{202E}x =y/ z>",
+        "<é href=e>",
+        "<a-b href=ab>",
+        "<a href=\"",
+        "<a href='",
+        "<a ",
+        "<a/",
+        "<a href=x/>",
+        "<base href=b>",
+        "<div itemtype='t u' itemid=v xmlns:x=w>",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+
+        /// A page's one reading hands on what html5ever's tokenizer reads, tag for tag (where it
+        /// starts, in foreign content or not) and attribute for attribute (name, value, where
+        /// it is, from each byte of the value to the source), and the same directive comments.
+        #[test]
+        fn a_page_is_read_once_as_the_tokenizer_reads_it(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(PIECES.iter().chain(SOUP).copied().collect::<Vec<_>>()),
+                0..40,
+            ),
+        ) {
+            let html = pieces.concat();
+            let differ = page_readings_differ(&html);
+            proptest::prop_assert!(differ.is_none(), "{:?}: {:?}", html, differ);
+        }
+    }
+
+    #[test]
+    fn a_page_is_read_once_as_the_tokenizer_reads_it_on_the_edges() {
+        let filler: String = (0..300).map(|k| format!(" d{k}=v")).collect();
+        let pages = [
+            "<a href=/1><!-- irilint-disable --><img src=/2 SRC=/3>".to_string(),
+            format!("<a{filler} href=/c HREF=/d>x</a><img src=/after>"),
+            format!("<svg><![CDATA[<a href=1>]]><a{filler} href=/e></svg>"),
+            "<script>x</script><a href=/s><style><a href=no></style><plaintext><a href=no>"
+                .to_string(),
+        ];
+        for html in &pages {
+            let (walked, comments) = walked_page_tags(html);
+            assert!(!walked.is_empty(), "{html}");
+            assert_eq!((walked, comments), tokenized_page_tags(html), "{html}");
+            assert_eq!(page_readings_differ(html), None);
         }
     }
 

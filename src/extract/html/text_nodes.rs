@@ -25,7 +25,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::charref::{decode_text, decodes_to_itself, may_stand_for_a_trigger};
-use super::crowded::{Crowded, PageText, Walk, walk};
+use super::crowded::{Crowded, Markup, MarkupSink, PageText, Walk, walk};
 use super::unlinked;
 use crate::extract::{MarkupFix, Occurrence, Problem, SpanMap, template, text, text_placeholders};
 use crate::iri::chars::describe;
@@ -388,7 +388,14 @@ pub fn for_each_text_occurrence(
     on_occurrence: &mut dyn FnMut(Occurrence),
 ) -> Vec<Problem> {
     let mut reader = Reader::new(text, range.end, Mode::Read(on_occurrence));
-    walk(text, range.end, Walk::new(range.start), &mut reader, None);
+    walk(
+        text,
+        range.end,
+        Walk::new(range.start),
+        &mut reader,
+        None,
+        None,
+    );
     reader.problems
 }
 
@@ -425,16 +432,32 @@ pub struct PageTextLeft<'t> {
 /// those of the attributes). The page was walked twice, once for each.
 pub fn prescan(text: &str, range: Range<usize>, limit: usize) -> (Vec<Crowded>, PageTextLeft<'_>) {
     let keep = max_deferred(range.len());
-    prescan_keeping(text, range, limit, keep)
+    prescan_keeping(text, range, Some(limit), keep, None)
 }
 
-/// [`prescan`], keeping at most `max_deferred` bytes of the text's runs and tags.
-fn prescan_keeping(
-    text: &str,
+/// Walks the HTML page `text[range]` once, handing each start tag and comment to `on_markup`
+/// as it is read (listing up to `limit` attributes of a tag, [`Markup`]), and keeping the
+/// page's text that may hold IRIs, to read after (the IRIs of the text come after those of the
+/// attributes): the one reading of a page, which html5ever's tokenizer does not read again.
+pub(super) fn prescan_markup<'t>(
+    text: &'t str,
     range: Range<usize>,
     limit: usize,
+    on_markup: &mut dyn FnMut(Markup<'_>),
+) -> PageTextLeft<'t> {
+    let keep = max_deferred(range.len());
+    prescan_keeping(text, range, None, keep, Some((on_markup, limit))).1
+}
+
+/// [`prescan`], keeping at most `max_deferred` bytes of the text's runs and tags, and finding
+/// the tags of more than `limit` attributes when it is given.
+fn prescan_keeping<'t>(
+    text: &'t str,
+    range: Range<usize>,
+    limit: Option<usize>,
     max_deferred: usize,
-) -> (Vec<Crowded>, PageTextLeft<'_>) {
+    markup: Option<MarkupSink<'_>>,
+) -> (Vec<Crowded>, PageTextLeft<'t>) {
     let mut crowded = Vec::new();
     let mut reader = Reader::new(text, range.end, Mode::Defer);
     reader.max_deferred = max_deferred;
@@ -443,7 +466,8 @@ fn prescan_keeping(
         range.end,
         Walk::new(range.start),
         &mut reader,
-        Some((&mut crowded, limit)),
+        limit.map(|limit| (&mut crowded, limit)),
+        markup,
     );
     let left = PageTextLeft {
         text,
@@ -471,7 +495,7 @@ impl PageTextLeft<'_> {
         }
         if let Some((state, run)) = self.paused {
             reader.run = run;
-            walk(self.text, self.end, state, &mut reader, None);
+            walk(self.text, self.end, state, &mut reader, None, None);
         }
         reader.problems
     }
@@ -665,7 +689,8 @@ mod tests {
             let crowded = super::super::crowded::crowded_tags(&html, 0..html.len(), 3);
             // Nothing kept, a little, everything.
             for keep in [0, 100, 300, usize::MAX] {
-                let (found_crowded, left) = prescan_keeping(&html, 0..html.len(), 3, keep);
+                let (found_crowded, left) =
+                    prescan_keeping(&html, 0..html.len(), Some(3), keep, None);
                 assert_eq!(found_crowded, crowded, "{html}");
                 if keep == 0 && html.len() > 1000 {
                     assert!(left.paused.is_some(), "{html}");
@@ -720,7 +745,7 @@ mod tests {
                 let mut on = |o: Occurrence| got.push((o.iri.to_string(), o.map.source_range()));
                 let mut reader = Reader::new(html, html.len(), Mode::Read(&mut on));
                 reader.unweighed = unweighed;
-                walk(html, html.len(), Walk::new(0), &mut reader, None);
+                walk(html, html.len(), Walk::new(0), &mut reader, None, None);
                 got
             };
             assert_eq!(every(false), every(true), "{html}");
