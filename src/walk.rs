@@ -269,9 +269,8 @@ fn walk_dir(
 
 /// A directory met while walking, with what its files share.
 struct WalkedDir {
-    /// Its path as the walk names it (without a `/` at the end): its entries' paths are it, a
-    /// `/` and their names.
-    path: Vec<u8>,
+    /// Its path as the walk names it.
+    path: PathBuf,
     /// The resolution of each of its files, once one of them said every file resolves alike
     /// ([`Resolved::same_in_directory`]).
     shared: Option<Resolved>,
@@ -279,21 +278,16 @@ struct WalkedDir {
 
 impl WalkedDir {
     fn new(path: &Path) -> WalkedDir {
-        let bytes = path.as_os_str().as_encoded_bytes();
-        let end = bytes.iter().rposition(|&b| b != b'/').map_or(0, |i| i + 1);
         WalkedDir {
-            path: bytes[..end].to_vec(),
+            path: path.to_path_buf(),
             shared: None,
         }
     }
 
-    /// Whether `path` names an entry of this directory: the directory's path, a `/` and a name.
+    /// Whether `path` names an entry of this directory (compared by components, so on every
+    /// platform's separators).
     fn holds(&self, path: &Path) -> bool {
-        path.as_os_str()
-            .as_encoded_bytes()
-            .strip_prefix(self.path.as_slice())
-            .and_then(|rest| rest.strip_prefix(b"/"))
-            .is_some_and(|name| !name.is_empty() && !name.contains(&b'/'))
+        path.parent() == Some(self.path.as_path())
     }
 }
 

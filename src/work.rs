@@ -87,7 +87,7 @@ pub enum Work {
     Uts46Names,
     /// Paths whose settings are worked out from the configuration (its file found by the
     /// directory, its patterns matched, its settings looked up): a walked file takes those of
-    /// the file before it in its directory when every file there resolves alike
+    /// the first file of its directory when every file there resolves alike
     /// ([`crate::config::Resolved::same_in_directory`]).
     SettingsResolved,
 }

@@ -31,7 +31,7 @@ pub struct Patterns {
 /// `GitignoreBuilder::add_line` reads it (trailing whitespace dropped unless escaped, a
 /// comment or a blank line adds nothing), it ends with `/`, which that crate's matcher never
 /// lets match a path that is not a directory.
-pub fn names_only_directories(glob: &str) -> bool {
+fn names_only_directories(glob: &str) -> bool {
     let line = if glob.ends_with("\\ ") {
         glob
     } else {

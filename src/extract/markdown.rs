@@ -937,11 +937,12 @@ const REFERENCE_TEXTS_PER_CHUNK: usize = 4096;
 const MAX_REFERENCE_TEXT: usize = 1024;
 
 /// A normalized link label ([`normalize_label`]) as the reference texts are keyed by it, equal
-/// when their [`unicase::UniCase`]s are. An ASCII label is kept in lower case, so that its hash
-/// reads its bytes at once: `UniCase` hashes an ASCII label a byte at a time, lowered, about 40
-/// instructions a byte with std's keyed SipHash (5.9 M of the corpus's Markdown for 7,165
-/// labels). Other labels keep `UniCase`, whose hash of them (the case folding of each
-/// character) never matches an ASCII label's, as before.
+/// when their [`unicase::UniCase`]s are, but never across an ASCII and a non-ASCII label (`k`
+/// and the Kelvin sign U+212A): `UniCase` hashed those apart, so the map met such a pair only by
+/// a chance collision. An ASCII label is kept in lower case, so that its hash reads its bytes
+/// at once: `UniCase` hashes an ASCII label a byte at a time, lowered, about 40 instructions a
+/// byte with std's keyed SipHash (5.9 M of the corpus's Markdown for 7,165 labels). Other
+/// labels keep `UniCase`.
 #[derive(PartialEq, Eq, Hash)]
 enum LabelKey {
     Ascii(String),

@@ -489,20 +489,22 @@ fn valid_as_written(
         if label.is_empty() {
             continue; // the root label of a trailing dot: no octets, and its dot is not counted
         }
-        let octets = if label.is_ascii() {
-            label.len()
-        } else {
-            match punycode_len(label) {
-                Some(n) => 4 + n,
-                None => return false,
-            }
-        };
-        if octets > 63 {
-            return false;
+        match label_octets(label) {
+            Some(octets) if octets <= 63 => total += octets + 1,
+            _ => return false,
         }
-        total += octets + 1;
     }
     total.saturating_sub(1) <= 253
+}
+
+/// The octets of `label`'s ASCII form in DNS: itself when ASCII, else `xn--` and its Punycode
+/// ([`punycode_len`]; `None` when that overflows).
+fn label_octets(label: &str) -> Option<usize> {
+    if label.is_ascii() {
+        Some(label.len())
+    } else {
+        punycode_len(label).map(|n| 4 + n)
+    }
 }
 
 /// Whether a name as UTS #46 maps it (its dots all `.`, `xn--` labels decoded) keeps DNS's
@@ -518,18 +520,10 @@ pub(super) fn fits_dns(mapped: &str, root_dot: bool) -> bool {
     };
     let mut total = 0usize;
     for label in name.split('.') {
-        let octets = if label.is_ascii() {
-            label.len()
-        } else {
-            match punycode_len(label) {
-                Some(n) => 4 + n,
-                None => return false,
-            }
-        };
-        if octets == 0 || octets > 63 {
-            return false;
+        match label_octets(label) {
+            Some(octets) if (1..=63).contains(&octets) => total += octets + 1,
+            _ => return false,
         }
-        total += octets + 1;
     }
     total - 1 <= 253
 }

@@ -504,26 +504,19 @@ impl Imitated {
     /// The finding of the name whose last `labels` labels, displayed, are `name` (escaped),
     /// which looks like `domain`.
     fn new(domain: &str, labels: usize, name: &str) -> Imitated {
-        // Pieces pushed, not `format!`: a look-alike met once builds these once.
-        let pieces = |parts: &[&str]| {
-            let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
-            parts.iter().for_each(|p| out.push_str(p));
-            out
-        };
+        // Pieces joined, not `format!`: a look-alike met once builds these once.
         Imitated {
             labels,
-            message: pieces(&[
+            message: [
                 "the host name `",
                 name,
                 "` looks like `",
                 domain,
                 "`, one of the most visited domains, but is a different domain (their UTS #39 skeletons are the same)",
-            ]),
-            help: pieces(&[
-                "link to `",
-                domain,
-                "` if that site is meant; otherwise this name only imitates it",
-            ]),
+            ]
+            .concat(),
+            help: ["link to `", domain, "` if that site is meant; otherwise this name only imitates it"]
+                .concat(),
         }
     }
 }
