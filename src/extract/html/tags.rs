@@ -979,13 +979,12 @@ pub fn walked_page_tags(text: &str) -> (Vec<LocatedTag>, Vec<Comment>) {
     (tags, comments)
 }
 
-/// [`walked_page_tags`] as html5ever's tokenizer reads the page (through [`scan_crowded`], as
+/// [`walked_page_tags`] as html5ever's tokenizer reads the page (through [`scan`], as
 /// pages were read before the walk's reading replaced it): the oracle.
 #[doc(hidden)]
 pub fn tokenized_page_tags(text: &str) -> (Vec<LocatedTag>, Vec<Comment>) {
-    let crowded = crowded_tags(text, 0..text.len(), MAX_TOKENIZED_ATTRIBUTES);
     let mut tags = Vec::new();
-    let comments = scan_crowded(text, 0..text.len(), crowded, &mut |t| {
+    let comments = scan(text, 0..text.len(), &mut |t| {
         if t.len() > 0 {
             tags.extend(t.into_located());
         }
@@ -1060,17 +1059,6 @@ pub fn scan<'t>(
         MAX_KEPT_NAMES,
         on_tag,
     )
-}
-
-/// [`scan`], the crowded tags already found ([`crowded_tags`] with
-/// [`MAX_TOKENIZED_ATTRIBUTES`], as the walk of [`super::text_nodes::prescan`] finds them).
-pub fn scan_crowded<'t>(
-    text: &'t str,
-    range: Range<usize>,
-    crowded: Vec<Crowded>,
-    on_tag: &mut dyn FnMut(&mut FoundTag<'t>),
-) -> Vec<Comment> {
-    scan_given(text, range, crowded, MAX_KEPT_NAMES, on_tag)
 }
 
 /// [`scan`], with tags of more than `limit` attributes read by irilint ([`super::crowded`]).
