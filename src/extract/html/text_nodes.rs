@@ -25,7 +25,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::charref::{decode_text, decodes_to_itself, may_stand_for_a_trigger};
-use super::crowded::{Markup, MarkupSink, PageText, Walk, walk};
+use super::crowded::{MarkupSink, PageText, Walk, walk};
 use super::unlinked;
 use crate::extract::{MarkupFix, Occurrence, Problem, SpanMap, template, text, text_placeholders};
 use crate::iri::chars::describe;
@@ -117,7 +117,7 @@ enum Mode<'f> {
     /// Reads it for IRIs, handed to the callback.
     Read(&'f mut dyn FnMut(Occurrence)),
     /// Keeps what may hold an IRI, to read once the walk has handed on the page's markup
-    /// ([`prescan_markup`]): the IRIs of the attributes come first.
+    /// ([`prescan_keeping`]): the IRIs of the attributes come first.
     Defer,
     /// Kept enough ([`max_deferred`]): the rest is read by a walk of its own.
     Off,
@@ -136,7 +136,7 @@ enum Deferred {
 /// Beyond, its text is walked again once the markup is read: a page of millions of tiny inline
 /// elements (16 bytes per `<b>:</b>`) never holds their list beside it. A real page keeps a
 /// few percent of its size.
-fn max_deferred(page: usize) -> usize {
+pub(super) fn max_deferred(page: usize) -> usize {
     (page / 2).clamp(64 << 10, 8 << 20)
 }
 
@@ -416,7 +416,7 @@ impl<'t, 'f> Reader<'t, 'f> {
     }
 }
 
-/// The text of a page as its one walk left it ([`prescan_markup`]), to be read once the walk
+/// The text of a page as its one walk left it ([`prescan_keeping`]), to be read once the walk
 /// has handed on the page's markup ([`PageTextLeft::read`]).
 pub struct PageTextLeft<'t> {
     text: &'t str,
@@ -426,22 +426,11 @@ pub struct PageTextLeft<'t> {
     paused: Option<(Walk, Run)>,
 }
 
-/// Walks the HTML page `text[range]` once, handing each start tag and comment to `on_markup`
-/// as it is read (listing up to `limit` attributes of a tag, [`Markup`]), and keeping the
-/// page's text that may hold IRIs, to read after (the IRIs of the text come after those of the
-/// attributes): the one reading of a page, which html5ever's tokenizer does not read again.
-pub(super) fn prescan_markup<'t>(
-    text: &'t str,
-    range: Range<usize>,
-    limit: usize,
-    on_markup: &mut dyn FnMut(Markup<'_>),
-) -> PageTextLeft<'t> {
-    let keep = max_deferred(range.len());
-    prescan_keeping(text, range, keep, (on_markup, limit))
-}
-
-/// [`prescan_markup`], keeping at most `max_deferred` bytes of the text's runs and tags (the
-/// tests pause the keeping early with a small one).
+/// Walks the HTML page `text[range]` once, handing each start tag and comment to `markup.0` as
+/// it is read (listing up to `markup.1` attributes of a tag, [`super::crowded::Markup`]), and keeping at most
+/// `max_deferred` bytes of the page's text that may hold IRIs, to read after (the IRIs of the
+/// text come after those of the attributes): the one reading of a page, which html5ever's
+/// tokenizer does not read again.
 pub(super) fn prescan_keeping<'t>(
     text: &'t str,
     range: Range<usize>,
@@ -674,9 +663,12 @@ mod tests {
             });
             let expected_problems: Vec<Range<usize>> =
                 problems.into_iter().map(|p| p.range).collect();
-            // Nothing kept, a little, everything.
+            // Nothing kept, a little, everything: the markup handed on while the text is not
+            // kept is what the tokenizer reads, crowded tags (more than 3 attributes) too.
             for keep in [0, 100, 300, usize::MAX] {
-                let left = prescan_keeping(&html, 0..html.len(), keep, (&mut |_| {}, 3));
+                let differ = super::super::tags::page_readings_differ_with(&html, 3, 256, keep);
+                assert_eq!(differ, None, "{keep} {html}");
+                let (_, _, left) = super::super::tags::walked_page_tags_with(&html, 3, keep);
                 if keep == 0 && html.len() > 1000 {
                     assert!(left.paused.is_some(), "{html}");
                 }
@@ -694,8 +686,19 @@ mod tests {
     fn a_page_of_tiny_inline_elements_keeps_a_bounded_list_of_its_text() {
         // 16 bytes of a part's range for each 8 bytes of the page: past half the page's size,
         // the rest of the text is read by a walk of its own, once the markup is handed on.
-        let html = format!("<p>{}</p> www.a.org", "<b>:</b>".repeat(100_000));
-        let left = prescan_markup(&html, 0..html.len(), 256, &mut |_| {});
+        // The tags past the pause are still handed on, as the tokenizer reads them.
+        let html = format!(
+            "<p>{}</p> www.a.org <a href=/after HREF=/dup>x</a><!-- irilint-disable -->",
+            "<b>:</b>".repeat(100_000)
+        );
+        let keep = max_deferred(html.len());
+        let (tags, comments, left) = super::super::tags::walked_page_tags_with(&html, 256, keep);
+        assert_eq!(tags.len(), 1);
+        assert_eq!(comments.len(), 1);
+        assert_eq!(
+            (tags, comments),
+            super::super::tags::tokenized_page_tags(&html)
+        );
         let kept: usize = left
             .deferred
             .iter()
