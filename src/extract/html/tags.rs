@@ -93,9 +93,9 @@ pub struct LocatedTag {
     pub attributes: Vec<LocatedAttribute>,
 }
 
-/// A start tag the tokenizer gave. It is found in the source, and its attributes located (and
-/// their raw values decoded), only when asked for: tags and attributes no rule reads cost
-/// nothing beyond the tokenizer's own work.
+/// A start tag the tokenizer gave, or a page's walk read ([`walk_page`]). Its attributes are
+/// located (and their raw values decoded) only when asked for: tags and attributes no rule
+/// reads cost nothing beyond the reading itself.
 pub struct FoundTag<'t> {
     /// The tag name, lowercased (interned by the tokenizer, or the source's own when the walk
     /// read it in lowercase: no allocation per tag).
@@ -103,7 +103,7 @@ pub struct FoundTag<'t> {
     /// Inside `<svg>` or `<math>` (foreign content).
     pub foreign: bool,
     /// The attributes as the tokenizer kept them (duplicates dropped), not copied; none for a
-    /// crowded tag.
+    /// crowded tag or one the walk read.
     attrs: Vec<Attribute>,
     text: &'t str,
     /// The end of the HTML in `text`.
@@ -113,8 +113,7 @@ pub struct FoundTag<'t> {
     /// did not read the tag.
     written: Option<Vec<RawAttribute>>,
     /// A crowded tag's attributes, read from the source as they are asked for. (Boxed, as the
-    /// index below: each tag is moved to the sink's callback, and these rare parts made it
-    /// about 200 bytes, copied for every start tag of a page.)
+    /// index below: these rare parts would make every tag about 200 bytes.)
     crowded: Option<Box<Kept>>,
     /// The raw value of the first attribute of each name (lowercased), for a tag with many (made
     /// on the first lookup; names already in lowercase are not copied).
