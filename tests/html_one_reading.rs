@@ -53,7 +53,8 @@ fn differing(dirs: &[&Path]) -> (usize, Vec<String>) {
 
 #[test]
 fn the_fixtures_and_the_book_are_read_as_html5ever_reads_them() {
-    let (compared, differ) = differing(&[Path::new("fixtures"), Path::new("docs")]);
+    // docs/src, not docs/: the git-ignored docs/book is there only where the book was built.
+    let (compared, differ) = differing(&[Path::new("fixtures"), Path::new("docs/src")]);
     assert!(compared >= 15, "{compared}");
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }

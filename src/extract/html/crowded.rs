@@ -2,8 +2,9 @@
 //!
 //! html5ever's tokenizer drops a tag's duplicate attributes by comparing each attribute it reads
 //! with every one it kept before it in the tag: quadratic in the attributes of one tag (a tag of
-//! 160,000 attributes took 23 s). So before the tokenizer runs, the HTML is read once more with
-//! the tokenizer's own states — data, tags and attributes, comments, doctypes, CDATA in foreign
+//! 160,000 attributes took 23 s). So where the tokenizer still reads HTML (a page with template
+//! markup actions, HTML inside other formats), it is first read once more with the tokenizer's
+//! own states — data, tags and attributes, comments, doctypes, CDATA in foreign
 //! content, RAWTEXT, RCDATA, script data with its escapes — and each tag with more than
 //! [`MAX_TOKENIZED_ATTRIBUTES`] attributes, or with a value longer than [`MAX_TOKENIZED_VALUE`]
 //! (whose copy in the tokenizer would sit beside the page), is found. The tokenizer is given such a tag with its
@@ -14,7 +15,8 @@
 //!
 //! An HTML page is not tokenized at all: the same walk, which reads its text
 //! ([`super::text_nodes`]), hands on each start tag with its attributes and each comment as it
-//! reads them ([`Markup`]), the tags of many attributes as crowded tags.
+//! reads them ([`Markup`]), the tags of many attributes as crowded tags, whose attributes are
+//! read as above.
 
 use std::ops::Range;
 
@@ -577,8 +579,8 @@ pub fn crowded_tags(text: &str, range: Range<usize>, limit: usize) -> Vec<Crowde
 /// [`super::text_nodes`]): the data text shown as text, where it is cut, and the start tags
 /// past ASCII (which may hold a false separator, [`super::unlinked`]).
 pub(super) trait PageText {
-    /// Whether the text is still wanted; once false, the walk only finds crowded tags (it is
-    /// then resumed from [`walk`]'s answer, for the text, by a second walk).
+    /// Whether the text is still wanted; once false, the walk only hands on markup (or finds
+    /// crowded tags), and is resumed from [`walk`]'s answer, for the text, by a second walk.
     fn reading(&mut self) -> bool;
     /// Data text shown to a reader (not code, not foreign content).
     fn push(&mut self, part: Range<usize>);
@@ -700,9 +702,9 @@ impl Name {
 /// attributes, comments, doctypes and bogus comments, CDATA in foreign content, RAWTEXT,
 /// RCDATA, script data, plain text), handing its text to `page` while `page` is
 /// [`PageText::reading`], and each tag of more than `crowded.1` attributes (or with a value
-/// longer than [`MAX_TOKENIZED_VALUE`]) to `crowded.0`. One walk serves both: a page was walked
-/// once for its crowded tags and again for its text. When `page` stops reading, the walk
-/// returns where it stopped, for a walk of the text alone from there.
+/// longer than [`MAX_TOKENIZED_VALUE`]) to `crowded.0` (for the tokenizer, [`crowded_tags`]).
+/// A page's one walk reads its text and hands on its markup; when `page` stops reading, the
+/// walk returns where it stopped, for a walk of the text alone from there.
 ///
 /// With `markup`, each start tag (with its attributes, listed up to `markup.1` of them, else
 /// handed on as crowded) and each `<!--` comment is handed to `markup.0` as it is read.

@@ -390,7 +390,7 @@ fn scan_occurrences(
         .map(|r| r.start + range.start..r.end + range.start)
         .collect();
     if actions.is_empty() {
-        return scan_view(text, range, elements, None, on_occurrence);
+        return scan_view(text, range, elements, on_occurrence);
     }
     // The two readings are merged as they go, not gathered and sorted (a page of such actions
     // held every occurrence of it at once: 17 bytes per byte). The markup of each action's
@@ -404,7 +404,7 @@ fn scan_occurrences(
         while let Some(action) = actions.get(read).filter(|a| a.start < at).cloned() {
             read += 1;
             let markup = template::markup_string(text, action.clone());
-            scan_view(&markup, 0..markup.len(), elements, None, &mut |mut o| {
+            scan_view(&markup, 0..markup.len(), elements, &mut |mut o| {
                 o.shift(action.start);
                 o.placeholders
                     .extend(super::text_placeholders::printf(&o.iri));
@@ -413,7 +413,7 @@ fn scan_occurrences(
             });
         }
     };
-    let comments = scan_view(&blank, range, elements, None, &mut |o| {
+    let comments = scan_view(&blank, range, elements, &mut |o| {
         strings_before(o.map.source_range().start, &mut *on_occurrence);
         on_occurrence(o);
     });
@@ -421,21 +421,16 @@ fn scan_occurrences(
     comments
 }
 
-/// [`scan_occurrences`] over one view of the document (offsets are the document's), its
-/// crowded tags found by its caller or, with `None`, here.
+/// [`scan_occurrences`] over one view of the document (offsets are the document's).
 fn scan_view(
     text: &str,
     range: Range<usize>,
     elements: Elements,
-    crowded: Option<Vec<crowded::Crowded>>,
     on_occurrence: &mut dyn FnMut(Occurrence),
 ) -> Vec<Comment> {
-    let on_tag =
-        &mut |tag: &mut tags::FoundTag<'_>| tag_occurrences(text, elements, tag, on_occurrence);
-    match crowded {
-        Some(crowded) => tags::scan_crowded(text, range, crowded, on_tag),
-        None => tags::scan(text, range, on_tag),
-    }
+    tags::scan(text, range, &mut |tag: &mut tags::FoundTag<'_>| {
+        tag_occurrences(text, elements, tag, on_occurrence)
+    })
 }
 
 /// Hands each IRI in the URL attributes of `tag` (of `text`) to `on_occurrence`.

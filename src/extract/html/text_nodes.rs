@@ -3,7 +3,7 @@
 //! The text between tags is read as plain text is ([`crate::extract::text`]), after its
 //! character references are decoded as the data state decodes them ([`super::charref::decode_text`]),
 //! each byte mapped back to the source (`&amp;` underlined whole). The HTML is walked with the
-//! tokenizer's states, as [`super::crowded`]'s pre-scan walks it: tags and their attributes,
+//! tokenizer's states, by [`super::crowded`]'s walk: tags and their attributes,
 //! comments, doctypes and bogus comments, RAWTEXT, RCDATA, script data, plain text.
 //!
 //! What is not read, as the rules for code say elsewhere (Markdown's code spans and blocks): the
@@ -25,7 +25,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::charref::{decode_text, decodes_to_itself, may_stand_for_a_trigger};
-use super::crowded::{Crowded, Markup, MarkupSink, PageText, Walk, walk};
+use super::crowded::{MarkupSink, PageText, Walk, walk};
 use super::unlinked;
 use crate::extract::{MarkupFix, Occurrence, Problem, SpanMap, template, text, text_placeholders};
 use crate::iri::chars::describe;
@@ -116,8 +116,8 @@ fn www_dot_across(text: &str, parts: &[Range<usize>]) -> bool {
 enum Mode<'f> {
     /// Reads it for IRIs, handed to the callback.
     Read(&'f mut dyn FnMut(Occurrence)),
-    /// Keeps what may hold an IRI, to read after the tokenizer has handed over the page's
-    /// attributes ([`prescan`]).
+    /// Keeps what may hold an IRI, to read once the walk has handed on the page's markup
+    /// ([`prescan_keeping`]): the IRIs of the attributes come first.
     Defer,
     /// Kept enough ([`max_deferred`]): the rest is read by a walk of its own.
     Off,
@@ -133,10 +133,10 @@ enum Deferred {
 }
 
 /// The most bytes of [`Deferred`] kept for one page: half its size, within 64 KB and 8 MB.
-/// Beyond, its text is walked again after the tokenizer: a page of millions of tiny inline
+/// Beyond, its text is walked again once the markup is read: a page of millions of tiny inline
 /// elements (16 bytes per `<b>:</b>`) never holds their list beside it. A real page keeps a
 /// few percent of its size.
-fn max_deferred(page: usize) -> usize {
+pub(super) fn max_deferred(page: usize) -> usize {
     (page / 2).clamp(64 << 10, 8 << 20)
 }
 
@@ -416,8 +416,8 @@ impl<'t, 'f> Reader<'t, 'f> {
     }
 }
 
-/// The text of a page as its one walk before the tokenizer left it ([`prescan`]), to be read
-/// once the tokenizer has handed over the page's attributes ([`PageTextLeft::read`]).
+/// The text of a page as its one walk left it ([`prescan_keeping`]), to be read once the walk
+/// has handed on the page's markup ([`PageTextLeft::read`]).
 pub struct PageTextLeft<'t> {
     text: &'t str,
     end: usize,
@@ -426,39 +426,17 @@ pub struct PageTextLeft<'t> {
     paused: Option<(Walk, Run)>,
 }
 
-/// Walks the HTML of `text[range]` once, as the tokenizer will (the states of
-/// [`super::crowded`]): the tags of more than `limit` attributes, for the tokenizer, and the
-/// page's text that may hold IRIs, to read after the tokenizer (the IRIs of the text come after
-/// those of the attributes). The page was walked twice, once for each.
-pub fn prescan(text: &str, range: Range<usize>, limit: usize) -> (Vec<Crowded>, PageTextLeft<'_>) {
-    let keep = max_deferred(range.len());
-    prescan_keeping(text, range, Some(limit), keep, None)
-}
-
-/// Walks the HTML page `text[range]` once, handing each start tag and comment to `on_markup`
-/// as it is read (listing up to `limit` attributes of a tag, [`Markup`]), and keeping the
-/// page's text that may hold IRIs, to read after (the IRIs of the text come after those of the
-/// attributes): the one reading of a page, which html5ever's tokenizer does not read again.
-pub(super) fn prescan_markup<'t>(
+/// Walks the HTML page `text[range]` once, handing each start tag and comment to `markup.0` as
+/// it is read (listing up to `markup.1` attributes of a tag, [`super::crowded::Markup`]), and keeping at most
+/// `max_deferred` bytes of the page's text that may hold IRIs, to read after (the IRIs of the
+/// text come after those of the attributes): the one reading of a page, which html5ever's
+/// tokenizer does not read again.
+pub(super) fn prescan_keeping<'t>(
     text: &'t str,
     range: Range<usize>,
-    limit: usize,
-    on_markup: &mut dyn FnMut(Markup<'_>),
-) -> PageTextLeft<'t> {
-    let keep = max_deferred(range.len());
-    prescan_keeping(text, range, None, keep, Some((on_markup, limit))).1
-}
-
-/// [`prescan`], keeping at most `max_deferred` bytes of the text's runs and tags, and finding
-/// the tags of more than `limit` attributes when it is given.
-fn prescan_keeping<'t>(
-    text: &'t str,
-    range: Range<usize>,
-    limit: Option<usize>,
     max_deferred: usize,
-    markup: Option<MarkupSink<'_>>,
-) -> (Vec<Crowded>, PageTextLeft<'t>) {
-    let mut crowded = Vec::new();
+    markup: MarkupSink<'_>,
+) -> PageTextLeft<'t> {
     let mut reader = Reader::new(text, range.end, Mode::Defer);
     reader.max_deferred = max_deferred;
     let paused = walk(
@@ -466,16 +444,15 @@ fn prescan_keeping<'t>(
         range.end,
         Walk::new(range.start),
         &mut reader,
-        limit.map(|limit| (&mut crowded, limit)),
-        markup,
+        None,
+        Some(markup),
     );
-    let left = PageTextLeft {
+    PageTextLeft {
         text,
         end: range.end,
         deferred: reader.deferred,
         paused: paused.map(|w| (w, reader.paused_run)),
-    };
-    (crowded, left)
+    }
 }
 
 impl PageTextLeft<'_> {
@@ -686,12 +663,12 @@ mod tests {
             });
             let expected_problems: Vec<Range<usize>> =
                 problems.into_iter().map(|p| p.range).collect();
-            let crowded = super::super::crowded::crowded_tags(&html, 0..html.len(), 3);
-            // Nothing kept, a little, everything.
+            // Nothing kept, a little, everything: the markup handed on while the text is not
+            // kept is what the tokenizer reads, crowded tags (more than 3 attributes) too.
             for keep in [0, 100, 300, usize::MAX] {
-                let (found_crowded, left) =
-                    prescan_keeping(&html, 0..html.len(), Some(3), keep, None);
-                assert_eq!(found_crowded, crowded, "{html}");
+                let differ = super::super::tags::page_readings_differ_with(&html, 3, 256, keep);
+                assert_eq!(differ, None, "{keep} {html}");
+                let (_, _, left) = super::super::tags::walked_page_tags_with(&html, 3, keep);
                 if keep == 0 && html.len() > 1000 {
                     assert!(left.paused.is_some(), "{html}");
                 }
@@ -708,9 +685,20 @@ mod tests {
     #[test]
     fn a_page_of_tiny_inline_elements_keeps_a_bounded_list_of_its_text() {
         // 16 bytes of a part's range for each 8 bytes of the page: past half the page's size,
-        // the rest of the text is read by a walk of its own, after the tokenizer.
-        let html = format!("<p>{}</p> www.a.org", "<b>:</b>".repeat(100_000));
-        let (_, left) = prescan(&html, 0..html.len(), 256);
+        // the rest of the text is read by a walk of its own, once the markup is handed on.
+        // The tags past the pause are still handed on, as the tokenizer reads them.
+        let html = format!(
+            "<p>{}</p> www.a.org <a href=/after HREF=/dup>x</a><!-- irilint-disable -->",
+            "<b>:</b>".repeat(100_000)
+        );
+        let keep = max_deferred(html.len());
+        let (tags, comments, left) = super::super::tags::walked_page_tags_with(&html, 256, keep);
+        assert_eq!(tags.len(), 1);
+        assert_eq!(comments.len(), 1);
+        assert_eq!(
+            (tags, comments),
+            super::super::tags::tokenized_page_tags(&html)
+        );
         let kept: usize = left
             .deferred
             .iter()
