@@ -1494,12 +1494,34 @@ mod tests {
             ),
         ) {
             let html = pieces.concat();
-            let differ = page_readings_differ(&html);
-            proptest::prop_assert!(differ.is_none(), "{:?}: {:?}", html, differ);
-            // Pieces never make 257 attributes: the walk's crowded tags at a limit of 3 are
-            // compared with html5ever's reading.
-            let differ = page_readings_differ_with(&html, 3, MAX_TOKENIZED_ATTRIBUTES, usize::MAX);
-            proptest::prop_assert!(differ.is_none(), "limit 3: {:?}: {:?}", html, differ);
+            if html.contains("<![CDATA[") {
+                // The oracle's locator, which searches the source for each token html5ever
+                // gives, can take a look-alike in a CDATA section of foreign content for a tag
+                // (`<math><![CDATA[<a href=x]]><a href=y>`) or the section for a comment (and
+                // lose the directive after it): as in the crowded tags' test, such pages are
+                // compared tag for tag without places, and without comments.
+                let bare = |tags: Vec<LocatedTag>| -> Vec<_> {
+                    tags.into_iter()
+                        .map(|t| {
+                            let attributes: Vec<_> =
+                                t.attributes.into_iter().map(|a| (a.name, a.value)).collect();
+                            (t.name, t.foreign, attributes)
+                        })
+                        .collect()
+                };
+                let walked = bare(walked_page_tags(&html).0);
+                proptest::prop_assert_eq!(&walked, &bare(tokenized_page_tags(&html).0), "{:?}", html);
+                let walked_3 = bare(walked_page_tags_with(&html, 3, usize::MAX).0);
+                proptest::prop_assert_eq!(&walked_3, &walked, "limit 3: {:?}", html);
+            } else {
+                let differ = page_readings_differ(&html);
+                proptest::prop_assert!(differ.is_none(), "{:?}: {:?}", html, differ);
+                // Pieces never make 257 attributes: the walk's crowded tags at a limit of 3 are
+                // compared with html5ever's reading.
+                let differ =
+                    page_readings_differ_with(&html, 3, MAX_TOKENIZED_ATTRIBUTES, usize::MAX);
+                proptest::prop_assert!(differ.is_none(), "limit 3: {:?}: {:?}", html, differ);
+            }
         }
     }
 
