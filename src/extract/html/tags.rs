@@ -1400,6 +1400,21 @@ mod tests {
         "\u{202E}",
     ];
 
+    /// Each tag's name, whether foreign, and its attributes' names and values: what two readings
+    /// are compared by where one of them cannot place a tag.
+    fn seen(tags: Vec<LocatedTag>) -> Vec<(String, bool, Vec<(String, String)>)> {
+        tags.into_iter()
+            .map(|t| {
+                let attributes = t
+                    .attributes
+                    .into_iter()
+                    .map(|a| (a.name, a.value))
+                    .collect();
+                (t.name, t.foreign, attributes)
+            })
+            .collect()
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
 
@@ -1413,15 +1428,6 @@ mod tests {
             // it read each tag, where the locator, when the tokenizer's input queue does not
             // tell, can take a look-alike in a CDATA section for it.)
             let html = pieces.concat();
-            let seen = |tags: Vec<LocatedTag>| -> Vec<_> {
-                tags.into_iter()
-                    .map(|t| {
-                        let attributes: Vec<_> =
-                            t.attributes.into_iter().map(|a| (a.name, a.value)).collect();
-                        (t.name, t.foreign, attributes)
-                    })
-                    .collect()
-            };
             proptest::prop_assert_eq!(
                 seen(tags_with_limit(&html, 0)),
                 seen(tags(&html)),
@@ -1500,18 +1506,9 @@ mod tests {
                 // (`<math><![CDATA[<a href=x]]><a href=y>`) or the section for a comment (and
                 // lose the directive after it): as in the crowded tags' test, such pages are
                 // compared tag for tag without places, and without comments.
-                let bare = |tags: Vec<LocatedTag>| -> Vec<_> {
-                    tags.into_iter()
-                        .map(|t| {
-                            let attributes: Vec<_> =
-                                t.attributes.into_iter().map(|a| (a.name, a.value)).collect();
-                            (t.name, t.foreign, attributes)
-                        })
-                        .collect()
-                };
-                let walked = bare(walked_page_tags(&html).0);
-                proptest::prop_assert_eq!(&walked, &bare(tokenized_page_tags(&html).0), "{:?}", html);
-                let walked_3 = bare(walked_page_tags_with(&html, 3, usize::MAX).0);
+                let walked = seen(walked_page_tags(&html).0);
+                proptest::prop_assert_eq!(&walked, &seen(tokenized_page_tags(&html).0), "{:?}", html);
+                let walked_3 = seen(walked_page_tags_with(&html, 3, usize::MAX).0);
                 proptest::prop_assert_eq!(&walked_3, &walked, "limit 3: {:?}", html);
             } else {
                 let differ = page_readings_differ(&html);
