@@ -1400,9 +1400,12 @@ mod tests {
         "\u{202E}",
     ];
 
+    /// A tag's name, whether it is foreign, and its attributes' names and values.
+    type SeenTag = (String, bool, Vec<(String, String)>);
+
     /// Each tag's name, whether foreign, and its attributes' names and values: what two readings
     /// are compared by where one of them cannot place a tag.
-    fn seen(tags: Vec<LocatedTag>) -> Vec<(String, bool, Vec<(String, String)>)> {
+    fn seen(tags: Vec<LocatedTag>) -> Vec<SeenTag> {
         tags.into_iter()
             .map(|t| {
                 let attributes = t
